@@ -1,0 +1,109 @@
+"""The Game base class, as in AIMA chapter 5, with the errors the referee raises."""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Hashable, Sequence
+
+Move = Hashable
+Player = Callable[['Game', Any], Move]
+
+
+class IllegalMoveError(ValueError):
+    """A move that is not among the actions of the state it was played in."""
+
+
+class PlayerQuit(Exception):
+    """Raised by an interactive player who leaves the game."""
+
+
+class Game:
+    """A game is similar to a problem, but it has a utility for each
+    state and a terminal test instead of a path cost and a goal
+    test. To create a game, subclass this class and implement actions,
+    result, utility, and terminal_test. You may override display and
+    successors or you can inherit their default methods. You will also
+    need to set the .initial attribute to the initial state; this can
+    be done in the constructor."""
+
+    #: The short name used in variant specs, such as 'nim'.
+    name = 'game'
+    #: The names of the seats in the order they first move, such as ('X', 'O').
+    players: tuple = ()
+
+    def actions(self, state) -> Sequence[Move]:
+        """Return a list of the allowable moves at this point."""
+        raise NotImplementedError
+
+    def result(self, state, move):
+        """Return the state that results from making a move from a state."""
+        raise NotImplementedError
+
+    def utility(self, state, player) -> float:
+        """Return the value of this final state to player."""
+        raise NotImplementedError
+
+    def terminal_test(self, state) -> bool:
+        """Return True if this is a final state for the game."""
+        return not self.actions(state)
+
+    def to_move(self, state):
+        """Return the player whose move it is in this state."""
+        return state.to_move
+
+    def evaluate(self, state, player) -> float:
+        """Estimate the value of a non-final state to player, strictly between
+        the game's loss and win utilities; 0 means unknown."""
+        return 0
+
+    def display(self, state) -> None:
+        """Print or otherwise display the state."""
+        print(state)
+
+    def parse_move(self, text: str, state) -> Move:
+        """Turn what a person typed, such as '2 3', into a move, or raise ValueError."""
+        try:
+            numbers = tuple(int(word) for word in text.replace(',', ' ').split())
+        except ValueError:
+            raise ValueError(f'expected whole numbers, got {text!r}') from None
+        if not numbers:
+            raise ValueError('expected a move')
+        return numbers[0] if len(numbers) == 1 else numbers
+
+    def describe_move(self, move: Move) -> str:
+        """Return a short text for a move, as shown to a person."""
+        return ' '.join(map(str, move)) if isinstance(move, tuple) else str(move)
+
+    def check_move(self, state, move: Move) -> None:
+        """Raise IllegalMoveError unless move is one of the actions of state."""
+        legal = self.actions(state)
+        if move not in legal:
+            raise IllegalMoveError(f'illegal move {move!r}; legal moves are {list(legal)}')
+
+    def params(self) -> dict:
+        """Return the constructor arguments that make this game, by name."""
+        return {}
+
+    def __repr__(self) -> str:
+        args = ', '.join(f'{key}={value!r}' for key, value in self.params().items())
+        return f'{self.name}({args})' if args else self.name
+
+    def play_game(self, *players: Player):
+        """Play an n-person, move-alternating game, asking to_move who moves,
+        and return the utility of the final state to the first player."""
+        state = self.initial
+        seats: dict = {}
+        while not self.terminal_test(state):
+            mover = self.to_move(state)
+            if mover not in seats:
+                seats[mover] = players[len(seats)]
+            move = seats[mover](self, state)
+            self.check_move(state, move)
+            state = self.result(state, move)
+        self.display(state)
+        return self.utility(state, self.to_move(self.initial))
+
+
+def play_game(game: Game, *players: Player):
+    """Play a game between players and return the first player's utility
+    (the module-level form used by older versions of aima-python)."""
+    return game.play_game(*players)

@@ -1,0 +1,162 @@
+"""Tic-tac-toe and Connect Four: k in a row on a board of squares, as in AIMA."""
+
+from __future__ import annotations
+
+from collections import namedtuple
+from functools import cached_property
+
+from .base import Game, IllegalMoveError
+
+GameState = namedtuple('GameState', 'to_move, utility, board, moves')
+GameState.__doc__ = """AIMA's state: the player to move ('X' or 'O'), the utility to X
+(1, -1, or 0 while no one has won), the board (square -> 'X' or 'O') and the empty squares."""
+
+DIRECTIONS = ((0, 1), (1, 0), (1, -1), (1, 1))
+
+
+class Board(dict):
+    """A mapping of (x, y) squares to 'X' or 'O' that cannot be changed, so a
+    player cannot alter the game's record. copy() returns an ordinary dict."""
+
+    __slots__ = ()
+
+    def _refuse(self, *args, **kwargs):
+        raise TypeError('a board cannot be changed; use game.result(state, move) for a new state')
+
+    __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = __ior__ = _refuse
+
+    def __hash__(self) -> int:
+        return hash(frozenset(self.items()))
+
+    def __reduce__(self):
+        return (Board, (dict(self),))
+
+
+class TicTacToe(Game):
+    """Play TicTacToe on an h x v board, with Max (first player) playing 'X'.
+    A state has the player to move, a cached utility, a list of moves in
+    the form of a list of (x, y) positions, and a board, in the form of
+    a dict of {(x, y): Player} entries, where Player is 'X' or 'O'.
+    Squares are numbered from 1: x is the column, y the row."""
+
+    name = 'tictactoe'
+    players = ('X', 'O')
+
+    def __init__(self, h: int = 3, v: int = 3, k: int = 3):
+        for key, value in (('h', h), ('v', v), ('k', k)):
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ValueError(f'{key} must be a whole number >= 1, got {value!r}')
+        if k > max(h, v):
+            raise ValueError(f'k={k} in a row cannot fit on a {h} x {v} board')
+        self.h, self.v, self.k = h, v, k
+        moves = tuple((x, y) for x in range(1, h + 1) for y in range(1, v + 1))
+        self.initial = GameState(to_move='X', utility=0, board=Board(), moves=moves)
+
+    def params(self) -> dict:
+        """Return the constructor arguments that make this game."""
+        return {'h': self.h, 'v': self.v, 'k': self.k}
+
+    def actions(self, state):
+        """Legal moves are any square not yet taken."""
+        return state.moves
+
+    def result(self, state, move):
+        """Return the state after the player to move takes the square move."""
+        if move not in self.actions(state):
+            raise IllegalMoveError(f'illegal move {move!r}: the legal squares are '
+                                   f'{sorted(self.actions(state))}')
+        board = dict(state.board)
+        board[move] = state.to_move
+        return GameState(to_move=('O' if state.to_move == 'X' else 'X'),
+                         utility=self.compute_utility(board, move, state.to_move),
+                         board=Board(board),
+                         moves=tuple(square for square in state.moves if square != move))
+
+    def utility(self, state, player) -> float:
+        """Return the value to player; 1 for win, -1 for loss, 0 otherwise."""
+        return state.utility if player == 'X' else -state.utility
+
+    def terminal_test(self, state) -> bool:
+        """A state is terminal if it is won or there are no empty squares."""
+        return state.utility != 0 or len(state.moves) == 0
+
+    def compute_utility(self, board, move, player) -> int:
+        """If 'X' wins with this move, return 1; if 'O' wins return -1; else return 0."""
+        if any(self.k_in_row(board, move, player, delta) for delta in DIRECTIONS):
+            return +1 if player == 'X' else -1
+        return 0
+
+    def k_in_row(self, board, move, player, delta_x_y) -> bool:
+        """Return true if there is a line through move on board for player."""
+        (delta_x, delta_y) = delta_x_y
+        x, y = move
+        n = 0  # n is number of moves in row
+        while board.get((x, y)) == player:
+            n += 1
+            x, y = x + delta_x, y + delta_y
+        x, y = move
+        while board.get((x, y)) == player:
+            n += 1
+            x, y = x - delta_x, y - delta_y
+        n -= 1  # Because we counted move itself twice
+        return n >= self.k
+
+    @cached_property
+    def lines(self) -> tuple:
+        """Every line of k squares on the board."""
+        squares = {(x, y) for x in range(1, self.h + 1) for y in range(1, self.v + 1)}
+        lines = []
+        for x, y in sorted(squares):
+            for dx, dy in DIRECTIONS:
+                line = tuple((x + i * dx, y + i * dy) for i in range(self.k))
+                if all(square in squares for square in line):
+                    lines.append(line)
+        return tuple(lines)
+
+    def evaluate(self, state, player) -> float:
+        """Open lines: each line still open to only one side counts the square of
+        its pieces for that side. The sum is squashed into (-0.9, 0.9)."""
+        board = state.board
+        score = 0
+        for line in self.lines:
+            pieces = [board.get(square) for square in line]
+            xs, os = pieces.count('X'), pieces.count('O')
+            if not os:
+                score += xs * xs
+            elif not xs:
+                score -= os * os
+        value = 0.9 * score / (abs(score) + 10)
+        return value if player == 'X' else -value
+
+    def display(self, state) -> None:
+        """Print the board, row v at the top, with the columns and rows numbered."""
+        board = state.board
+        for y in range(self.v, 0, -1):
+            print(f'{y:>2} ' + ' '.join(board.get((x, y), '.') for x in range(1, self.h + 1)))
+        print('   ' + ' '.join(str(x % 10) for x in range(1, self.h + 1)))
+        if not self.terminal_test(state):
+            print(f'{state.to_move} to move')
+
+
+class ConnectFour(TicTacToe):
+    """Connect Four: h columns of v rows; a piece drops to the lowest empty
+    square of its column, and k in a row wins. A move is the (x, y) square."""
+
+    name = 'connect4'
+
+    def __init__(self, h: int = 7, v: int = 6, k: int = 4):
+        super().__init__(h, v, k)
+
+    def actions(self, state):
+        """The lowest empty square of each column that is not full."""
+        return [(x, y) for (x, y) in state.moves if y == 1 or (x, y - 1) in state.board]
+
+    def parse_move(self, text: str, state):
+        """Accept a column number alone, such as '4', as well as 'x y'."""
+        move = super().parse_move(text, state)
+        if isinstance(move, int):
+            in_column = [square for square in self.actions(state) if square[0] == move]
+            if not in_column:
+                raise ValueError(f'column {move} is full or off the board')
+            return in_column[0]
+        return move

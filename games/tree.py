@@ -1,0 +1,90 @@
+"""Small game trees given as tables, such as AIMA's Figure 5.2, for teaching and tests."""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+from .base import Game, IllegalMoveError
+
+TreeState = namedtuple('TreeState', 'to_move, board')
+TreeState.__doc__ = """A node of a game tree: the player to move ('MAX' or 'MIN') and the node's name."""
+
+
+class TreeGame(Game):
+    """A game given by its tree: succs maps each inner node to {move: child},
+    utils maps each leaf to its value for MAX. MAX moves at the root and the
+    players alternate level by level. A state may also be given as a node name."""
+
+    name = 'tree'
+    players = ('MAX', 'MIN')
+
+    def __init__(self, succs: dict, utils: dict, initial: str = 'A'):
+        self.succs, self.utils = succs, utils
+        self.depth = {initial: 0}
+        frontier = [initial]
+        while frontier:
+            node = frontier.pop()
+            for child in succs.get(node, {}).values():
+                self.depth[child] = self.depth[node] + 1
+                frontier.append(child)
+        missing = [node for node in self.depth if node not in succs and node not in utils]
+        if missing:
+            raise ValueError(f'leaves without a utility: {missing}')
+        self.initial = self.state(initial)
+
+    def state(self, node: str) -> TreeState:
+        """Return the state of the named node."""
+        return TreeState(to_move='MIN' if self.depth[node] % 2 else 'MAX', board=node)
+
+    @staticmethod
+    def node(state) -> str:
+        """Return the name of the node of a state (or of a bare name)."""
+        return state if isinstance(state, str) else state.board
+
+    def actions(self, state) -> list:
+        """The moves out of this node, in the table's order."""
+        return list(self.succs.get(self.node(state), {}))
+
+    def result(self, state, move) -> TreeState:
+        """Return the child that move leads to."""
+        children = self.succs.get(self.node(state), {})
+        if move not in children:
+            raise IllegalMoveError(f'illegal move {move!r} at node {self.node(state)}: '
+                                   f'the moves are {list(children)}')
+        return self.state(children[move])
+
+    def utility(self, state, player) -> float:
+        """The leaf's value for MAX, negated for MIN."""
+        value = self.utils[self.node(state)]
+        return value if player == 'MAX' else -value
+
+    def terminal_test(self, state) -> bool:
+        """Leaves are the nodes with no moves."""
+        return self.node(state) not in self.succs
+
+    def to_move(self, state):
+        """MAX at even depths, MIN at odd ones."""
+        return self.state(self.node(state)).to_move
+
+    def display(self, state) -> None:
+        """Print the node and who moves there."""
+        node = self.node(state)
+        print(f'node {node}' + ('' if self.terminal_test(state) else f', {self.to_move(state)} to move'))
+
+    def parse_move(self, text: str, state):
+        """A move is typed as its name, such as 'a1'."""
+        return text.strip()
+
+
+class Fig52Game(TreeGame):
+    """The game represented in [Figure 5.2]. Serves as a simple test case."""
+
+    name = 'fig52'
+    succs = dict(A=dict(a1='B', a2='C', a3='D'),
+                 B=dict(b1='B1', b2='B2', b3='B3'),
+                 C=dict(c1='C1', c2='C2', c3='C3'),
+                 D=dict(d1='D1', d2='D2', d3='D3'))
+    utils = dict(B1=3, B2=12, B3=8, C1=2, C2=4, C3=6, D1=14, D2=5, D3=2)
+
+    def __init__(self):
+        super().__init__(self.succs, self.utils, 'A')

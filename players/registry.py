@@ -1,0 +1,130 @@
+"""The PLAYER registry: player functions by name, and loading players from specs."""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import os
+import sys
+from typing import Callable
+
+from games import Game, Player
+
+from .human import query_player
+from .textbook import alpha_beta_cutoff_search, mcts_player, minmax_player, random_player
+
+EvalFn = Callable[[Game, object, object], float]
+MAX_DEPTH = 20
+
+
+class PlayerLoadError(ValueError):
+    """A player spec names a player, module, file or function that cannot be found."""
+
+
+PLAYER: dict[str, Player] = {}
+"""Player functions (game, state) -> move by name."""
+
+INTERACTIVE = {'human'}
+"""The names of players that need a person at the keyboard."""
+
+
+def register(name: str, interactive: bool = False) -> Callable[[Player], Player]:
+    """Decorator that adds a player function to PLAYER under name:
+
+        @register('greedy')
+        def greedy_player(game, state): ...
+    """
+    def add(player: Player) -> Player:
+        PLAYER[name] = player
+        if interactive:
+            INTERACTIVE.add(name)
+        return player
+    return add
+
+
+def make_alpha_beta_player(depth: int, eval_fn: EvalFn | None = None) -> Player:
+    """Return a player that searches exactly depth plies ahead with alpha-beta.
+    Terminal states score their utility; states at the cut-off score
+    eval_fn(game, state, player), by default game.evaluate(state, player).
+    Ties go to the first best move in actions order. (This is AIMA's
+    alpha_beta_cutoff_search with d=depth-1.)"""
+    if isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
+        raise ValueError(f'depth must be a whole number >= 1, got {depth!r}')
+
+    def alpha_beta_player(game: Game, state):
+        player = game.to_move(state)
+
+        def evaluate(position):
+            if game.terminal_test(position):
+                return game.utility(position, player)
+            if eval_fn is None:
+                return game.evaluate(position, player)
+            return eval_fn(game, position, player)
+
+        return alpha_beta_cutoff_search(state, game, d=depth - 1, eval_fn=evaluate)
+
+    alpha_beta_player.__name__ = alpha_beta_player.__qualname__ = f'ab{depth}'
+    alpha_beta_player.__doc__ = f'Alpha-beta search {depth} plies ahead, then the evaluation.'
+    alpha_beta_player.depth = depth
+    return alpha_beta_player
+
+
+def load_player(spec: str) -> Player:
+    """Return the player a spec names: a registry name ('ab5'), a module's
+    function ('package.module:function') or a file's ('path/to/file.py:function';
+    the function defaults to 'player'). Raises PlayerLoadError naming what is missing."""
+    if spec in PLAYER:
+        return PLAYER[spec]
+    if ':' in spec:
+        location, function = spec.rsplit(':', 1)
+    elif spec.endswith('.py'):
+        location, function = spec, 'player'
+    else:
+        raise PlayerLoadError(f'unknown player {spec!r}; known players: {", ".join(PLAYER)} '
+                              '(or give module:function or path/to/file.py:function)')
+    if location.endswith('.py'):
+        module = _load_file(location)
+    else:
+        try:
+            module = importlib.import_module(location)
+        except ImportError as error:
+            raise PlayerLoadError(f'cannot import module {location!r} for player {spec!r}: '
+                                  f'{error}') from None
+        except BaseException as error:  # a broken student module must not stop the program
+            raise PlayerLoadError(f'cannot import module {location!r}: '
+                                  f'{type(error).__name__}: {error}') from None
+    player = getattr(module, function, None)
+    if not callable(player):
+        raise PlayerLoadError(f'{location} has no player function {function!r}')
+    return player
+
+
+def _load_file(path: str):
+    """Import a Python file as a module of its own."""
+    if not os.path.isfile(path):
+        raise PlayerLoadError(f'no player file {path!r}')
+    name = 'player_file_' + os.path.splitext(os.path.basename(path))[0]
+    module_spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(module_spec)
+    sys.modules[name] = module
+    try:
+        module_spec.loader.exec_module(module)
+    except BaseException as error:  # a broken student file must not stop the program
+        del sys.modules[name]
+        raise PlayerLoadError(f'cannot load player file {path!r}: '
+                              f'{type(error).__name__}: {error}') from None
+    return module
+
+
+def description(name: str) -> str:
+    """The first line of a registered player's docstring."""
+    doc = PLAYER[name].__doc__ or ''
+    return doc.strip().splitlines()[0] if doc.strip() else name
+
+
+register('random')(random_player)
+register('human', interactive=True)(query_player)
+register('minimax')(minmax_player)
+for _depth in range(1, MAX_DEPTH + 1):
+    register(f'ab{_depth}')(make_alpha_beta_player(_depth))
+register('mcts')(mcts_player)

@@ -1,0 +1,63 @@
+"""Variants: named game configurations, and making a game from a name or a spec."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from games import Game
+
+from .spec import GAMES, parse
+
+
+@dataclass(frozen=True)
+class Variant:
+    """A named game configuration."""
+
+    name: str
+    """The short name, such as 'misere-nim'."""
+    spec: str
+    """The game spec, such as 'nim(piles=(3, 4, 5), misere=True)'."""
+    description: str
+    """One line for people."""
+    default: bool = True
+    """Whether the default tournament plays it."""
+
+
+VARIANTS: dict[str, Variant] = {variant.name: variant for variant in (
+    Variant('simple-nim', 'nim(piles=(12,), misere=True, max_take=3)',
+            'Simple-Nim: one pile of 12, take 1 to 3, who takes the last counter loses'),
+    Variant('nim', 'nim(piles=(3, 4, 5))',
+            'Nim on piles 3, 4, 5, normal play: who takes the last counter wins'),
+    Variant('misere-nim', 'nim(piles=(3, 4, 5), misere=True)',
+            'Misère Nim on piles 3, 4, 5: who takes the last counter loses'),
+    Variant('nim-limit', 'nim(piles=(3, 4, 5), max_take=3)',
+            'Nim on piles 3, 4, 5, taking at most 3 at a time, normal play'),
+    Variant('split-nim', 'grundy(pile=7)',
+            "Grundy's game: split a pile of 7 into unequal piles; who cannot move loses"),
+    Variant('tictactoe', 'tictactoe(h=3, v=3, k=3)', 'Tic-tac-toe on 3 x 3'),
+    Variant('connect4', 'connect4(h=7, v=6, k=4)',
+            'Connect Four: 7 columns of 6 rows, four in a row', default=False),
+    Variant('fig52', 'fig52', "AIMA's Figure 5.2 game tree: MAX moves, then MIN", default=False),
+)}
+"""The named variants, in the order tables list them."""
+
+DEFAULT_VARIANTS = [name for name, variant in VARIANTS.items() if variant.default]
+"""The variants a tournament plays unless told otherwise."""
+
+
+def make(name_or_spec: str) -> Game:
+    """Return the game of a variant name ('misere-nim') or a spec
+    ('nim(piles=(1, 3, 5, 7), misere=True)'). Raises ValueError naming what is wrong."""
+    variant = VARIANTS.get(name_or_spec.strip())
+    if variant:
+        return parse(variant.spec)
+    try:
+        return parse(name_or_spec)
+    except ValueError as error:
+        if '(' in name_or_spec or name_or_spec.strip().lower() in GAMES:
+            raise
+        raise ValueError(f'unknown variant {name_or_spec!r}; variants: {", ".join(VARIANTS)} '
+                         f'(or a spec such as nim(piles=(1, 3, 5, 7), misere=True))') from error
+
+
+__all__ = ['GAMES', 'VARIANTS', 'DEFAULT_VARIANTS', 'Variant', 'make', 'parse']
