@@ -1,0 +1,56 @@
+"""The command line's play and list commands, and its usage errors."""
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def run(*args, stdin=''):
+    """Run tournament.py with args and return the finished process."""
+    return subprocess.run([sys.executable, os.path.join(ROOT, 'tournament.py'), *args],
+                          input=stdin, capture_output=True, text=True, timeout=120, cwd=ROOT)
+
+
+def test_list_shows_players_and_variants():
+    result = run('list')
+    assert result.returncode == 0
+    assert 'ab20' in result.stdout and 'misere-nim' in result.stdout and 'connect4' in result.stdout
+
+
+def test_human_plays_from_stdin_and_retries_bad_input():
+    """Simple-Nim from 5 against ab1: the human's junk and illegal input get new prompts."""
+    result = run('play', 'nim(piles=(5,), misere=True, max_take=3)', 'human', 'ab3',
+                 stdin='hello\n1 4\n2 1\n1 1\n1 3\n1 1\n')
+    assert result.returncode == 0, result.stderr
+    assert 'Not understood' in result.stdout and "'1 4' is not a legal move" in result.stdout
+    assert "'2 1' is not a legal move" in result.stdout
+    assert 'wins.' in result.stdout and 'Traceback' not in result.stderr
+
+
+def test_end_of_input_leaves_cleanly():
+    result = run('play', 'tictactoe', 'human', 'ab1', stdin='')
+    assert result.returncode == 0 and 'Game abandoned' in result.stdout and not result.stderr
+
+
+def test_q_leaves_cleanly():
+    result = run('play', 'nim', 'ab1', 'human', stdin='q\n')
+    assert result.returncode == 0 and 'Game abandoned' in result.stdout
+
+
+@pytest.mark.parametrize('args, message', [
+    (('play', 'chess', 'ab1', 'ab2'), "unknown variant 'chess'"),
+    (('play', 'nim(piles=(-1,))', 'ab1', 'ab2'), 'pile'),
+    (('play', 'nim', 'nobody', 'ab2'), "unknown player 'nobody'"),
+    (('play', 'nim', 'missing.py:player', 'ab2'), "no player file 'missing.py'"),
+    (('play', 'nim'), 'required'),
+    (('frobnicate',), 'invalid choice'),
+])
+def test_bad_arguments_are_one_line_errors_with_status_2(args, message):
+    result = run(*args)
+    assert result.returncode == 2
+    assert message in result.stderr and len(result.stderr.strip().splitlines()) == 1
+    assert 'Traceback' not in result.stderr
