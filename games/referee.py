@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import copy
+import math
+import signal
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
@@ -36,6 +38,10 @@ class GameRecord:
     """What went wrong, for a forfeit or adjudication."""
     offender: int | None = None
     """The seat index of the player who forfeited, if any."""
+    movers: list = field(default_factory=list)
+    """The seat index of the player who made each move, in order."""
+    nodes: list = field(default_factory=list)
+    """Each seat's total of the 'nodes' its player reported in player.stats (None if it never did)."""
 
     @property
     def plies(self) -> int:
@@ -78,7 +84,7 @@ def play(game: Game, players: Sequence[Player], state=None, max_plies: int | Non
     seats = seats_of(game)
     state = game.initial if state is None else state
     views = [copy.deepcopy(game) for _ in players]
-    record = GameRecord(seats=seats)
+    record = GameRecord(seats=seats, nodes=[None] * len(seats))
     call = call or (lambda player, view, position: player(view, position))
     while not game.terminal_test(state):
         if max_plies is not None and record.plies >= max_plies:
@@ -90,20 +96,78 @@ def play(game: Game, players: Sequence[Player], state=None, max_plies: int | Non
         except (PlayerQuit, KeyboardInterrupt):
             raise
         except TimeoutError as error:
-            return _forfeit(record, game, state, seat, TIMEOUT, str(error) or 'out of time')
+            return _forfeit(record, game, state, seat, TIMEOUT, _describe(error, 'out of time'))
         except BaseException as error:  # a player's fault must never stop the referee
-            return _forfeit(record, game, state, seat, ERROR, f'{type(error).__name__}: {error}')
+            return _forfeit(record, game, state, seat, ERROR, _describe(error))
         record.times.append(time.perf_counter() - started)
+        _count_nodes(record, seat, players[seat])
         try:
-            game.check_move(state, move)
-        except IllegalMoveError as error:
-            return _forfeit(record, game, state, seat, ILLEGAL, str(error))
+            move = _legal_move(game, state, move)
+        except Exception as error:  # IllegalMoveError, or a move object that breaks comparison
+            return _forfeit(record, game, state, seat, ILLEGAL, _describe(error))
         new_state = game.result(state, move)
         record.moves.append(move)
+        record.movers.append(seat)
         if on_move:
             on_move(state, move, new_state)
         state = new_state
     return _end(record, game, state, NORMAL, '')
+
+
+def _legal_move(game: Game, state, move):
+    """Check a player's move and return the referee's own equal legal action, so
+    that no object of the player's enters the game; raise IllegalMoveError if illegal."""
+    if move is None:
+        raise IllegalMoveError('returned no move (None)')
+    game.check_move(state, move)
+    legal = list(game.actions(state))
+    return legal[legal.index(move)] if move in legal else move
+
+
+def _describe(error: BaseException, default: str = '') -> str:
+    """Return 'Type: message' for a player's exception, even one whose str() fails."""
+    name = type(error).__name__
+    try:
+        message = str(error)
+    except Exception:
+        message = ''
+    if isinstance(error, TimeoutError):
+        return message or default
+    return f'{name}: {message}' if message else name
+
+
+def _count_nodes(record: GameRecord, seat: int, player) -> None:
+    """Add the nodes a player reports in player.stats after a move to its seat's total."""
+    try:
+        stats = getattr(player, 'stats', None)
+        nodes = stats.get('nodes') if isinstance(stats, dict) else None
+    except Exception:  # a player's broken attribute is ignored, never fatal
+        return
+    if isinstance(nodes, (int, float)) and not isinstance(nodes, bool) and math.isfinite(nodes):
+        record.nodes[seat] = (record.nodes[seat] or 0) + nodes
+
+
+def time_limited(seconds: float | None, before: Callable[[Any], None] | None = None) -> Callable:
+    """Return a call(player, game, state) for play() that raises TimeoutError in a
+    player still thinking after seconds. It uses SIGALRM, so it limits time only in
+    a main thread on Unix. before(state), if given, is told of each call first."""
+    def out_of_time(signum, frame):
+        raise TimeoutError(f'no move within {seconds:g} s')
+
+    def call(player, view, position):
+        if before:
+            before(position)
+        if seconds is None or not hasattr(signal, 'setitimer'):
+            return player(view, position)
+        previous = signal.signal(signal.SIGALRM, out_of_time)
+        signal.setitimer(signal.ITIMER_REAL, seconds)
+        try:
+            return player(view, position)
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, previous)
+
+    return call
 
 
 def _end(record: GameRecord, game: Game, state, termination: str, detail: str) -> GameRecord:
@@ -114,6 +178,13 @@ def _end(record: GameRecord, game: Game, state, termination: str, detail: str) -
     else:
         record.utilities = tuple(game.utility(state, seat) for seat in record.seats)
     return record
+
+
+def forfeited(seats: tuple, seat: int, termination: str, detail: str) -> GameRecord:
+    """Return the record of a game that seat lost by a fault outside any move's
+    checks, such as its worker process dying."""
+    return _forfeit(GameRecord(seats=seats, nodes=[None] * len(seats)), None, None, seat,
+                    termination, detail)
 
 
 def _forfeit(record: GameRecord, game: Game, state, seat: int, termination: str,

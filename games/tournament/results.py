@@ -1,0 +1,106 @@
+"""Results: running totals of a tournament's game records, per variant and overall, in memory that does not grow with the games."""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from typing import Iterable, Sequence
+
+from ..referee import ADJUDICATED, ERROR, ILLEGAL, NORMAL, TIMEOUT
+
+OVERALL = None
+"""The key of the totals across all variants."""
+OPPONENT_FORFEIT = 'opponent forfeit'
+ENDINGS = (NORMAL, ADJUDICATED, TIMEOUT, ILLEGAL, ERROR, OPPONENT_FORFEIT)
+"""How a game can end for a player: on the board, by adjudication, by the
+player's own timeout, illegal move or error, or by the opponent's forfeit."""
+
+
+@dataclass
+class Tally:
+    """One player's totals on one variant (or overall)."""
+
+    games: int = 0
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    forfeits: int = 0
+    """Games the player lost by a timeout, an illegal move or an error."""
+    endings: Counter = field(default_factory=Counter)
+    """Games by how they ended for the player (see ENDINGS)."""
+    seconds: float = 0.0
+    """Time spent thinking, in seconds."""
+    moves: int = 0
+    nodes: float = 0
+    """Nodes the player reported searching, over node_moves of its moves."""
+    node_moves: int = 0
+
+    @property
+    def points(self) -> float:
+        """Wins plus half the draws."""
+        return self.wins + self.draws / 2
+
+
+class Results:
+    """The running totals of a tournament: a Tally per player per variant and
+    overall, and the games and points of each pair of players."""
+
+    def __init__(self, players: Sequence[str], variants: Sequence[str]):
+        self.players = list(players)
+        self.variants = list(variants)
+        self.tallies: dict = defaultdict(Tally)
+        """(variant or OVERALL, player) -> Tally."""
+        self.games: Counter = Counter()
+        """(variant or OVERALL, a, b) -> games between a and b, a before b in players."""
+        self.points: Counter = Counter()
+        """(variant or OVERALL, a, b) -> a's points against b."""
+
+    def add_all(self, records: Iterable[dict]) -> 'Results':
+        """Add each record and return self."""
+        for record in records:
+            self.add(record)
+        return self
+
+    def add(self, record: dict) -> None:
+        """Add one game's record to the totals."""
+        first, second = record['first'], record['second']
+        pair = tuple(sorted((first, second), key=self.players.index))
+        for variant in (record['variant'], OVERALL):
+            self.games[(variant, *pair)] += 1
+            for name, score, side in ((first, record['score'], 'first'),
+                                      (second, 1 - record['score'], 'second')):
+                other = second if name == first else first
+                self.points[(variant, name, other)] += score
+                self._count(self.tallies[variant, name], record, name, score, side)
+
+    @staticmethod
+    def _count(tally: Tally, record: dict, name: str, score: float, side: str) -> None:
+        """Add one game to one player's tally."""
+        tally.games += 1
+        tally.wins += score == 1
+        tally.draws += score == 0.5
+        tally.losses += score == 0
+        if record['forfeit'] == name:
+            tally.forfeits += 1
+            tally.endings[record['termination']] += 1
+        elif record['forfeit'] is not None:
+            tally.endings[OPPONENT_FORFEIT] += 1
+        else:
+            tally.endings[record['termination']] += 1
+        tally.seconds += record[f'time_{side}']
+        tally.moves += record[f'moves_{side}']
+        if record[f'nodes_{side}'] is not None:
+            tally.nodes += record[f'nodes_{side}']
+            tally.node_moves += record[f'moves_{side}']
+
+    def pair_games(self, variant) -> dict:
+        """Return {(a, b): games} for one variant (or OVERALL)."""
+        return {(a, b): n for (v, a, b), n in self.games.items() if v == variant}
+
+    def pair_points(self, variant) -> dict:
+        """Return {(a, b): a's points against b} for one variant (or OVERALL)."""
+        return {(a, b): p for (v, a, b), p in self.points.items() if v == variant}
+
+    def entrants(self, variant) -> list:
+        """Return the players with games on a variant (or OVERALL), in the players' order."""
+        return [player for player in self.players if (variant, player) in self.tallies]

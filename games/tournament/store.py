@@ -1,0 +1,94 @@
+"""The results store: an SQLite file holding a tournament's settings and each game's record as it finishes."""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+from typing import Iterator
+
+COLUMNS = {
+    'index': 'INTEGER PRIMARY KEY', 'variant': 'TEXT', 'first': 'TEXT', 'second': 'TEXT',
+    'pair': 'INTEGER', 'leg': 'INTEGER', 'seed': 'INTEGER', 'score': 'REAL',
+    'termination': 'TEXT', 'detail': 'TEXT', 'forfeit': 'TEXT', 'moves': 'TEXT',
+    'opening': 'INTEGER', 'plies': 'INTEGER', 'time_first': 'REAL', 'time_second': 'REAL',
+    'moves_first': 'INTEGER', 'moves_second': 'INTEGER', 'nodes_first': 'NUMERIC',
+    'nodes_second': 'NUMERIC'}
+"""The columns of the games table: the fields of a game record."""
+
+_NAMES = ', '.join(f'"{name}"' for name in COLUMNS)
+
+
+class StoreError(ValueError):
+    """A results file that cannot be read or used for this tournament."""
+
+
+class Store:
+    """A tournament's results in an SQLite file. Each game is committed as it is
+    added, so a killed run loses no finished game."""
+
+    def __init__(self, path: str, settings: dict, resume: bool = False):
+        """Open path for a tournament with these settings. Without resume the file
+        must hold no games yet; with resume it must hold this same tournament."""
+        if resume and not os.path.isfile(path):
+            raise StoreError(f'cannot resume: no results file {path!r}')
+        try:
+            self.connection = sqlite3.connect(path, isolation_level=None)
+            self.connection.execute('PRAGMA journal_mode=WAL')
+            self.connection.execute('PRAGMA synchronous=NORMAL')
+            tables = {row[0] for row in self.connection.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table'")}
+            if 'games' in tables:
+                self._check(path, settings, resume)
+            else:
+                self._create(settings)
+        except sqlite3.Error as error:
+            raise StoreError(f'cannot use results file {path!r}: {error}') from None
+
+    def _create(self, settings: dict) -> None:
+        """Create the tables and record the settings."""
+        columns = ', '.join(f'"{name}" {kind}' for name, kind in COLUMNS.items())
+        with self.connection:
+            self.connection.execute('BEGIN')
+            self.connection.execute('CREATE TABLE settings (json TEXT)')
+            self.connection.execute('INSERT INTO settings VALUES (?)', (json.dumps(settings),))
+            self.connection.execute(f'CREATE TABLE games ({columns})')
+
+    def _check(self, path: str, settings: dict, resume: bool) -> None:
+        """Refuse a file that holds games, unless resuming the same tournament."""
+        stored = self.connection.execute('SELECT json FROM settings').fetchone()
+        games = self.count()
+        if not resume and games:
+            raise StoreError(f'{path!r} already holds {games} games; add --resume to '
+                             'continue that tournament, or give another --db file')
+        if stored is None or json.loads(stored[0]) != settings:
+            raise StoreError(f'{path!r} holds a different tournament (settings '
+                             f'{stored[0] if stored else "missing"}); give the same options '
+                             'to resume it, or another --db file')
+
+    def count(self) -> int:
+        """Return how many games the store holds."""
+        return self.connection.execute('SELECT COUNT(*) FROM games').fetchone()[0]
+
+    def has(self, index: int) -> bool:
+        """Return True if the game of this schedule index is finished."""
+        return self.connection.execute(
+            'SELECT 1 FROM games WHERE "index" = ?', (index,)).fetchone() is not None
+
+    def add(self, record: dict) -> None:
+        """Store a finished game's record, committing it at once."""
+        values = [json.dumps(record['moves']) if name == 'moves' else record[name]
+                  for name in COLUMNS]
+        self.connection.execute(f'INSERT INTO games ({_NAMES}) VALUES '
+                                f'({", ".join("?" * len(COLUMNS))})', values)
+
+    def records(self) -> Iterator[dict]:
+        """Generate the stored records in schedule order, one at a time."""
+        for row in self.connection.execute(f'SELECT {_NAMES} FROM games ORDER BY "index"'):
+            record = dict(zip(COLUMNS, row))
+            record['moves'] = json.loads(record['moves'])
+            yield record
+
+    def close(self) -> None:
+        """Close the file."""
+        self.connection.close()
