@@ -3,6 +3,7 @@ and reports each check's points as PASS or FAIL lines or as JSON."""
 
 from __future__ import annotations
 
+import json
 import os
 from dataclasses import asdict, dataclass
 from typing import Callable
@@ -87,6 +88,10 @@ class Report:
         lines.append(f'Total: {self.points}/{self.max_points} points, '
                      f'{len(self.results) - failed} of {len(self.results)} checks passed')
         return lines
+
+    def json(self) -> str:
+        """The report as a JSON document."""
+        return json.dumps(self.as_dict(), indent=2, default=repr)
 
     def as_dict(self) -> dict:
         """The report as plain data, for a JSON file."""

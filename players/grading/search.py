@@ -45,9 +45,10 @@ def check_search(student: Callable, function: str, case: Case) -> tuple[bool, st
     move, states = got
     if got == expected:
         return True, f'chose {move!r} and generated the {len(states)} states of the textbook'
-    for mistake in mistakes:
-        if _makes(mistake, case, base, limit, got):
-            return False, f'{mistake.name}: {mistake.explanation} ({case.note})'
+    made = [mistake for mistake in mistakes if _makes(mistake, case, base, limit, got)]
+    if made:
+        names = ' or '.join(mistake.name for mistake in made)
+        return False, f'{names}: {"; ".join(m.explanation for m in made)} ({case.note})'
     return False, f'{_difference(case, expected, got)} ({case.note})'
 
 
@@ -57,7 +58,7 @@ def _makes(mistake: Mistake, case: Case, base: dict, limit: dict, got: tuple) ->
         if case.d is None or case.d + mistake.depth_change < 0:
             return False
         limit = dict(limit, d=case.d + mistake.depth_change)
-    return trace(model_search, case, **base, **limit, **mistake.options) == got
+    return trace(model_search, case, **{**base, **limit, **mistake.options}) == got
 
 
 def _difference(case: Case, expected: tuple, got: tuple) -> str:
