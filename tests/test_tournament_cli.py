@@ -1,0 +1,175 @@
+"""The tournament command: its tables, files, determinism, resuming, and bad input."""
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+HOSTILE = os.path.join(ROOT, 'tests', 'hostile_players.py')
+SMALL = ['--players', 'random,ab1,ab2', '--variants', 'nim(piles=(2, 3))', 'simple-nim',
+         '--move-timeout', '5']
+
+
+def tournament(*args, check=True):
+    """Run python tournament.py with args; return the finished process."""
+    done = subprocess.run([sys.executable, 'tournament.py', *args], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+    if check:
+        assert done.returncode == 0, done.stderr
+    return done
+
+
+def games_of(path):
+    """The JSON file's games, without their timings and node counts (a player may
+    keep a table between games, and a worker plays the games it is given)."""
+    with open(path) as file:
+        data = json.load(file)
+    return [{key: value for key, value in game.items() if not key.startswith(('time_', 'nodes_'))}
+            for game in data['games']]
+
+
+def test_prints_every_table_with_its_columns():
+    out = tournament(*SMALL, '--games', '2').stdout
+    assert out.startswith('Round robin: 3 players, 2 variants, 24 games (seed 0)')
+    for title in ('nim(piles=(2, 3))', 'simple-nim', 'Overall', 'Crosstable', 'How games ended',
+                  'Time per move'):
+        assert f'\n{title}' in out
+    header = 'Rank  Player      Elo    ±    Games    W    D    L    Points    Score %    Draw %    Forfeits'
+    assert out.count(header) == 3
+    for column in ('Normal', 'Adjudicated draw', 'Timeout', 'Illegal move', 'Error',
+                   'Opponent forfeit', 'ms/move', 'Nodes/move'):
+        assert column in out
+    assert tournament(*SMALL, '--format', 'github').stdout.count('Rank | Player ') == 3
+
+
+def test_json_and_csv_hold_the_records_standings_and_settings(tmp_path):
+    tournament(*SMALL, '--openings', '1', '--json', str(tmp_path / 'r.json'),
+               '--csv', str(tmp_path / 'r.csv'))
+    data = json.loads((tmp_path / 'r.json').read_text())
+    assert data['settings']['players'] == ['random', 'ab1', 'ab2']
+    assert len(data['games']) == 2 * 3 * 2
+    for game in data['games']:
+        assert {'variant', 'first', 'second', 'score', 'termination', 'detail', 'moves', 'plies',
+                'seed', 'opening'} <= set(game)
+        assert game['score'] in (0, 0.5, 1) and game['plies'] == len(game['moves'])
+        assert game['opening'] == 1
+    for one, other in zip(data['games'][::2], data['games'][1::2]):
+        assert one['moves'][0] == other['moves'][0] and one['seed'] == other['seed']
+    assert set(data['standings']) == {'nim(piles=(2, 3))', 'simple-nim', 'overall'}
+    assert sum(row['games'] for row in data['standings']['overall']) == 2 * 12
+    assert (tmp_path / 'r.csv').read_text().count('\n') == 13
+    assert (tmp_path / 'r-standings.csv').read_text().startswith('variant,rank,player,elo')
+
+
+def test_the_same_seed_plays_the_same_games_whatever_the_jobs(tmp_path):
+    runs = []
+    for jobs, seed in ((1, 7), (2, 7), (2, 8)):
+        path = str(tmp_path / f'{jobs}-{seed}.json')
+        tournament('--players', 'random,mcts', '--variants', 'nim(piles=(2, 3))', '--games', '3',
+                   '--openings', '1', '--seed', str(seed), '--jobs', str(jobs), '--json', path)
+        runs.append(games_of(path))
+    assert runs[0] == runs[1]
+    assert runs[0] != runs[2]
+
+
+def test_a_gauntlet_plays_one_player_against_each_other(tmp_path):
+    path = str(tmp_path / 'g.json')
+    out = tournament(*SMALL, '--gauntlet', 'ab2', '--json', path).stdout
+    assert out.startswith('Gauntlet of ab2: 3 players, 2 variants, 8 games')
+    assert all('ab2' in (game['first'], game['second']) for game in games_of(path))
+
+
+def test_a_killed_run_resumes_to_every_game_exactly_once(tmp_path):
+    """Kill a run hard part-way, resume it, and compare with an uninterrupted run."""
+    options = ['--players', 'random,ab1,ab2', '--variants', 'simple-nim', '--games', '40',
+               '--openings', '2', '--jobs', '2']
+    db = str(tmp_path / 'run.sqlite')
+    process = subprocess.Popen([sys.executable, 'tournament.py', *options, '--db', db], cwd=ROOT,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        while _stored(db) < 30 and process.poll() is None:
+            time.sleep(0.01)
+    finally:
+        process.send_signal(signal.SIGKILL)
+        process.wait()
+    assert 0 < _stored(db) < 240, 'the run was not killed part-way; make it longer'
+    tournament(*options, '--db', db, '--resume', '--json', str(tmp_path / 'resumed.json'))
+    tournament(*options, '--json', str(tmp_path / 'whole.json'))
+    with sqlite3.connect(db) as connection:
+        indexes = [row[0] for row in connection.execute('SELECT "index" FROM games')]
+    assert sorted(indexes) == list(range(240))
+    assert games_of(tmp_path / 'resumed.json') == games_of(tmp_path / 'whole.json')
+
+
+def _stored(db):
+    """How many games the file holds so far."""
+    try:
+        with sqlite3.connect(db) as connection:
+            return connection.execute('SELECT COUNT(*) FROM games').fetchone()[0]
+    except sqlite3.Error:
+        return 0
+
+
+def test_ctrl_c_stops_cleanly_and_keeps_the_finished_games(tmp_path):
+    db = str(tmp_path / 'run.sqlite')
+    process = subprocess.Popen([sys.executable, 'tournament.py', '--players', 'random,ab1',
+                                '--variants', 'simple-nim', '--games', '500', '--db', db],
+                               cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True)
+    while _stored(db) < 10 and process.poll() is None:
+        time.sleep(0.01)
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=30)
+    kept = _stored(db)
+    assert process.returncode == 130 and 'Traceback' not in err
+    assert f'Interrupted after {kept} of 1000 games' in err and '--resume' in err
+    assert 10 <= kept < 1000
+
+
+@pytest.mark.parametrize('args, message', [
+    (['--players', 'random,nobody'], "unknown player 'nobody'"),
+    (['--players', f'random,{ROOT}/no/such/file.py:player'], 'no player file'),
+    (['--players', f'random,{HOSTILE}:missing'], "no player function 'missing'"),
+    (['--players', 'random,no_such_module:player'], "cannot import module 'no_such_module'"),
+    (['--players', 'random'], 'at least two players'),
+    (['--variants', 'nim(piles=(3, 4'], 'malformed game spec'),
+    (['--variants', 'chess'], "unknown variant 'chess'"),
+    (['--games', '-1'], 'expected at least 1'),
+    (['--openings', '-2'], 'expected at least 0'),
+    (['--jobs', '0'], 'expected at least 1'),
+    (['--move-timeout', '-1'], 'positive number of seconds'),
+    (['--format', 'nonsense'], "unknown table format 'nonsense'"),
+    (['--resume'], '--resume needs the --db'),
+])
+def test_bad_input_is_one_line_and_status_2(args, message):
+    done = tournament(*args, check=False)
+    assert done.returncode == 2 and done.stdout == ''
+    assert message in done.stderr and done.stderr.count('\n') == 1, done.stderr
+
+
+def test_an_unusable_db_is_refused_and_left_as_it_was(tmp_path):
+    junk = tmp_path / 'junk.sqlite'
+    junk.write_bytes(b'not a database, just text ' * 100)
+    for db in (str(junk), str(tmp_path)):
+        done = tournament(*SMALL, '--db', db, check=False)
+        assert done.returncode == 2 and 'cannot use results file' in done.stderr
+        assert done.stderr.count('\n') == 1
+    assert junk.read_bytes() == b'not a database, just text ' * 100
+
+
+def test_a_db_holding_games_is_never_written_over(tmp_path):
+    db = str(tmp_path / 'run.sqlite')
+    tournament(*SMALL, '--db', db)
+    before = _stored(db)
+    done = tournament(*SMALL, '--db', db, check=False)
+    assert done.returncode == 2 and 'add --resume' in done.stderr
+    done = tournament(*SMALL, '--games', '2', '--db', db, '--resume', check=False)
+    assert done.returncode == 2 and 'different tournament' in done.stderr
+    assert _stored(db) == before
+    assert tournament(*SMALL, '--db', db, '--resume').stdout.startswith('Round robin')
