@@ -1,0 +1,221 @@
+"""Game-tree drawings: the minimax or alpha-beta tree below a position, as Graphviz DOT.
+
+MAX nodes are triangles pointing up, MIN nodes point down and terminal states
+are boxes; each node shows its state and its value for the player at the root
+(a bound such as '≤ 2' where alpha-beta stopped early). The chosen move is
+drawn thick and red; the moves alpha-beta never searched lead to grey
+'pruned' stubs. The search is the textbook's (players/textbook.py): children in
+actions order, pruning as in AIMA's Figure 5.7, ties to the first best move."""
+
+from __future__ import annotations
+
+import math
+import shutil
+import subprocess
+from dataclasses import dataclass, field
+from typing import Any
+
+from games import Game
+
+from .grading.counting import describe
+from .human import as_typed
+
+NODE_LIMIT = 400
+"""The most nodes (pruned stubs included) a drawing may have."""
+ALGORITHMS = ('minimax', 'alphabeta')
+RENDERED = ('svg', 'png', 'pdf')
+"""The file types Graphviz's dot renders for --out."""
+
+
+class TreeTooLarge(ValueError):
+    """The tree has more nodes than a drawing can show."""
+
+
+class GraphvizMissing(RuntimeError):
+    """Graphviz's dot command is not installed."""
+
+
+@dataclass
+class Node:
+    """A searched state: its value for the root's player and what was searched below it."""
+
+    state: Any
+    move: Any = None
+    """The move that led here (None at the root)."""
+    maximizing: bool = True
+    """Is the root's player to move here?"""
+    value: float = 0
+    """The value for the root's player, or a bound on it where the search stopped early."""
+    bound: str = ''
+    """'≥' or '≤' when value is a bound, else ''."""
+    kind: str = 'inner'
+    """'inner', 'terminal' or 'cut-off' (scored by the evaluation at the depth limit)."""
+    children: list = field(default_factory=list)
+    pruned: list = field(default_factory=list)
+    """The moves alpha-beta did not search."""
+    chosen: Any = None
+    """At the root: the child the search chooses."""
+
+
+def search_tree(game: Game, state, algorithm: str = 'alphabeta', depth: int | None = None,
+                limit: int = NODE_LIMIT) -> Node:
+    """Search from state as the textbook does and return the tree it searched.
+    depth=None searches to the end; depth=N looks N plies ahead and scores
+    the states there with game.evaluate (terminal states with their utility).
+    Raises TreeTooLarge past limit nodes."""
+    if algorithm not in ALGORITHMS:
+        raise ValueError(f'unknown algorithm {algorithm!r}; choose one of {", ".join(ALGORITHMS)}')
+    prune = algorithm == 'alphabeta'
+    player = game.to_move(state)
+    count = 1
+
+    def visit(node: Node, alpha: float, beta: float, ply: int) -> None:
+        nonlocal count
+        if game.terminal_test(node.state):
+            node.kind, node.value = 'terminal', game.utility(node.state, player)
+            return
+        if depth is not None and ply >= depth:
+            node.kind, node.value = 'cut-off', game.evaluate(node.state, player)
+            return
+        moves = list(game.actions(node.state))
+        node.value = -math.inf if node.maximizing else math.inf
+        for index, move in enumerate(moves):
+            count += 1
+            if count > limit:
+                raise TreeTooLarge(f'the tree has more than {limit} nodes, too many to draw; '
+                                   f'{_advice(game, state, algorithm, depth, limit)}')
+            child = Node(game.result(node.state, move), move, not node.maximizing)
+            node.children.append(child)
+            visit(child, alpha, beta, ply + 1)
+            if node.maximizing:
+                node.value = max(node.value, child.value)
+                cut = node.value >= beta
+                alpha = max(alpha, node.value)
+            else:
+                node.value = min(node.value, child.value)
+                cut = node.value <= alpha
+                beta = min(beta, node.value)
+            if prune and cut and index + 1 < len(moves):
+                node.pruned, node.bound = moves[index + 1:], '≥' if node.maximizing else '≤'
+                count += len(node.pruned)
+                return
+
+    root = Node(state, maximizing=True)
+    visit(root, -math.inf, math.inf, 0)
+    for child in root.children:
+        if root.chosen is None or child.value > root.chosen.value:
+            root.chosen = child
+    return root
+
+
+def _advice(game: Game, state, algorithm: str, depth: int | None, limit: int) -> str:
+    """Suggest the deepest look-ahead whose tree fits, or a smaller position."""
+    fits = None
+    for plies in range(1, depth or limit):
+        try:
+            search_tree(game, state, algorithm, plies, limit)
+        except TreeTooLarge:
+            break
+        fits = plies
+    return f'try --depth {fits}' if fits else 'try a position nearer the end (--position)'
+
+
+def generated(root: Node) -> list:
+    """The states the search generated, in the order it generated them."""
+    states = []
+    for child in root.children:
+        states.append(child.state)
+        states.extend(generated(child))
+    return states
+
+
+def to_dot(game: Game, root: Node, title: str = '') -> str:
+    """The tree as a Graphviz digraph."""
+    lines = ['digraph tree {', f'  graph [label={_quote(title)}, labelloc=t, ordering=out];',
+             '  node [fontname="Helvetica", style=filled, fillcolor=white];',
+             '  edge [fontname="Helvetica", fontsize=10];']
+    ids = iter(range(10 ** 9))
+
+    def draw(node: Node, chosen: bool) -> str:
+        name = f'n{next(ids)}'
+        shape = ('box' if node.kind == 'terminal' else 'triangle' if node.maximizing
+                 else 'invtriangle')
+        state = describe(game, node.state).replace('/', '\n')
+        value = f'{node.bound} {_number(node.value)}' if node.bound else _number(node.value)
+        extra = ', color=red, penwidth=3' if chosen else ''
+        extra += ', style="filled,dashed"' if node.kind == 'cut-off' else ''
+        lines.append(f'  {name} [label={_quote(f"{state}" + chr(10) + value)}, shape={shape}{extra}];')
+        for child in node.children:
+            highlight = child is root.chosen
+            child_name = draw(child, highlight)
+            style = ', color=red, fontcolor=red, penwidth=3' if highlight else ''
+            lines.append(f'  {name} -> {child_name} [label={_quote(as_typed(child.move))}{style}];')
+        for move in node.pruned:
+            stub = f'n{next(ids)}'
+            lines.append(f'  {stub} [label="pruned", shape=box, style=dashed, color=grey, '
+                         'fontcolor=grey];')
+            lines.append(f'  {name} -> {stub} [label={_quote(as_typed(move))}, color=grey, '
+                         'fontcolor=grey, style=dashed];')
+        return name
+
+    draw(root, False)
+    lines.append('}')
+    return '\n'.join(lines) + '\n'
+
+
+def start_position(game: Game, spec: str | None):
+    """The state a --position spec names: None for the start; for games played
+    on piles, the pile sizes ('1 2 3', the first player to move); otherwise
+    moves played from the start, separated by ';' ('2 2; 1 1' in tic-tac-toe,
+    'a1' in fig52). Raises ValueError naming what is wrong."""
+    state = game.initial
+    if spec is None:
+        return state
+    board = getattr(state, 'board', None)
+    if isinstance(board, tuple) and all(isinstance(pile, int) for pile in board):
+        try:
+            piles = tuple(int(word) for word in spec.replace(',', ' ').split())
+        except ValueError:
+            raise ValueError(f'a position is pile sizes, such as "1 2 3"; got {spec!r}') from None
+        if not piles or min(piles) < 0:
+            raise ValueError(f'a position is one or more pile sizes >= 0, got {spec!r}')
+        return state._replace(board=piles)
+    for text in filter(str.strip, spec.split(';')):
+        try:
+            move = game.parse_move(text, state)
+            game.check_move(state, move)
+        except ValueError as error:  # IllegalMoveError too
+            raise ValueError(f'in --position {spec!r}: {error}') from None
+        state = game.result(state, move)
+    return state
+
+
+def render(dot: str, path: str) -> None:
+    """Write the drawing to path: DOT text for .dot, else rendered by Graphviz's
+    dot for .svg, .png or .pdf. Raises ValueError for another file type and
+    GraphvizMissing when dot is not installed; nothing is written then."""
+    kind = path.rsplit('.', 1)[-1].lower() if '.' in path else ''
+    if kind == 'dot':
+        with open(path, 'w', encoding='utf-8') as file:
+            file.write(dot)
+        return
+    if kind not in RENDERED:
+        raise ValueError(f'--out {path!r}: the file must end in .dot, .{", .".join(RENDERED)}')
+    program = shutil.which('dot')
+    if program is None:
+        raise GraphvizMissing(f'cannot write {path}: Graphviz is not installed (no "dot" '
+                              'command); install it (apt-get install graphviz) or use --out tree.dot')
+    done = subprocess.run([program, f'-T{kind}', '-o', path], input=dot.encode(),
+                          capture_output=True, check=False)
+    if done.returncode:
+        raise RuntimeError(f'dot failed: {done.stderr.decode(errors="replace").strip()}')
+
+
+def _number(value: float) -> str:
+    """A value as short text: 3, -1, 0.45."""
+    return f'{value:.2f}'.rstrip('0').rstrip('.') if value != int(value) else str(int(value))
+
+
+def _quote(text: str) -> str:
+    """A DOT string literal."""
+    return '"' + text.replace('\\', '\\\\').replace('"', '\\"').replace('\n', '\\n') + '"'

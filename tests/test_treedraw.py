@@ -1,0 +1,116 @@
+"""Game-tree drawings: Figure 5.5's pruning, the textbook's states, positions and the tree command."""
+
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+
+import variants
+from games import Fig52Game, Nim
+from players import textbook, treedraw
+from players.grading.counting import counting
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def nodes_and_edges(dot):
+    """{node id: label} and [(from, to, label, attributes)] of a DOT text."""
+    nodes = dict(re.findall(r'^  (n\d+) \[label="([^"]*)"', dot, re.M))
+    edges = re.findall(r'^  (n\d+) -> (n\d+) \[label="([^"]*)"(.*)\];', dot, re.M)
+    return nodes, edges
+
+
+def test_figure_5_5_prunes_c2_and_c3():
+    game = Fig52Game()
+    dot = treedraw.to_dot(game, treedraw.search_tree(game, game.initial, 'alphabeta'))
+    nodes, edges = nodes_and_edges(dot)
+    pruned = sorted(label for _, to, label, _ in edges if nodes[to] == 'pruned')
+    assert pruned == ['c2', 'c3']
+    assert all('color=grey' in attributes for _, to, _, attributes in edges if nodes[to] == 'pruned')
+    labels = set(nodes.values())
+    assert {r'A\n3', r'B\n3', r'C\n≤ 2', r'D\n2', r'C1\n2', r'D3\n2'} <= labels
+    assert not {label for label in labels if label.startswith(('C2', 'C3'))}
+    [chosen] = [(nodes[to], label) for _, to, label, attributes in edges if 'color=red' in attributes]
+    assert chosen == (r'B\n3', 'a1')
+    assert re.search(r'\[label="A\\n3", shape=triangle\]', dot)
+    assert re.search(r'\[label="B\\n3", shape=invtriangle', dot)
+
+
+def test_minimax_draws_every_node():
+    game = Fig52Game()
+    nodes, _ = nodes_and_edges(treedraw.to_dot(game, treedraw.search_tree(game, game.initial,
+                                                                          'minimax')))
+    assert len(nodes) == 13 and 'pruned' not in nodes.values()
+
+
+@pytest.mark.parametrize('variant, position, depth', [
+    ('fig52', None, None), ('nim', '1 2 2', None), ('misere-nim', '2 2 1', None),
+    ('split-nim', '7', None), ('tictactoe', '2 2; 1 1; 1 3; 3 1', None), ('tictactoe', '2 2', 2)])
+def test_drawn_tree_is_the_textbooks_search(variant, position, depth):
+    """The states drawn are exactly those the textbook's search generates, in order."""
+    game = variants.make(variant)
+    state = treedraw.start_position(game, position)
+    proxy = counting(game)
+    if depth is None:
+        move = textbook.alpha_beta_search(state, proxy)
+    else:
+        move = textbook.alpha_beta_cutoff_search(state, proxy, d=depth - 1)
+    root = treedraw.search_tree(game, state, 'alphabeta', depth)
+    assert treedraw.generated(root) == proxy.generated and root.chosen.move == move
+
+
+def test_positions():
+    nim = Nim(piles=(3, 4, 5), misere=True)
+    assert treedraw.start_position(nim, '1 2 3').board == (1, 2, 3)
+    assert treedraw.start_position(nim, None) == nim.initial
+    ttt = variants.make('tictactoe')
+    state = treedraw.start_position(ttt, '2 2; 1 1')
+    assert dict(state.board) == {(2, 2): 'X', (1, 1): 'O'} and state.to_move == 'X'
+    assert treedraw.start_position(Fig52Game(), 'a2').board == 'C'
+    for game, spec in ((nim, 'x'), (nim, '-1'), (ttt, '2 2; 2 2'), (ttt, 'hello')):
+        with pytest.raises(ValueError):
+            treedraw.start_position(game, spec)
+
+
+def test_too_large_suggests_a_depth():
+    game = variants.make('tictactoe')
+    with pytest.raises(treedraw.TreeTooLarge, match=r'try --depth \d'):
+        treedraw.search_tree(game, game.initial)
+
+
+def run(*args, env=None):
+    """Run tournament.py with args and return the finished process."""
+    return subprocess.run([sys.executable, os.path.join(ROOT, 'tournament.py'), *args],
+                          capture_output=True, text=True, timeout=120, cwd=ROOT, env=env)
+
+
+def test_tree_command(tmp_path):
+    result = run('tree', 'fig52')
+    assert result.returncode == 0 and result.stdout.startswith('digraph tree {')
+    out = tmp_path / 'tree.dot'
+    result = run('tree', 'nim', '--position', '1 2', '--algorithm', 'minimax', '--out', str(out))
+    assert result.returncode == 0 and out.read_text().startswith('digraph tree {')
+
+
+@pytest.mark.parametrize('args, error', [
+    (['tree', 'tictactoe'], 'too many to draw; try --depth'),
+    (['tree', 'nim', '--position', 'one two'], 'pile sizes'),
+    (['tree', 'fig52', '--algorithm', 'bfs'], 'invalid choice'),
+    (['tree', 'fig52', '--depth', '0'], 'expected at least 1'),
+    (['tree', 'fig52', '--out', 'tree.txt'], 'must end in .dot'),
+    (['tree', 'nosuchgame'], 'unknown variant'),
+])
+def test_tree_usage_errors(args, error):
+    result = run(*args)
+    assert result.returncode == 2 and error in result.stderr and not result.stdout
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_rendering_without_graphviz_writes_nothing(tmp_path):
+    out = tmp_path / 'tree.svg'
+    env = dict(os.environ, PATH=str(tmp_path))
+    result = run('tree', 'fig52', '--out', str(out), env=env)
+    assert result.returncode == 2 and 'Graphviz is not installed' in result.stderr
+    assert not out.exists()
