@@ -144,7 +144,8 @@ def to_dot(game: Game, root: Node, title: str = '') -> str:
         value = f'{node.bound} {_number(node.value)}' if node.bound else _number(node.value)
         extra = ', color=red, penwidth=3' if chosen else ''
         extra += ', style="filled,dashed"' if node.kind == 'cut-off' else ''
-        lines.append(f'  {name} [label={_quote(f"{state}" + chr(10) + value)}, shape={shape}{extra}];')
+        label = _quote(f'{state}\n{value}')
+        lines.append(f'  {name} [label={label}, shape={shape}{extra}];')
         for child in node.children:
             highlight = child is root.chosen
             child_name = draw(child, highlight)
@@ -204,7 +205,8 @@ def render(dot: str, path: str) -> None:
     program = shutil.which('dot')
     if program is None:
         raise GraphvizMissing(f'cannot write {path}: Graphviz is not installed (no "dot" '
-                              'command); install it (apt-get install graphviz) or use --out tree.dot')
+                              'command); install it (apt-get install graphviz) or use '
+                              '--out tree.dot')
     done = subprocess.run([program, f'-T{kind}', '-o', path], input=dot.encode(),
                           capture_output=True, check=False)
     if done.returncode:

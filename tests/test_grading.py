@@ -67,9 +67,11 @@ def test_figure_5_5_alpha_beta_prunes_c2_and_c3():
 
 
 def test_tie_tree():
-    """b and c are both worth 3: the first is chosen; C2 (after C1 = 3 = alpha) and D2 are pruned."""
+    """b and c are both worth 3: the first is chosen; C2 (after C1 = 3 = alpha) and D2
+    are pruned."""
     assert generated(textbook.minmax_decision, TIE)[0] == 'b'
-    assert generated(textbook.alpha_beta_search, TIE) == ('b', ['B', 'B1', 'B2', 'C', 'C1', 'D', 'D1'])
+    assert generated(textbook.alpha_beta_search, TIE) == (
+        'b', ['B', 'B1', 'B2', 'C', 'C1', 'D', 'D1'])
 
 
 @pytest.mark.parametrize('d, best', [(0, 'b'), (1, 'c'), (2, 'b'), (3, 'b')])
@@ -89,7 +91,8 @@ def test_deep_tree_cuts_off_at_two_depths():
 
 def test_model_without_mistakes_is_the_textbook():
     for case in tree_cases('alpha_beta_search') + tree_cases('minmax_decision'):
-        assert generated(model_search, case.game) == generated(textbook.alpha_beta_search, case.game)
+        assert (generated(model_search, case.game)
+                == generated(textbook.alpha_beta_search, case.game))
         assert (generated(model_search, case.game, prune=False)
                 == generated(textbook.minmax_decision, case.game))
     for case in tree_cases('alpha_beta_cutoff_search'):
@@ -100,7 +103,8 @@ def test_model_without_mistakes_is_the_textbook():
 
 def test_real_positions_are_small_and_described():
     names = [check.name for check in CHECKS if check.function == 'minmax_decision']
-    assert sum('nim' in name for name in names) == 5 and sum('tictactoe' in name for name in names) == 1
+    assert sum('nim' in name for name in names) == 5
+    assert sum('tictactoe' in name for name in names) == 1
     nim = Nim(piles=(1, 2))
     assert describe(nim, nim.initial) == 'P1:1,2'
 
@@ -150,7 +154,8 @@ def test_minimax_mistakes(tmp_path):
     passed, message = grade(pruning, 'minmax_decision on fig52')['minmax_decision on fig52']
     assert not passed and message.startswith('prunes:'), message
     last_tie = student(tmp_path, TEXTBOOK.replace(
-        'return max(game.actions(state), key=lambda a: min_value(game.result(state, a)), default=None)',
+        'return max(game.actions(state), key=lambda a: min_value(game.result(state, a)), '
+        'default=None)',
         'values = [(min_value(game.result(state, a)), a) for a in game.actions(state)]\n'
         '    best = max(value for value, _ in values)\n'
         '    return [a for value, a in values if value == best][-1]'), 'last.py')
@@ -247,7 +252,9 @@ def test_check_command(tmp_path):
     data = json.loads(report.read_text())
     assert data['passed'] and data['points'] == data['max_points'] == 36
     bad = run('check', mutant(tmp_path, ('depth > d', 'depth >= d')), '--timeout', '20')
-    assert bad.returncode == 1 and 'FAIL 0/1 alpha_beta_cutoff_search on depth-trap (d=1): depth off by one' in bad.stdout
+    assert bad.returncode == 1
+    assert ('FAIL 0/1 alpha_beta_cutoff_search on depth-trap (d=1): depth off by one (too shallow)'
+            in bad.stdout)
 
 
 @pytest.mark.parametrize('args, error', [

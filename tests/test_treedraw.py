@@ -1,7 +1,8 @@
-"""Game-tree drawings: Figure 5.5's pruning, the textbook's states, positions and the tree command."""
+"""Game-tree drawings: Figure 5.5's pruning, the textbook's states, positions, the tree command."""
 
 import os
 import re
+import shutil
 import subprocess
 import sys
 
@@ -28,11 +29,11 @@ def test_figure_5_5_prunes_c2_and_c3():
     nodes, edges = nodes_and_edges(dot)
     pruned = sorted(label for _, to, label, _ in edges if nodes[to] == 'pruned')
     assert pruned == ['c2', 'c3']
-    assert all('color=grey' in attributes for _, to, _, attributes in edges if nodes[to] == 'pruned')
+    assert all('color=grey' in style for _, to, _, style in edges if nodes[to] == 'pruned')
     labels = set(nodes.values())
     assert {r'A\n3', r'B\n3', r'C\n≤ 2', r'D\n2', r'C1\n2', r'D3\n2'} <= labels
     assert not {label for label in labels if label.startswith(('C2', 'C3'))}
-    [chosen] = [(nodes[to], label) for _, to, label, attributes in edges if 'color=red' in attributes]
+    [chosen] = [(nodes[to], label) for _, to, label, style in edges if 'color=red' in style]
     assert chosen == (r'B\n3', 'a1')
     assert re.search(r'\[label="A\\n3", shape=triangle\]', dot)
     assert re.search(r'\[label="B\\n3", shape=invtriangle', dot)
@@ -114,3 +115,10 @@ def test_rendering_without_graphviz_writes_nothing(tmp_path):
     result = run('tree', 'fig52', '--out', str(out), env=env)
     assert result.returncode == 2 and 'Graphviz is not installed' in result.stderr
     assert not out.exists()
+
+
+@pytest.mark.skipif(shutil.which('dot') is None, reason='Graphviz is not installed')
+def test_rendering_with_graphviz(tmp_path):
+    out = tmp_path / 'tree.svg'
+    result = run('tree', 'fig52', '--out', str(out))
+    assert result.returncode == 0 and '<svg' in out.read_text()

@@ -99,7 +99,8 @@ def position_cases(games: dict[str, Game], d: int | None = None) -> list[Case]:
 
 
 def small_position(game: Game, rng: random.Random):
-    """Play random moves from the start until the game tree is small; None if the game ends first."""
+    """Play random moves from the start until the game tree is small (None if the game
+    ends first)."""
     state = game.initial
     while not game.terminal_test(state):
         if len(game.actions(state)) > 1 and tree_size(game, state, TREE_LIMIT) <= TREE_LIMIT:

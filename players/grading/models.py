@@ -84,7 +84,8 @@ class Mistake:
 
 
 NEVER_PRUNES = Mistake('never prunes', 'it generated the full minimax tree; alpha-beta must stop '
-                       'searching a node once v >= beta (MAX) or v <= alpha (MIN)', {'prune': False})
+                       'searching a node once v >= beta (MAX) or v <= alpha (MIN)',
+                       {'prune': False})
 STRICT = Mistake('prunes on strict inequality', 'it prunes only when v > beta or v < alpha; '
                  'Figure 5.7 prunes on v >= beta and v <= alpha, so equal values prune too',
                  {'strict': True})

@@ -55,7 +55,8 @@ def _child(sender, task: Callable, args: tuple) -> None:
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, 1)
     os.dup2(devnull, 2)
-    sys.stdin, sys.stdout, sys.stderr = open(os.devnull), open(os.devnull, 'w'), open(os.devnull, 'w')
+    sys.stdin = open(os.devnull)
+    sys.stdout = sys.stderr = open(os.devnull, 'w')
     random.seed(0)
     try:
         outcome = ('ok', task(*args))
