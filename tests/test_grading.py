@@ -266,3 +266,18 @@ def test_check_usage_errors(args, error):
     result = run(*args)
     assert result.returncode == 2 and error in result.stderr and not result.stdout
     assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_results_the_grader_cannot_read(tmp_path):
+    """A move of the student's own class cannot be read back; a cheat on the
+    textbook in the student's process changes nothing, as the grader judges in its own."""
+    path = student(tmp_path, 'class Move:\n    pass\n\n\n'
+                   'def alpha_beta_search(state, game):\n    return Move()\n')
+    passed, message = grade(path, 'alpha_beta_search on fig52')['alpha_beta_search on fig52']
+    assert not passed and 'cannot read' in message, message
+    cheat = student(tmp_path, 'import players.textbook as book\n\n\n'
+                    'def alpha_beta_search(state, game):\n'
+                    '    book.alpha_beta_search = lambda state, game: "a2"\n    return "a2"\n',
+                    'cheat.py')
+    passed, message = grade(cheat, 'alpha_beta_search on fig52')['alpha_beta_search on fig52']
+    assert not passed and 'wrong move' in message, message

@@ -14,7 +14,7 @@ from ..registry import PlayerLoadError, _load_file
 from .cases import position_cases, tree_cases
 from .playing import check_gauntlet, check_legal, check_safe
 from .sandbox import StudentError, run
-from .search import SEARCHES, check_search
+from .search import SEARCHES, judge_search, student_trace
 
 PLAYER_FUNCTION = 'player'
 FUNCTIONS = (*SEARCHES, PLAYER_FUNCTION)
@@ -38,9 +38,12 @@ class Check:
     points: int
     """What passing it earns."""
     checker: Callable
-    """checker(student_function, *args) -> (passed, message), run in a child process."""
+    """checker(student_function, *args), run in a child process with the student's code."""
     args: tuple
     """The checker's other arguments."""
+    judge: Callable | None = None
+    """judge(*args, outcome) -> (passed, message), run in the grader's process on
+    what the checker returned; without a judge, the checker returns (passed, message)."""
 
 
 @dataclass
@@ -107,8 +110,8 @@ def make_checks(games: dict[str, Game]) -> list[Check]:
     for function in SEARCHES:
         d = 1 if function == 'alpha_beta_cutoff_search' else None
         for case in tree_cases(function) + position_cases(games, d):
-            checks.append(Check(f'{function} on {case.name}', function, 1, check_search,
-                                (function, case)))
+            checks.append(Check(f'{function} on {case.name}', function, 1, student_trace,
+                                (function, case), judge_search))
     checks.append(Check('player: legal moves', PLAYER_FUNCTION, 2, check_legal, (games,)))
     if SAFE_GAME in games:
         checks.append(Check(f'player: never loses to random at {SAFE_GAME}', PLAYER_FUNCTION, 2,
@@ -137,9 +140,12 @@ def grade(path: str, checks: list[Check], timeout: float = 30.0) -> Report:
 def _result(path: str, check: Check, timeout: float) -> Result:
     """Run one check in a child process and score it."""
     try:
-        passed, message = run(_call, (path, check.function, check.checker, check.args), timeout)
+        outcome = run(_call, (path, check.function, check.checker, check.args), timeout)
+        passed, message = check.judge(*check.args, outcome) if check.judge else outcome
     except StudentError as error:
         passed, message = False, str(error)
+    except Exception as error:  # whatever the student returned, the grader goes on
+        passed, message = False, f'cannot judge its result: {type(error).__name__}: {error}'
     return Result(check.name, check.function, passed, check.points if passed else 0,
                   check.points, message)
 
@@ -153,7 +159,7 @@ def _defined(path: str) -> list[str] | str:
     return [name for name in FUNCTIONS if callable(getattr(module, name, None))]
 
 
-def _call(path: str, function: str, checker: Callable, args: tuple) -> tuple[bool, str]:
+def _call(path: str, function: str, checker: Callable, args: tuple):
     """In a child process: load the file and run checker on its function."""
     return checker(getattr(_load_file(path), function), *args)
 

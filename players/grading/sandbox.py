@@ -36,6 +36,9 @@ def run(task: Callable, args: tuple, timeout: float) -> Any:
             process.join(GRACE)
             raise StudentError(f'the process ended without an answer (exit code '
                                f'{process.exitcode}); does the code call os._exit or crash Python?')
+        except Exception as error:  # such as a move of a class only the student's file defines
+            raise StudentError(f'returned a result the grader cannot read: '
+                               f'{type(error).__name__}: {error}') from None
     finally:
         receiver.close()
         if process.is_alive():

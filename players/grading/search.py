@@ -32,17 +32,30 @@ def trace(search: Callable, case: Case, **options) -> tuple:
     return move, game.generated
 
 
-def check_search(student: Callable, function: str, case: Case) -> tuple[bool, str]:
-    """Run a student's search function on a case and compare it with the
-    textbook's: return whether it passes and a message naming any mistake."""
-    reference, base, mistakes = SEARCHES[function]
-    limit = {} if case.d is None else {'d': case.d, 'eval_fn': case.eval_fn()}
-    expected = trace(reference, case, **limit)
+def _limit(case: Case) -> dict:
+    """The depth limit and evaluation a cut-off search is called with, if any."""
+    return {} if case.d is None else {'d': case.d, 'eval_fn': case.eval_fn()}
+
+
+def student_trace(student: Callable, function: str, case: Case) -> tuple | None:
+    """Run a student's search on a case (in the student's process): return the
+    move and the states generated, or None if it raises NotImplementedError."""
     try:
-        got = trace(student, case, **limit)
+        return trace(student, case, **_limit(case))
     except NotImplementedError:
+        return None
+
+
+def judge_search(function: str, case: Case, got: tuple | None) -> tuple[bool, str]:
+    """Compare a student's trace with the textbook's (in the grader's own process,
+    which never runs student code): return whether it passes and a message
+    naming any mistake."""
+    if got is None:
         return False, f'not implemented ({function} raises NotImplementedError)'
-    move, states = got
+    reference, base, mistakes = SEARCHES[function]
+    limit = _limit(case)
+    expected = trace(reference, case, **limit)
+    move, states = got = tuple(got)
     if got == expected:
         return True, f'chose {move!r} and generated the {len(states)} states of the textbook'
     made = [mistake for mistake in mistakes if _makes(mistake, case, base, limit, got)]
