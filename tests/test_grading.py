@@ -131,6 +131,8 @@ def test_textbook_copy_passes_every_check(tmp_path):
      'depth off by one (too shallow)'),
     ([('infinity, 1)', 'infinity, 0)')], 'alpha_beta_cutoff_search on depth-trap (d=1)',
      'depth off by one (too deep)'),
+    ([('eval_fn = eval_fn or', 'eval_fn =')], 'alpha_beta_cutoff_search on depth-trap (d=1)',
+     'ignores eval_fn'),
     ([('for a in game.actions(state):\n            v = max',
        'for a in reversed(game.actions(state)):\n            v = max'),
       ('for a in game.actions(state):\n            v = min',

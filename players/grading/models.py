@@ -103,6 +103,10 @@ TOO_DEEP = Mistake('depth off by one (too deep)', 'it matches the textbook with 
 TOO_SHALLOW = Mistake('depth off by one (too shallow)', 'it matches the textbook with d-1: the '
                       'root\'s children are at depth 1 and the cut-off test is depth > d', {}, -1)
 
+IGNORES_EVAL = Mistake('ignores eval_fn', 'it scored the cut-off states with game.evaluate; '
+                       'use the eval_fn it is given, and game.evaluate only when there is none',
+                       {'eval_fn': None})
+
 MINIMAX_MISTAKES = (PRUNES, LAST_TIE, REVERSED)
 ALPHA_BETA_MISTAKES = (NEVER_PRUNES, STRICT, NO_UPDATE, LAST_TIE, REVERSED)
-CUTOFF_MISTAKES = ALPHA_BETA_MISTAKES + (TOO_DEEP, TOO_SHALLOW)
+CUTOFF_MISTAKES = ALPHA_BETA_MISTAKES + (TOO_DEEP, TOO_SHALLOW, IGNORES_EVAL)
