@@ -110,7 +110,7 @@ def test_a_killed_run_resumes_to_every_game_exactly_once(tmp_path):
 def _stored(db):
     """How many games the file holds so far."""
     try:
-        with sqlite3.connect(db) as connection:
+        with sqlite3.connect(f'file:{db}?mode=ro', uri=True) as connection:
             return connection.execute('SELECT COUNT(*) FROM games').fetchone()[0]
     except sqlite3.Error:
         return 0
@@ -119,7 +119,7 @@ def _stored(db):
 def test_ctrl_c_stops_cleanly_and_keeps_the_finished_games(tmp_path):
     db = str(tmp_path / 'run.sqlite')
     process = subprocess.Popen([sys.executable, 'tournament.py', '--players', 'random,ab1',
-                                '--variants', 'simple-nim', '--games', '500', '--db', db],
+                                '--variants', 'simple-nim', '--games', '2000', '--db', db],
                                cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                text=True)
     while _stored(db) < 10 and process.poll() is None:
@@ -128,8 +128,8 @@ def test_ctrl_c_stops_cleanly_and_keeps_the_finished_games(tmp_path):
     out, err = process.communicate(timeout=30)
     kept = _stored(db)
     assert process.returncode == 130 and 'Traceback' not in err
-    assert f'Interrupted after {kept} of 1000 games' in err and '--resume' in err
-    assert 10 <= kept < 1000
+    assert f'Interrupted after {kept} of 4000 games' in err and '--resume' in err, err
+    assert 10 <= kept < 4000
 
 
 @pytest.mark.parametrize('args, message', [

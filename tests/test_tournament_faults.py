@@ -28,7 +28,7 @@ def tournament(tmp_path, names, variant='nim(piles=(2, 2))', jobs=2):
     job = partial(play_match, rules=rules, make_game=variants.make, load_player=players.load_player)
     store = Store(str(tmp_path / 'games.sqlite'), {'test': True})
     specs = schedule([spec(name) for name in names], [variant], 1, seed=0)
-    with SandboxExecutor(jobs, hard_timeout=2 * TIMEOUT + 1) as executor:
+    with SandboxExecutor(jobs, hard_timeout=TIMEOUT + 0.5) as executor:
         run(specs, job, executor, store, in_flight=2 * jobs)
     records = list(store.records())
     store.close()

@@ -28,6 +28,8 @@ class Rules:
 
 _players: dict = {}
 """The players a worker has loaded, by spec, so that each file is imported once."""
+_games: dict = {}
+"""The games a worker has made, by variant (the referee never changes a game)."""
 
 
 def play_opening(game: Game, plies: int, seed) -> tuple[list, object]:
@@ -49,7 +51,9 @@ def play_match(spec: GameSpec, rules: Rules, make_game: Callable[[str], Game],
                load_player: Callable[[str], Player]) -> dict:
     """Play the game spec describes and return its record as a dict (see record()).
     make_game(variant) and load_player(spec) build the game and the players."""
-    game = make_game(spec.variant)
+    if spec.variant not in _games:
+        _games[spec.variant] = make_game(spec.variant)
+    game = _games[spec.variant]
     opening, state = play_opening(game, rules.openings, spec.seed)
     moves_so_far = list(opening)
     seats = referee.seats_of(game)
