@@ -1,0 +1,191 @@
+"""The search engine: negamax with alpha-beta, a transposition table and move
+ordering; exact full-depth solving and depth-limited search with iterative deepening.
+
+Values are exactly those of AIMA's minimax (the root player maximises at even
+plies, the other player minimises at odd ones), and the move chosen is the
+first move in actions order with the best value, as the textbook searches
+choose; the table and the move order only make the search faster."""
+
+from __future__ import annotations
+
+import math
+from collections import namedtuple
+from typing import Callable
+
+from games import Game
+
+from .rules import GameRules, rules_for
+
+Solution = namedtuple('Solution', 'value, move, nodes')
+Solution.__doc__ = """An exact search result: the value for the player to move, a best move
+(the first in actions order; None at a final state) and the number of nodes searched."""
+
+EXACT, LOWER, UPPER = 0, 1, 2
+TABLE_LIMIT = 200_000
+"""The most entries one table holds; a full table is emptied."""
+TABLES_LIMIT = 8
+"""The most tables kept at once (one per game spec and kind of search)."""
+
+_TABLES: dict = {}
+
+
+def clear_tables() -> None:
+    """Forget every cached search result (the next search starts cold)."""
+    _TABLES.clear()
+
+
+def _table(context) -> dict:
+    """Return the cached table of a search context, making room for it if needed."""
+    table = _TABLES.get(context)
+    if table is None:
+        if len(_TABLES) >= TABLES_LIMIT:
+            _TABLES.clear()
+        table = _TABLES[context] = {}
+    return table
+
+
+class _Search:
+    """One search: negamax over a game's rules with a bounded table."""
+
+    def __init__(self, rules: GameRules, table: dict, hints: dict | None = None):
+        self.rules, self.table, self.hints = rules, table, hints
+        self.nodes = self.hits = 0
+
+    def node(self, pos, key, alpha: float, beta: float, depth: int, sign: int) -> float:
+        """Return the value of pos for the player to move: exact if strictly between
+        alpha and beta, else a bound on the side it falls (fail-soft). depth < 0
+        searches to the end; depth 0 evaluates; sign is +1 where the root player moves."""
+        self.nodes += 1
+        rules = self.rules
+        value = rules.outcome(pos, sign)
+        if value is not None:
+            return value
+        if depth == 0:
+            return rules.evaluate(pos, sign)
+        table, hints = self.table, self.hints
+        slot = None if key is None else key if depth < 0 else (key, depth)
+        entry = None if slot is None else table.get(slot)
+        first = None
+        alpha_in = alpha
+        if entry is not None:
+            value, flag, first = entry
+            if flag == EXACT:
+                self.hits += 1
+                return value
+            if flag == LOWER:
+                if value > alpha:
+                    alpha = value
+            elif value < beta:
+                beta = value
+            if alpha >= beta:
+                self.hits += 1
+                return value
+        elif hints is not None and key is not None:
+            first = hints.get(key)
+        children = rules.children(pos, sign)
+        if first is not None:
+            for index, (child_key, _) in enumerate(children):
+                if child_key == first:
+                    if index:
+                        children.insert(0, children.pop(index))
+                    break
+        best, best_key = -math.inf, None
+        for child_key, child in children:
+            value = -self.node(child, child_key, -beta, -alpha, depth - 1, -sign)
+            if value > best:
+                best, best_key = value, child_key
+                if value > alpha:
+                    alpha = value
+                    if alpha >= beta:
+                        break
+        if slot is not None:
+            if len(table) >= TABLE_LIMIT:
+                table.clear()
+            flag = UPPER if best <= alpha_in else LOWER if best >= beta else EXACT
+            table[slot] = (best, flag, best_key)
+            if hints is not None:
+                if len(hints) >= TABLE_LIMIT:
+                    hints.clear()
+                hints[key] = best_key
+        return best
+
+    def value(self, state, depth: int) -> float:
+        """Return the exact value of a state for the player to move."""
+        rules = self.rules
+        pos = rules.encode(state)
+        low, high = rules.bounds
+        return self.node(pos, rules.key(pos, 1), low, high, depth, 1)
+
+    def root(self, game: Game, state, depth: int) -> Solution:
+        """Return the root's value and its first best move in actions order:
+        search the root, then test the moves in order with a null window."""
+        rules = self.rules
+        value = self.value(state, depth)
+        move = None
+        if not game.terminal_test(state):
+            below, above = -value, math.nextafter(-value, math.inf)
+            for move in game.actions(state):
+                child = rules.encode(game.result(state, move))
+                if self.node(child, rules.key(child, -1), below, above, depth - 1, -1) <= below:
+                    break
+        return Solution(value, move, self.nodes)
+
+
+def _context(game: Game, rules: GameRules, kind) -> tuple | None:
+    """The cache key of a search's table, or None for a fresh table each time:
+    known games' tables are shared by spec; other games' are never kept."""
+    if type(rules) is GameRules:
+        return None
+    return (type(game), repr(game), kind)
+
+
+def _searcher(game: Game, state, eval_fn, kind, depth_limited: bool) -> _Search:
+    """Make a search for a state, with its (possibly cached) tables."""
+    rules = rules_for(game, game.to_move(state), eval_fn)
+    context = _context(game, rules, kind)
+    table = {} if context is None else _table(context)
+    hints = None
+    if depth_limited:
+        hints = {} if context is None else _table(context + ('hints',))
+    return _Search(rules, table, hints)
+
+
+def solve(game: Game, state=None, stats: dict | None = None) -> Solution:
+    """Solve a game exactly from a state (the initial state by default): its
+    game-theoretic value for the player to move, the first best move in
+    actions order and the nodes searched. If stats is a dict, it receives
+    nodes, hits and depth (-1: to the end)."""
+    state = game.initial if state is None else state
+    search = _searcher(game, state, None, 'solve', depth_limited=False)
+    solution = search.root(game, state, -1)
+    if stats is not None:
+        stats.update(nodes=search.nodes, hits=search.hits, depth=-1)
+    return solution
+
+
+EvalFn = Callable[[Game, object, object], float]
+
+
+def search(game: Game, state, depth: int, eval_fn: EvalFn | None = None,
+           stats: dict | None = None) -> Solution:
+    """Search depth plies ahead by iterative deepening, scoring final states by
+    their utility and cut-off states by eval_fn(game, state, player) (by default
+    game.evaluate(state, player)), player being the one to move at the root.
+    The move is the one alpha_beta_cutoff_search(state, game, d=depth-1) chooses."""
+    if isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
+        raise ValueError(f'depth must be a whole number >= 1, got {depth!r}')
+    search = _searcher(game, state, eval_fn, 'evaluate', depth_limited=True)
+    for shallower in range(1, depth):
+        search.value(state, shallower)
+    solution = search.root(game, state, depth)
+    if stats is not None:
+        stats.update(nodes=search.nodes, hits=search.hits, depth=depth)
+    return solution
+
+
+def solve_player(game: Game, state):
+    """A perfect player: exact full-depth search (negamax, alpha-beta, transposition table)."""
+    stats: dict = {}
+    move = solve(game, state, stats=stats).move
+    solve_player.stats = stats
+    return move

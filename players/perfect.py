@@ -1,0 +1,110 @@
+"""The perfect player from combinatorial game theory, for Nim and Grundy's game.
+
+Normal-play Nim is won by leaving a nim-sum (xor of the piles) of 0; with at
+most m counters taken at once a pile counts as its size mod (m + 1); misère
+Nim follows Bouton: play as in normal Nim until the move would leave only
+piles of 0 or 1, then leave an odd number of 1s. Grundy's game adds up the
+Sprague-Grundy values of its piles, each the mex (least excluded value) of
+the values its splits lead to. Anything else is solved by search."""
+
+from __future__ import annotations
+
+from games import Game, GrundysGame, Nim
+
+from .engine import solve
+
+_GRUNDY = [0, 0, 0]
+"""Sprague-Grundy values of single piles in Grundy's game, by size, computed as needed."""
+
+
+def mex(values) -> int:
+    """The least whole number not among values."""
+    values = set(values)
+    least = 0
+    while least in values:
+        least += 1
+    return least
+
+
+def grundy_value(pile: int) -> int:
+    """The Sprague-Grundy value of one pile in Grundy's game (memoized)."""
+    while len(_GRUNDY) <= pile:
+        size = len(_GRUNDY)
+        _GRUNDY.append(mex(_GRUNDY[size - small] ^ _GRUNDY[small]
+                           for small in range(1, (size + 1) // 2)))
+    return _GRUNDY[pile]
+
+
+def nim_sum(values) -> int:
+    """The xor of whole numbers."""
+    total = 0
+    for value in values:
+        total ^= value
+    return total
+
+
+def _nim_move(piles: tuple, modulus: int | None):
+    """A normal-play move to a nim-sum of 0 (piles counted mod modulus), or None if there is none."""
+    values = [pile if modulus is None else pile % modulus for pile in piles]
+    total = nim_sum(values)
+    if not total:
+        return None
+    for number, value in enumerate(values, 1):
+        if value ^ total < value:
+            return (number, value - (value ^ total))
+    return None
+
+
+def _misere_move(piles: tuple):
+    """Bouton's misère move: leave an odd number of 1-piles when no bigger pile
+    would remain, else a nim-sum of 0; None if every move loses."""
+    big = [number for number, pile in enumerate(piles, 1) if pile > 1]
+    if len(big) == 1:
+        number = big[0]
+        ones = sum(1 for pile in piles if pile == 1)
+        return (number, piles[number - 1] - (1 if ones % 2 == 0 else 0))
+    if not big:
+        ones = [number for number, pile in enumerate(piles, 1) if pile == 1]
+        return (ones[0], 1) if ones and len(ones) % 2 == 0 else None
+    return _nim_move(piles, None)
+
+
+def _grundy_move(piles: tuple):
+    """A split that leaves the sum of Sprague-Grundy values at 0, or None if there is none."""
+    total = nim_sum(grundy_value(pile) for pile in piles)
+    if not total:
+        return None
+    for number, pile in enumerate(piles, 1):
+        target = grundy_value(pile) ^ total
+        for small in range(1, (pile + 1) // 2):
+            if grundy_value(pile - small) ^ grundy_value(small) == target:
+                return (number, small)
+    return None
+
+
+def theory_move(game: Game, state):
+    """The winning move that theory gives for a Nim or Grundy position; None
+    where it has no winning move; NotImplemented where theory does not apply
+    here (other games, misère Nim with a cap)."""
+    kind, piles = type(game), state.board
+    if kind is Nim:
+        if not game.misere:
+            return _nim_move(piles, None if game.max_take is None else game.max_take + 1)
+        if game.max_take is None:
+            return _misere_move(piles)
+    elif kind is GrundysGame:
+        return _grundy_move(piles)
+    return NotImplemented
+
+
+def perfect_player(game: Game, state):
+    """A perfect player by game theory for Nim and Grundy's game, exact search elsewhere.
+
+    Theory answers in microseconds; with no winning move it plays the first legal one."""
+    move = theory_move(game, state)
+    if move is NotImplemented:
+        return solve(game, state).move
+    if move is None:
+        actions = game.actions(state)
+        return actions[0] if actions else None
+    return move

@@ -1,0 +1,300 @@
+"""How the search engine sees a game: positions, canonical keys and children.
+
+The engine works on positions, which may be the game's own states (GameRules,
+for any Game) or a cheaper form of them that a known game's rules provide:
+Nim's piles sorted without the empty ones, Grundy's game without the piles
+that cannot be split, a tic-tac-toe board as two bit masks (the mover's
+squares and the opponent's) whose key is the least of its symmetric images.
+Every rule set answers the same few questions, with values for the player to
+move, and `sign` telling whether that player is the root's player (+1) or not
+(-1), as the textbook's max and min levels alternate."""
+
+from __future__ import annotations
+
+import math
+from bisect import bisect_left
+from functools import lru_cache
+
+from games import Game, GrundysGame, Nim, TicTacToe
+from games.grid import Board, GameState
+from games.nim import NimState
+
+
+class GameRules:
+    """Any Game, through its public methods: a position is a state, its key
+    the state with the side to move (None if the state cannot be hashed)."""
+
+    bounds = (-math.inf, math.inf)
+    """The least and greatest value a search can return."""
+
+    def __init__(self, game: Game, root_player, eval_fn=None):
+        self.game, self.root, self.eval_fn = game, root_player, eval_fn
+
+    def encode(self, state):
+        """Return the position of a game state."""
+        return state
+
+    def key(self, pos, sign: int):
+        """Return the table key of a position (None: do not store it)."""
+        try:
+            hash(pos)
+        except TypeError:
+            return None
+        return (pos, sign)
+
+    def outcome(self, pos, sign: int):
+        """The value of a final position to the player to move, or None if play goes on."""
+        game = self.game
+        return sign * game.utility(pos, self.root) if game.terminal_test(pos) else None
+
+    def evaluate(self, pos, sign: int) -> float:
+        """The cut-off value of a position to the player to move, from the root player's evaluation."""
+        state = self.state(pos, sign)
+        if self.eval_fn is None:
+            return sign * self.game.evaluate(state, self.root)
+        return sign * self.eval_fn(self.game, state, self.root)
+
+    def state(self, pos, sign: int):
+        """Return a game state for a position, the root player moving if sign is +1."""
+        return pos
+
+    def children(self, pos, sign: int) -> list:
+        """Return (key, child) for each move, in the game's actions order."""
+        game, key = self.game, self.key
+        children = [game.result(pos, move) for move in game.actions(pos)]
+        return [(key(child, -sign), child) for child in children]
+
+
+class _KnownRules(GameRules):
+    """Rules for a game class the engine knows: zero-sum, both seats alike, values in [-1, 1]."""
+
+    bounds = (-1, 1)
+
+
+
+class _PileRules(_KnownRules):
+    """Rules for pile games, whose positions are canonical tuples of piles."""
+
+    def key(self, pos, sign: int):
+        """The position is its own key: it is already canonical."""
+        return pos
+
+    def state(self, pos, sign: int):
+        """A state of the pile game with the canonical piles."""
+        mover = self.root if sign > 0 else self.game.other(self.root)
+        return NimState(to_move=mover, board=pos)
+
+
+class NimRules(_PileRules):
+    """Nim: a position is the tuple of non-empty piles, sorted (order and empty piles do not matter)."""
+
+    def __init__(self, game: Nim, root_player, eval_fn=None):
+        super().__init__(game, root_player, eval_fn)
+        self.final_value = 1 if game.misere else -1
+        self.cap = game.max_take
+
+    def encode(self, state) -> tuple:
+        """The non-empty piles of a state, sorted."""
+        return tuple(sorted(pile for pile in state.board if pile))
+
+    def outcome(self, pos, sign: int):
+        """No counters left: the mover has lost (normal play) or won (misère)."""
+        return None if pos else self.final_value
+
+    def children(self, pos: tuple, sign: int) -> list:
+        """The positions after each take, once per distinct pile size, biggest takes first."""
+        cap, result, previous = self.cap, [], None
+        for index, pile in enumerate(pos):
+            if pile == previous:
+                continue
+            previous = pile
+            rest = pos[:index] + pos[index + 1:]
+            most = pile if cap is None else min(pile, cap)
+            for left in range(pile - most, pile):
+                if left:
+                    at = bisect_left(rest, left)
+                    child = rest[:at] + (left,) + rest[at:]
+                else:
+                    child = rest
+                result.append((child, child))
+        return result
+
+
+class GrundyRules(_PileRules):
+    """Grundy's game: a position is the sorted tuple of the piles of 3 or more (smaller ones never move)."""
+
+    def encode(self, state) -> tuple:
+        """The piles of a state that can still be split, sorted."""
+        return tuple(sorted(pile for pile in state.board if pile > 2))
+
+    def outcome(self, pos, sign: int):
+        """No pile can be split: the mover has lost."""
+        return None if pos else -1
+
+    def children(self, pos: tuple, sign: int) -> list:
+        """The positions after each split, once per distinct pile size."""
+        result, previous = [], None
+        for index, pile in enumerate(pos):
+            if pile == previous:
+                continue
+            previous = pile
+            rest = pos[:index] + pos[index + 1:]
+            for small in range(1, (pile + 1) // 2):
+                child = rest
+                for part in (pile - small, small):
+                    if part > 2:
+                        at = bisect_left(child, part)
+                        child = child[:at] + (part,) + child[at:]
+                result.append((child, child))
+        return result
+
+
+class TicTacToeRules(_KnownRules):
+    """Tic-tac-toe on h x v: a position is the int mover | opponent << n of two
+    n-bit masks of squares; its key is the least image under the board's
+    symmetries (8 on a square board, 4 otherwise)."""
+
+    def __init__(self, game: TicTacToe, root_player, eval_fn=None):
+        super().__init__(game, root_player, eval_fn)
+        shape = _BoardShape.of(game.h, game.v, game.k)
+        self.shape = shape
+        self.n, self.low, self.order, self.won = shape.n, shape.low, shape.order, shape.won
+        self.key = shape.canonical
+
+    def encode(self, state) -> int:
+        """The two masks of a state, the mover's in the low bits."""
+        mine = other = 0
+        for square, piece in state.board.items():
+            bit = 1 << self.shape.index[square]
+            if piece == state.to_move:
+                mine |= bit
+            else:
+                other |= bit
+        return mine | other << self.n
+
+    def outcome(self, pos: int, sign: int):
+        """-1 if the opponent has just made a line, 0 if the board is full, else None."""
+        opponent = pos >> self.n
+        if self.won(opponent):
+            return -1
+        return 0 if (pos | opponent) & self.low == self.low else None
+
+    def children(self, pos: int, sign: int) -> list:
+        """The positions after each empty square is taken, the squares on most lines first."""
+        n, low, key = self.n, self.low, self.key
+        mine, opponent = pos & low, pos >> n
+        taken = mine | opponent
+        result = []
+        for bit in self.order:
+            if not taken & bit:
+                child = opponent | (mine | bit) << n
+                result.append((key(child), child))
+        return result
+
+    def state(self, pos: int, sign: int) -> GameState:
+        """The game state of a position: the board with pieces by colour, and its empty squares."""
+        game, shape = self.game, self.shape
+        mover = self.root if sign > 0 else ('O' if self.root == 'X' else 'X')
+        other = 'O' if mover == 'X' else 'X'
+        board = {}
+        for index, square in enumerate(shape.squares):
+            if pos >> index & 1:
+                board[square] = mover
+            elif pos >> (index + self.n) & 1:
+                board[square] = other
+        moves = tuple(square for square in shape.squares if square not in board)
+        won = self.won(pos >> self.n)
+        utility = (1 if other == 'X' else -1) if won else 0
+        return GameState(to_move=mover, utility=utility, board=Board(board), moves=moves)
+
+class _BoardShape:
+    """The fixed tables of an h x v board with k in a row: square numbering,
+    lines as masks, a move order, a line test and the symmetry tables."""
+
+    def __init__(self, h: int, v: int, k: int):
+        self.squares = [(x, y) for x in range(1, h + 1) for y in range(1, v + 1)]
+        self.index = {square: i for i, square in enumerate(self.squares)}
+        n = self.n = h * v
+        self.low = (1 << n) - 1
+        lines = [sum(1 << self.index[square] for square in line)
+                 for line in TicTacToe(h, v, k).lines]
+        degree = [sum(line >> i & 1 for line in lines) for i in range(n)]
+        self.order = [1 << i for i in sorted(range(n), key=lambda i: -degree[i])]
+        self.won = self._line_test(lines, n)
+        perms = [[self.index[image(*square)] for square in self.squares]
+                 for image in _symmetries(h, v)]
+        self.canonical = _canonical_key(perms, n)
+
+    @staticmethod
+    def _line_test(lines: list, n: int):
+        """Return a function telling whether a mask holds a whole line (a table for n <= 16)."""
+        if n > 16:
+            return lambda mask: any(mask & line == line for line in lines)
+        through = [[line for line in lines if line >> i & 1] for i in range(n)]
+        table = bytearray(1 << n)
+        for mask in range(1, 1 << n):
+            low_bit = mask & -mask
+            table[mask] = table[mask ^ low_bit] or any(
+                mask & line == line for line in through[low_bit.bit_length() - 1])
+        return table.__getitem__
+
+    @classmethod
+    @lru_cache(maxsize=16)
+    def of(cls, h: int, v: int, k: int) -> '_BoardShape':
+        """The shape of a board, built once per process."""
+        return cls(h, v, k)
+
+
+def _symmetries(h: int, v: int) -> list:
+    """The maps of squares that carry an h x v board onto itself."""
+    maps = [lambda x, y: (x, y), lambda x, y: (h + 1 - x, y),
+            lambda x, y: (x, v + 1 - y), lambda x, y: (h + 1 - x, v + 1 - y)]
+    if h == v:
+        maps += [lambda x, y: (y, x), lambda x, y: (v + 1 - y, x),
+                 lambda x, y: (y, h + 1 - x), lambda x, y: (v + 1 - y, h + 1 - x)]
+    return maps
+
+
+def _canonical_key(perms: list, n: int):
+    """Return a function giving the least image of a 2n-bit position under
+    the square permutations, looked up in tables of 9-bit chunks."""
+    width = 9
+    chunks = -(-2 * n // width)
+    tables = []
+    for perm in perms:
+        full = perm + [n + p for p in perm]
+        per_chunk = []
+        for chunk in range(chunks):
+            table = []
+            for value in range(1 << width):
+                image = 0
+                for bit in range(width):
+                    if value >> bit & 1 and chunk * width + bit < 2 * n:
+                        image |= 1 << full[chunk * width + bit]
+                table.append(image)
+            per_chunk.append(table)
+        tables.append(per_chunk)
+    if chunks == 2:
+        pairs = [(first, second) for first, second in tables]
+        return lambda pos, sign=1: min([first[pos & 511] | second[pos >> 9] for first, second in pairs])
+    mask = (1 << width) - 1
+
+    def canonical(pos: int, sign: int = 1) -> int:
+        return min(sum(table[pos >> (c * width) & mask] for c, table in enumerate(per_chunk))
+                   for per_chunk in tables)
+    return canonical
+
+
+def rules_for(game: Game, root_player, eval_fn=None) -> GameRules:
+    """Return the fastest rules that give the same values as the game itself:
+    a known game's own (when the evaluation is the game's, which they respect),
+    else the game's public methods."""
+    kind = type(game)
+    if eval_fn is None:
+        if kind is Nim:
+            return NimRules(game, root_player)
+        if kind is GrundysGame:
+            return GrundyRules(game, root_player)
+        if kind is TicTacToe:
+            return TicTacToeRules(game, root_player)
+    return GameRules(game, root_player, eval_fn)

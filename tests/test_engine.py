@@ -1,0 +1,164 @@
+"""The search engine: exact values against theory, the textbook's moves, bounded caches."""
+
+import random
+
+import pytest
+from theory import mover_wins, small_positions
+
+from games import ConnectFour, Fig52Game, GrundysGame, Nim, NimState, TicTacToe
+from players import PLAYER, alpha_beta_cutoff_search, alpha_beta_search, make_alpha_beta_player
+from players import engine
+from players.engine import search, solve
+
+
+def theory_value(game, state) -> int:
+    """+1 if the player to move wins, -1 if not (or the final utility)."""
+    if game.terminal_test(state):
+        return game.utility(state, game.to_move(state))
+    return 1 if mover_wins(game, state) else -1
+
+
+@pytest.mark.parametrize('game, state', list(small_positions()),
+                         ids=lambda item: repr(item) if not isinstance(item, NimState) else
+                         f'{item.to_move}{item.board}')
+def test_solve_and_textbook_agree_with_theory(game, state):
+    expected = theory_value(game, state)
+    solution = solve(game, state)
+    assert solution.value == expected
+    if game.terminal_test(state):
+        assert solution.move is None
+        return
+    for move in (solution.move, alpha_beta_search(state, game)):
+        child = game.result(state, move)
+        assert -theory_value(game, child) == expected, f'{move} from {state}'
+
+
+def test_solve_move_is_the_first_best_move_in_actions_order():
+    game = Nim((1, 2, 3, 3))
+    winning = [move for move in game.actions(game.initial)
+               if theory_value(game, game.result(game.initial, move)) < 0]
+    assert solve(game).move == winning[0]
+
+
+def test_tic_tac_toe_is_a_draw_and_its_wins_are_found():
+    game = TicTacToe()
+    assert solve(game).value == 0
+    state = game.initial
+    for move in [(1, 1), (2, 1), (1, 2)]:
+        state = game.result(state, move)
+    solution = solve(game, state)
+    assert solution.value == -1
+    assert solve(game, game.result(state, solution.move)).value == 1
+    state = game.result(state, (3, 3))
+    assert solve(game, state)[:2] == (1, (1, 3))
+
+
+def test_a_square_board_solves_alike_under_its_symmetries():
+    game = TicTacToe(4, 4, 3)
+    state = game.result(game.result(game.initial, (2, 2)), (1, 1))
+    mirror = game.result(game.result(game.initial, (3, 3)), (4, 4))
+    assert search(game, state, 4).value == search(game, mirror, 4).value
+
+
+def test_any_game_through_its_public_methods():
+    game = Fig52Game()
+    assert solve(game)[:2] == (3, 'a1')
+    assert search(game, game.initial, 1).move == 'a1'
+
+
+def textbook_move(game, state, depth, eval_fn=None):
+    """alpha_beta_cutoff_search looking depth plies ahead with the registry's evaluation."""
+    player = game.to_move(state)
+
+    def evaluate(position):
+        if game.terminal_test(position):
+            return game.utility(position, player)
+        if eval_fn is None:
+            return game.evaluate(position, player)
+        return eval_fn(game, position, player)
+    return alpha_beta_cutoff_search(state, game, d=depth - 1, eval_fn=evaluate)
+
+
+def random_position(game, rng, plies):
+    """The state after up to plies random moves from the start."""
+    state = game.initial
+    for _ in range(plies):
+        if game.terminal_test(state):
+            break
+        state = game.result(state, rng.choice(list(game.actions(state))))
+    return state
+
+
+def sample_positions():
+    """(game, state, depth) for random Nim variants, Grundy, tic-tac-toe and Connect Four."""
+    rng = random.Random(4)
+    for _ in range(60):
+        piles = tuple(rng.randint(0, 5) for _ in range(rng.randint(1, 4)))
+        game = Nim(piles or (1,), misere=rng.random() < 0.5,
+                   max_take=rng.choice([None, None, 2, 3]))
+        yield game, random_position(game, rng, rng.randint(0, 3)), rng.randint(1, 5)
+    for _ in range(15):
+        game = GrundysGame(rng.randint(3, 14))
+        yield game, random_position(game, rng, rng.randint(0, 2)), rng.randint(1, 5)
+    for _ in range(40):
+        game = rng.choice([TicTacToe(), TicTacToe(), TicTacToe(4, 4, 3), TicTacToe(4, 3, 3)])
+        yield game, random_position(game, rng, rng.randint(0, 6)), rng.randint(1, 4)
+    for _ in range(4):
+        game = ConnectFour()
+        yield game, random_position(game, rng, rng.randint(0, 12)), rng.randint(1, 3)
+
+
+@pytest.mark.parametrize('number, case', list(enumerate(sample_positions())),
+                         ids=lambda item: str(item) if isinstance(item, int) else '')
+def test_ab_players_choose_the_textbook_move(number, case):
+    game, state, depth = case
+    player = PLAYER[f'ab{depth}']
+    assert player(game, state) == textbook_move(game, state, depth)
+    assert set(player.stats) == {'nodes', 'hits', 'depth'} and player.stats['depth'] == depth
+
+
+def lopsided(game, state, player):
+    """An evaluation that depends on the order of the piles, against every symmetry."""
+    return sum(count * (index + 1) for index, count in enumerate(state.board)) / 100 - 0.5
+
+
+@pytest.mark.parametrize('piles', [(1, 2, 3), (4, 0, 3, 2), (5, 5)])
+def test_a_custom_evaluation_gets_the_textbook_move(piles):
+    game = Nim(piles)
+    player = make_alpha_beta_player(2, eval_fn=lopsided)
+    for depth in (1, 2, 3):
+        assert (make_alpha_beta_player(depth, eval_fn=lopsided)(game, game.initial)
+                == textbook_move(game, game.initial, depth, lopsided))
+    assert player(game, game.initial) == textbook_move(game, game.initial, 2, lopsided)
+
+
+def test_caches_never_change_a_move():
+    games = [Nim((3, 5, 7, 9), misere=True), TicTacToe(), GrundysGame(17)]
+    cold = []
+    for game in games:
+        engine.clear_tables()
+        cold.append((solve(game)[:2], search(game, game.initial, 4).move))
+    warm = [(solve(game)[:2], search(game, game.initial, 4).move) for game in games]
+    assert cold == warm
+
+
+def test_full_tables_are_emptied_and_values_stay_exact(monkeypatch):
+    monkeypatch.setattr(engine, 'TABLE_LIMIT', 100)
+    engine.clear_tables()
+    for game in [Nim((2, 3, 4, 5), misere=True), GrundysGame(15), TicTacToe()]:
+        value = 0 if isinstance(game, TicTacToe) else theory_value(game, game.initial)
+        assert solve(game).value == value
+        assert all(len(table) <= 100 for table in engine._TABLES.values())
+
+
+def test_games_with_the_same_name_never_share_a_table():
+    normal, misere = Nim((1, 1)), Nim((1, 1), misere=True)
+    for _ in range(2):
+        assert (solve(normal).value, solve(misere).value) == (-1, 1)
+
+
+def test_minimax_player_reports_its_search():
+    game = Nim((3, 4, 5))
+    move = PLAYER['minimax'](game, game.initial)
+    assert theory_value(game, game.result(game.initial, move)) == -1
+    assert PLAYER['minimax'].stats['nodes'] >= 1
