@@ -83,14 +83,21 @@ class _Search:
         elif hints is not None and key is not None:
             first = hints.get(key)
         children = rules.children(pos, sign)
+        key_of = rules.key
         if first is not None:
-            for index, (child_key, _) in enumerate(children):
-                if child_key == first:
+            for index, child in enumerate(children):
+                if key_of(child, -sign) == first:
                     if index:
                         children.insert(0, children.pop(index))
                     break
+            else:
+                first = None
         best, best_key = -math.inf, None
-        for child_key, child in children:
+        for child in children:
+            if first is None:
+                child_key = key_of(child, -sign)
+            else:
+                child_key, first = first, None
             value = -self.node(child, child_key, -beta, -alpha, depth - 1, -sign)
             if value > best:
                 best, best_key = value, child_key

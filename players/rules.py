@@ -59,10 +59,9 @@ class GameRules:
         return pos
 
     def children(self, pos, sign: int) -> list:
-        """Return (key, child) for each move, in the game's actions order."""
-        game, key = self.game, self.key
-        children = [game.result(pos, move) for move in game.actions(pos)]
-        return [(key(child, -sign), child) for child in children]
+        """Return the position after each move, in the game's actions order (a new list)."""
+        game = self.game
+        return [game.result(pos, move) for move in game.actions(pos)]
 
 
 class _KnownRules(GameRules):
@@ -116,7 +115,7 @@ class NimRules(_PileRules):
                     child = rest[:at] + (left,) + rest[at:]
                 else:
                     child = rest
-                result.append((child, child))
+                result.append(child)
         return result
 
 
@@ -145,7 +144,7 @@ class GrundyRules(_PileRules):
                     if part > 2:
                         at = bisect_left(child, part)
                         child = child[:at] + (part,) + child[at:]
-                result.append((child, child))
+                result.append(child)
         return result
 
 
@@ -181,15 +180,10 @@ class TicTacToeRules(_KnownRules):
 
     def children(self, pos: int, sign: int) -> list:
         """The positions after each empty square is taken, the squares on most lines first."""
-        n, low, key = self.n, self.low, self.key
-        mine, opponent = pos & low, pos >> n
+        n = self.n
+        mine, opponent = pos & self.low, pos >> n
         taken = mine | opponent
-        result = []
-        for bit in self.order:
-            if not taken & bit:
-                child = opponent | (mine | bit) << n
-                result.append((key(child), child))
-        return result
+        return [opponent | (mine | bit) << n for bit in self.order if not taken & bit]
 
     def state(self, pos: int, sign: int) -> GameState:
         """The game state of a position: the board with pieces by colour, and its empty squares."""
