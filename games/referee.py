@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import math
 import signal
+import threading
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
@@ -157,7 +158,8 @@ def time_limited(seconds: float | None, before: Callable[[Any], None] | None = N
     def call(player, view, position):
         if before:
             before(position)
-        if seconds is None or not hasattr(signal, 'setitimer'):
+        if (seconds is None or not hasattr(signal, 'setitimer')
+                or threading.current_thread() is not threading.main_thread()):
             return player(view, position)
         previous = signal.signal(signal.SIGALRM, out_of_time)
         signal.setitimer(signal.ITIMER_REAL, seconds)

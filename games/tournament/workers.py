@@ -154,6 +154,11 @@ class SandboxExecutor(Executor):
             self._replace(worker, WorkerLost(
                 f'worker process exited with status {worker.process.exitcode}', worker.payload))
             return
+        except Exception as error:  # a message the parent cannot unpickle
+            self._replace(worker, WorkerLost(
+                f'unreadable message from the worker: {type(error).__name__}: {error}',
+                worker.payload))
+            return
         if kind == 'beat':
             worker.last_beat, worker.payload = time.monotonic(), message[0]
             return
