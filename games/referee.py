@@ -42,7 +42,7 @@ class GameRecord:
     movers: list = field(default_factory=list)
     """The seat index of the player who made each move, in order."""
     nodes: list = field(default_factory=list)
-    """Each seat's total of the 'nodes' its player reported in player.stats (None if it never did)."""
+    """Each seat's total of the 'nodes' its player reported in player.stats (None if none)."""
 
     @property
     def plies(self) -> int:

@@ -56,7 +56,7 @@ def dies(game, state):
 
 
 def chatty(game, state):
-    """Print junk to stdout and stderr, at the Python level and the file-descriptor level, then play."""
+    """Print junk to stdout and stderr, through Python and straight to the file, then play."""
     print('junk ' * 100)
     print('more junk', file=sys.stderr)
     os.write(1, b'\x00\xffraw junk\n')

@@ -40,7 +40,8 @@ def test_prints_every_table_with_its_columns():
     for title in ('nim(piles=(2, 3))', 'simple-nim', 'Overall', 'Crosstable', 'How games ended',
                   'Time per move'):
         assert f'\n{title}' in out
-    header = 'Rank  Player      Elo    ±    Games    W    D    L    Points    Score %    Draw %    Forfeits'
+    header = ('Rank  Player      Elo    ±    Games    W    D    L    Points    Score %    '
+              'Draw %    Forfeits')
     assert out.count(header) == 3
     for column in ('Normal', 'Adjudicated draw', 'Timeout', 'Illegal move', 'Error',
                    'Opponent forfeit', 'ms/move', 'Nodes/move'):

@@ -1,4 +1,4 @@
-"""The referee's additions for tournaments: time limits, node counts, movers, and moves it cannot be fooled by."""
+"""The referee's additions for tournaments: time limits, node counts, movers, safe moves."""
 
 import time
 

@@ -1,4 +1,4 @@
-"""Writing a tournament's game records and standings to JSON and CSV files, streaming the records."""
+"""Writing game records and standings to JSON and CSV files, a record at a time."""
 
 from __future__ import annotations
 

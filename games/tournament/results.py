@@ -1,4 +1,4 @@
-"""Results: running totals of a tournament's game records, per variant and overall, in memory that does not grow with the games."""
+"""Results: running totals of the game records, per variant and overall, in flat memory."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Running a schedule: each game not yet in the store goes to the executor, and each record to the store as it comes back."""
+"""Running a schedule: unplayed games to the executor, their records to the store."""
 
 from __future__ import annotations
 

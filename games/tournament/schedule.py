@@ -1,4 +1,4 @@
-"""The schedule: pairings, game pairs with the seats swapped, and seeds derived from the run's seed."""
+"""The schedule: pairings, game pairs with the seats swapped, and seeds from the run's seed."""
 
 from __future__ import annotations
 

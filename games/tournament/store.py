@@ -1,4 +1,4 @@
-"""The results store: an SQLite file holding a tournament's settings and each game's record as it finishes."""
+"""The results store: an SQLite file of a run's settings and each game's record as it ends."""
 
 from __future__ import annotations
 

@@ -134,7 +134,8 @@ class SandboxExecutor(Executor):
                         worker.payload, timed_out=True))
         for worker in self._workers:
             if worker.future is not None:
-                worker.future.set_exception(WorkerLost('the executor was shut down', worker.payload))
+                worker.future.set_exception(
+                    WorkerLost('the executor was shut down', worker.payload))
             worker.stop()
 
     def _assign(self) -> None:
