@@ -3,7 +3,7 @@
 import random
 
 import pytest
-from theory import mover_wins, small_positions
+from theory import mover_wins, small_games
 
 from games import ConnectFour, Fig52Game, GrundysGame, Nim, NimState, TicTacToe
 from players import PLAYER, alpha_beta_cutoff_search, alpha_beta_search, make_alpha_beta_player
@@ -18,7 +18,7 @@ def theory_value(game, state) -> int:
     return 1 if mover_wins(game, state) else -1
 
 
-@pytest.mark.parametrize('game, state', list(small_positions()),
+@pytest.mark.parametrize('game, state', list(small_games()),
                          ids=lambda item: repr(item) if not isinstance(item, NimState) else
                          f'{item.to_move}{item.board}')
 def test_solve_and_textbook_agree_with_theory(game, state):

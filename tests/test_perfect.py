@@ -3,14 +3,14 @@
 import time
 
 import pytest
-from theory import mover_wins, small_positions, sprague_grundy
+from theory import grundy_split_value, mover_wins, small_games
 
 from games import ConnectFour, GrundysGame, Nim, NimState, TicTacToe
 from players import PLAYER, perfect_player, solve
 from players.perfect import grundy_value, theory_move
 
 
-@pytest.mark.parametrize('game, state', [case for case in small_positions()
+@pytest.mark.parametrize('game, state', [case for case in small_games()
                                          if not case[0].terminal_test(case[1])],
                          ids=lambda item: repr(item) if not isinstance(item, NimState) else
                          f'{item.to_move}{item.board}')
@@ -40,7 +40,7 @@ def test_larger_positions_by_theory_in_microseconds():
 
 
 def test_sprague_grundy_values_agree():
-    assert [grundy_value(pile) for pile in range(40)] == [sprague_grundy(p) for p in range(40)]
+    assert [grundy_value(pile) for pile in range(40)] == [grundy_split_value(p) for p in range(40)]
 
 
 def test_theory_stops_where_it_should():
