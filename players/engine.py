@@ -21,9 +21,9 @@ Solution.__doc__ = """An exact search result: the value for the player to move, 
 (the first in actions order; None at a final state) and the number of nodes searched."""
 
 EXACT, LOWER, UPPER = 0, 1, 2
-TABLE_LIMIT = 200_000
+TABLE_LIMIT = 50_000
 """The most entries one table holds; a full table is emptied."""
-TABLES_LIMIT = 8
+TABLES_LIMIT = 6
 """The most tables kept at once (one per game spec and kind of search)."""
 
 _TABLES: dict = {}

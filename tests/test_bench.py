@@ -1,0 +1,36 @@
+"""The benchmark: every solver's value agrees, slow solvers are stopped, bad options refused."""
+
+import os
+import subprocess
+import sys
+import time
+
+from games import Nim, TicTacToe
+from players import bench
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def test_every_solver_agrees_on_small_positions():
+    positions = [('nim', Nim((1, 2, 3))), ('misère nim', Nim((1, 2, 2), misere=True)),
+                 ('ttt', TicTacToe(3, 3, 3))]
+    for name, measures in bench.run(limit=20, positions=positions):
+        rows = bench.rows(name, measures)
+        assert rows[0][:2] == [name, bench.ENGINE]
+        for row in rows:
+            assert row[-1] == 'yes' or 'not installed' in row[-1], row
+
+
+def test_a_slow_solver_is_stopped():
+    def forever(game):
+        while True:
+            time.sleep(0.01)
+    measure = bench.measure('slow', forever, Nim((1,)), limit=0.2)
+    assert measure.value is None and 'stopped after 0.2 s' in measure.note
+
+
+def test_bench_refuses_a_bad_limit():
+    done = subprocess.run([sys.executable, os.path.join(ROOT, 'tournament.py'), 'bench',
+                           '--limit', 'soon'], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert done.returncode == 2 and 'expected seconds' in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
