@@ -44,7 +44,7 @@ class TimeLimit(Exception):
 @contextmanager
 def time_limit(seconds: float):
     """Raise TimeLimit in the block after seconds (where the platform has SIGALRM)."""
-    if not hasattr(signal, 'setitimer') or threading.current_thread() is not threading.main_thread():
+    if not hasattr(signal, 'setitimer') or threading.current_thread() != threading.main_thread():
         yield
         return
 

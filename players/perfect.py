@@ -44,7 +44,7 @@ def nim_sum(values) -> int:
 
 
 def _nim_move(piles: tuple, modulus: int | None):
-    """A normal-play move to a nim-sum of 0 (piles counted mod modulus), or None if there is none."""
+    """A normal-play move to a nim-sum of 0 (piles counted mod modulus), or None if none."""
     values = [pile if modulus is None else pile % modulus for pile in piles]
     total = nim_sum(values)
     if not total:

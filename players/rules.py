@@ -15,7 +15,7 @@ import math
 from bisect import bisect_left
 from functools import lru_cache
 
-from games import Game, GrundysGame, Nim, TicTacToe
+from games import ConnectFour, Game, GrundysGame, Nim, TicTacToe
 from games.grid import Board, GameState
 from games.nim import NimState
 
@@ -48,7 +48,7 @@ class GameRules:
         return sign * game.utility(pos, self.root) if game.terminal_test(pos) else None
 
     def evaluate(self, pos, sign: int) -> float:
-        """The cut-off value of a position to the player to move, from the root player's evaluation."""
+        """The cut-off value of a position to the mover, by the root player's evaluation."""
         state = self.state(pos, sign)
         if self.eval_fn is None:
             return sign * self.game.evaluate(state, self.root)
@@ -85,7 +85,7 @@ class _PileRules(_KnownRules):
 
 
 class NimRules(_PileRules):
-    """Nim: a position is the tuple of non-empty piles, sorted (order and empty piles do not matter)."""
+    """Nim: a position is the sorted tuple of the non-empty piles (order and empties are moot)."""
 
     def __init__(self, game: Nim, root_player, eval_fn=None):
         super().__init__(game, root_player, eval_fn)
@@ -120,7 +120,7 @@ class NimRules(_PileRules):
 
 
 class GrundyRules(_PileRules):
-    """Grundy's game: a position is the sorted tuple of the piles of 3 or more (smaller ones never move)."""
+    """Grundy's game: a position is the sorted tuple of the piles that can split (3 or more)."""
 
     def encode(self, state) -> tuple:
         """The piles of a state that can still be split, sorted."""
@@ -153,9 +153,11 @@ class TicTacToeRules(_KnownRules):
     n-bit masks of squares; its key is the least image under the board's
     symmetries (8 on a square board, 4 otherwise)."""
 
+    gravity = False
+
     def __init__(self, game: TicTacToe, root_player, eval_fn=None):
         super().__init__(game, root_player, eval_fn)
-        shape = _BoardShape.of(game.h, game.v, game.k)
+        shape = _BoardShape.of(game.h, game.v, game.k, self.gravity)
         self.shape = shape
         self.n, self.low, self.order, self.won = shape.n, shape.low, shape.order, shape.won
         self.key = shape.canonical
@@ -176,7 +178,8 @@ class TicTacToeRules(_KnownRules):
         opponent = pos >> self.n
         if self.won(opponent):
             return -1
-        return 0 if (pos | opponent) & self.low == self.low else None
+        full = self.shape.full
+        return 0 if (pos | opponent) & full == full else None
 
     def children(self, pos: int, sign: int) -> list:
         """The positions after each empty square is taken, the squares on most lines first."""
@@ -191,7 +194,8 @@ class TicTacToeRules(_KnownRules):
         mover = self.root if sign > 0 else ('O' if self.root == 'X' else 'X')
         other = 'O' if mover == 'X' else 'X'
         board = {}
-        for index, square in enumerate(shape.squares):
+        for square in shape.squares:
+            index = shape.index[square]
             if pos >> index & 1:
                 board[square] = mover
             elif pos >> (index + self.n) & 1:
@@ -201,27 +205,74 @@ class TicTacToeRules(_KnownRules):
         utility = (1 if other == 'X' else -1) if won else 0
         return GameState(to_move=mover, utility=utility, board=Board(board), moves=moves)
 
-class _BoardShape:
-    """The fixed tables of an h x v board with k in a row: square numbering,
-    lines as masks, a move order, a line test and the symmetry tables."""
 
-    def __init__(self, h: int, v: int, k: int):
+class ConnectFourRules(TicTacToeRules):
+    """Connect Four: as tic-tac-toe, each column v + 1 bits (the top one always
+    empty, so that lines can be found by shifts); pieces drop, the middle columns
+    are tried first, and a position is its own key."""
+
+    gravity = True
+
+    def __init__(self, game: ConnectFour, root_player, eval_fn=None):
+        super().__init__(game, root_player, eval_fn)
+        stride, middle = game.v + 1, (game.h - 1) / 2
+        self.columns = [x * stride for x in sorted(range(game.h), key=lambda x: abs(x - middle))]
+        self.column_full = (1 << game.v) - 1
+
+    def children(self, pos: int, sign: int) -> list:
+        """The positions after a piece drops into each column that is not full."""
+        n, full = self.n, self.column_full
+        mine, opponent = pos & self.low, pos >> n
+        taken = mine | opponent
+        result = []
+        for shift in self.columns:
+            column = taken >> shift & full
+            if column != full:
+                result.append(opponent | (mine | (column + 1) << shift) << n)
+        return result
+
+
+class _BoardShape:
+    """The fixed tables of an h x v board with k in a row: square numbering
+    (column by column, with an always empty top bit per column under gravity),
+    lines as masks, a move order, a line test and the symmetry tables (none
+    under gravity: there a position is its own key)."""
+
+    def __init__(self, h: int, v: int, k: int, gravity: bool):
+        stride = v + 1 if gravity else v
         self.squares = [(x, y) for x in range(1, h + 1) for y in range(1, v + 1)]
-        self.index = {square: i for i, square in enumerate(self.squares)}
-        n = self.n = h * v
+        self.index = {(x, y): (x - 1) * stride + y - 1 for x, y in self.squares}
+        n = self.n = h * stride
         self.low = (1 << n) - 1
+        self.full = sum(1 << i for i in self.index.values())
         lines = [sum(1 << self.index[square] for square in line)
                  for line in TicTacToe(h, v, k).lines]
-        degree = [sum(line >> i & 1 for line in lines) for i in range(n)]
-        self.order = [1 << i for i in sorted(range(n), key=lambda i: -degree[i])]
-        self.won = self._line_test(lines, n)
-        perms = [[self.index[image(*square)] for square in self.squares]
-                 for image in _symmetries(h, v)]
-        self.canonical = _canonical_key(perms, n)
+        degree = {i: sum(line >> i & 1 for line in lines) for i in self.index.values()}
+        self.order = [1 << i for i in sorted(degree, key=lambda i: -degree[i])]
+        shifts = (1, stride, stride + 1, stride - 1) if gravity else None
+        self.won = self._line_test(lines, n, k, shifts)
+        if gravity:
+            self.canonical = lambda pos, sign=1: pos
+        else:
+            perms = [[self.index[image(*square)] for square in self.squares]
+                     for image in _symmetries(h, v)]
+            self.canonical = _canonical_key(perms, n)
 
     @staticmethod
-    def _line_test(lines: list, n: int):
-        """Return a function telling whether a mask holds a whole line (a table for n <= 16)."""
+    def _line_test(lines: list, n: int, k: int, shifts):
+        """Return a function telling whether a mask holds a whole line: a table
+        for n <= 16, shifts where an empty top bit per column stops wrapping,
+        else a scan of the lines."""
+        if n > 16 and shifts:
+            def won(mask: int) -> bool:
+                for shift in shifts:
+                    run = mask
+                    for step in range(1, k):
+                        run &= mask >> (shift * step)
+                    if run:
+                        return True
+                return False
+            return won
         if n > 16:
             return lambda mask: any(mask & line == line for line in lines)
         through = [[line for line in lines if line >> i & 1] for i in range(n)]
@@ -234,9 +285,9 @@ class _BoardShape:
 
     @classmethod
     @lru_cache(maxsize=16)
-    def of(cls, h: int, v: int, k: int) -> '_BoardShape':
+    def of(cls, h: int, v: int, k: int, gravity: bool) -> '_BoardShape':
         """The shape of a board, built once per process."""
-        return cls(h, v, k)
+        return cls(h, v, k, gravity)
 
 
 def _symmetries(h: int, v: int) -> list:
@@ -270,7 +321,8 @@ def _canonical_key(perms: list, n: int):
         tables.append(per_chunk)
     if chunks == 2:
         pairs = [(first, second) for first, second in tables]
-        return lambda pos, sign=1: min([first[pos & 511] | second[pos >> 9] for first, second in pairs])
+        return lambda pos, sign=1: min([first[pos & 511] | second[pos >> 9]
+                                        for first, second in pairs])
     mask = (1 << width) - 1
 
     def canonical(pos: int, sign: int = 1) -> int:
@@ -291,4 +343,6 @@ def rules_for(game: Game, root_player, eval_fn=None) -> GameRules:
             return GrundyRules(game, root_player)
         if kind is TicTacToe:
             return TicTacToeRules(game, root_player)
+        if kind is ConnectFour:
+            return ConnectFourRules(game, root_player)
     return GameRules(game, root_player, eval_fn)

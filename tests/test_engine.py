@@ -9,6 +9,7 @@ from games import ConnectFour, Fig52Game, GrundysGame, Nim, NimState, TicTacToe
 from players import PLAYER, alpha_beta_cutoff_search, alpha_beta_search, make_alpha_beta_player
 from players import engine
 from players.engine import search, solve
+from players.rules import GameRules
 
 
 def theory_value(game, state) -> int:
@@ -80,12 +81,15 @@ def textbook_move(game, state, depth, eval_fn=None):
 
 
 def random_position(game, rng, plies):
-    """The state after up to plies random moves from the start."""
+    """The state after up to plies random moves from the start, never a final one
+    (where no player is asked to move)."""
     state = game.initial
     for _ in range(plies):
-        if game.terminal_test(state):
+        children = [game.result(state, move) for move in game.actions(state)]
+        children = [child for child in children if not game.terminal_test(child)]
+        if not children:
             break
-        state = game.result(state, rng.choice(list(game.actions(state))))
+        state = rng.choice(children)
     return state
 
 
@@ -93,8 +97,8 @@ def sample_positions():
     """(game, state, depth) for random Nim variants, Grundy, tic-tac-toe and Connect Four."""
     rng = random.Random(4)
     for _ in range(60):
-        piles = tuple(rng.randint(0, 5) for _ in range(rng.randint(1, 4)))
-        game = Nim(piles or (1,), misere=rng.random() < 0.5,
+        piles = tuple(rng.randint(0, 5) for _ in range(rng.randint(1, 4))) + (rng.randint(1, 3),)
+        game = Nim(piles, misere=rng.random() < 0.5,
                    max_take=rng.choice([None, None, 2, 3]))
         yield game, random_position(game, rng, rng.randint(0, 3)), rng.randint(1, 5)
     for _ in range(15):
@@ -103,9 +107,9 @@ def sample_positions():
     for _ in range(40):
         game = rng.choice([TicTacToe(), TicTacToe(), TicTacToe(4, 4, 3), TicTacToe(4, 3, 3)])
         yield game, random_position(game, rng, rng.randint(0, 6)), rng.randint(1, 4)
-    for _ in range(4):
-        game = ConnectFour()
-        yield game, random_position(game, rng, rng.randint(0, 12)), rng.randint(1, 3)
+    for _ in range(16):
+        game = rng.choice([ConnectFour(), ConnectFour(), ConnectFour(5, 4, 3)])
+        yield game, random_position(game, rng, rng.randint(0, 16)), rng.randint(1, 3)
 
 
 @pytest.mark.parametrize('number, case', list(enumerate(sample_positions())),
@@ -115,6 +119,23 @@ def test_ab_players_choose_the_textbook_move(number, case):
     player = PLAYER[f'ab{depth}']
     assert player(game, state) == textbook_move(game, state, depth)
     assert set(player.stats) == {'nodes', 'hits', 'depth'} and player.stats['depth'] == depth
+
+
+def by_public_methods(game, state, depth=-1):
+    """The engine's value through the game's own methods, without any fast rules."""
+    rules = GameRules(game, game.to_move(state))
+    return engine._Search(rules, {}).root(game, state, depth).value
+
+
+@pytest.mark.parametrize('game, plies', [(TicTacToe(), 2), (TicTacToe(4, 3, 3), 5),
+                                         (ConnectFour(4, 4, 3), 3), (ConnectFour(5, 4, 4), 9),
+                                         (ConnectFour(), 31)])
+def test_fast_rules_value_positions_as_the_games_own_methods_do(game, plies):
+    rng = random.Random(plies)
+    for _ in range(6):
+        state = random_position(game, rng, rng.randint(plies, plies + 3))
+        assert solve(game, state).value == by_public_methods(game, state)
+        assert search(game, state, 3).value == by_public_methods(game, state, 3)
 
 
 def lopsided(game, state, player):
