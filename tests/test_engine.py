@@ -6,7 +6,8 @@ import pytest
 from theory import mover_wins, small_games
 
 from games import ConnectFour, Fig52Game, GrundysGame, Nim, NimState, TicTacToe
-from players import PLAYER, alpha_beta_cutoff_search, alpha_beta_search, make_alpha_beta_player
+from players import (PLAYER, alpha_beta_cutoff_search, alpha_beta_search, make_alpha_beta_player,
+                     minmax_decision)
 from players import engine
 from players.engine import search, solve
 from players.rules import GameRules
@@ -183,3 +184,13 @@ def test_minimax_player_reports_its_search():
     move = PLAYER['minimax'](game, game.initial)
     assert theory_value(game, game.result(game.initial, move)) == -1
     assert PLAYER['minimax'].stats['nodes'] >= 1
+
+
+def test_minimax_player_chooses_the_textbook_minmax_move():
+    rng = random.Random(9)
+    cases = [(TicTacToe(), 4), (TicTacToe(), 5), (Nim((1, 2, 3), misere=True), 1),
+             (Nim((2, 2, 3), max_take=2), 0), (GrundysGame(9), 0), (ConnectFour(4, 4, 3), 9)]
+    for game, plies in cases:
+        for _ in range(3):
+            state = random_position(game, rng, plies)
+            assert PLAYER['minimax'](game, state) == minmax_decision(state, game)
