@@ -163,10 +163,10 @@ def solve(game: Game, state=None, stats: dict | None = None) -> Solution:
     actions order and the nodes searched. If stats is a dict, it receives
     nodes, hits and depth (-1: to the end)."""
     state = game.initial if state is None else state
-    search = _searcher(game, state, None, 'solve', depth_limited=False)
-    solution = search.root(game, state, -1)
+    searcher = _searcher(game, state, None, 'solve', depth_limited=False)
+    solution = searcher.root(game, state, -1)
     if stats is not None:
-        stats.update(nodes=search.nodes, hits=search.hits, depth=-1)
+        stats.update(nodes=searcher.nodes, hits=searcher.hits, depth=-1)
     return solution
 
 
@@ -181,12 +181,12 @@ def search(game: Game, state, depth: int, eval_fn: EvalFn | None = None,
     The move is the one alpha_beta_cutoff_search(state, game, d=depth-1) chooses."""
     if isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
         raise ValueError(f'depth must be a whole number >= 1, got {depth!r}')
-    search = _searcher(game, state, eval_fn, 'evaluate', depth_limited=True)
+    searcher = _searcher(game, state, eval_fn, 'evaluate', depth_limited=True)
     for shallower in range(1, depth):
-        search.value(state, shallower)
-    solution = search.root(game, state, depth)
+        searcher.value(state, shallower)
+    solution = searcher.root(game, state, depth)
     if stats is not None:
-        stats.update(nodes=search.nodes, hits=search.hits, depth=depth)
+        stats.update(nodes=searcher.nodes, hits=searcher.hits, depth=depth)
     return solution
 
 
