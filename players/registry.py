@@ -11,7 +11,9 @@ from typing import Callable
 from games import Game, Player
 
 from .human import query_player
-from .textbook import alpha_beta_cutoff_search, mcts_player, minmax_player, random_player
+from .engine import search, solve_player
+from .perfect import perfect_player
+from .textbook import mcts_player, random_player
 
 EvalFn = Callable[[Game, object, object], float]
 MAX_DEPTH = 20
@@ -46,22 +48,17 @@ def make_alpha_beta_player(depth: int, eval_fn: EvalFn | None = None) -> Player:
     """Return a player that searches exactly depth plies ahead with alpha-beta.
     Terminal states score their utility; states at the cut-off score
     eval_fn(game, state, player), by default game.evaluate(state, player).
-    Ties go to the first best move in actions order. (This is AIMA's
-    alpha_beta_cutoff_search with d=depth-1.)"""
+    Ties go to the first best move in actions order. (It chooses the move of
+    AIMA's alpha_beta_cutoff_search with d=depth-1, using the fast engine;
+    after each move, player.stats holds the search's nodes, hits and depth.)"""
     if isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
         raise ValueError(f'depth must be a whole number >= 1, got {depth!r}')
 
     def alpha_beta_player(game: Game, state):
-        player = game.to_move(state)
-
-        def evaluate(position):
-            if game.terminal_test(position):
-                return game.utility(position, player)
-            if eval_fn is None:
-                return game.evaluate(position, player)
-            return eval_fn(game, position, player)
-
-        return alpha_beta_cutoff_search(state, game, d=depth - 1, eval_fn=evaluate)
+        stats: dict = {}
+        move = search(game, state, depth, eval_fn, stats).move
+        alpha_beta_player.stats = stats
+        return move
 
     alpha_beta_player.__name__ = alpha_beta_player.__qualname__ = f'ab{depth}'
     alpha_beta_player.__doc__ = f'Alpha-beta search {depth} plies ahead, then the evaluation.'
@@ -124,7 +121,8 @@ def description(name: str) -> str:
 
 register('random')(random_player)
 register('human', interactive=True)(query_player)
-register('minimax')(minmax_player)
+register('minimax')(solve_player)
+register('perfect')(perfect_player)
 for _depth in range(1, MAX_DEPTH + 1):
     register(f'ab{_depth}')(make_alpha_beta_player(_depth))
 register('mcts')(mcts_player)
