@@ -13,6 +13,8 @@ STANDING_COLUMNS = {
     'wins': 'W', 'draws': 'D', 'losses': 'L', 'points': 'Points', 'score_pct': 'Score %',
     'draw_pct': 'Draw %', 'forfeits': 'Forfeits'}
 """The standings' fields and their column headers."""
+STANDING_FORMATS = {'score_pct': '.1f', 'draw_pct': '.1f'}
+"""How the standings' fractional columns are shown: percentages with one decimal."""
 
 
 def standings(results: Results, variant=OVERALL) -> list[dict]:
@@ -37,6 +39,7 @@ def standings_table(rows: list[dict], fmt: str) -> str:
     """Return standings as a table."""
     return tabulate([[row[key] for key in STANDING_COLUMNS] for row in rows],
                     headers=list(STANDING_COLUMNS.values()), tablefmt=fmt,
+                    floatfmt=[STANDING_FORMATS.get(key, 'g') for key in STANDING_COLUMNS],
                     colalign=('right', 'left') + ('right',) * (len(STANDING_COLUMNS) - 2))
 
 
