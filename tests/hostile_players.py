@@ -78,3 +78,14 @@ def counts_nodes(game, state):
     """Play the first legal move and report 10 nodes searched."""
     counts_nodes.stats = {'nodes': 10, 'depth': 1}
     return game.actions(state)[0]
+
+
+calls = 0
+
+
+def stateful(game, state):
+    """Play the calls-th legal move, counting calls in a global that outlives a game."""
+    global calls
+    calls += 1
+    moves = game.actions(state)
+    return moves[calls % len(moves)]

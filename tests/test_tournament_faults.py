@@ -86,3 +86,13 @@ def test_a_player_scribbling_on_its_copies_changes_nothing(tmp_path):
 def test_nodes_that_players_report_are_totalled(tmp_path):
     record = tournament(tmp_path, ['counts_nodes', 'first'])[0]
     assert record['nodes_first'] == 10 * record['moves_first'] and record['nodes_second'] is None
+
+
+def test_a_player_keeping_state_in_its_globals_plays_the_same_whatever_the_jobs(tmp_path):
+    """A file's globals last one game, so a worker's earlier games change nothing."""
+    runs = []
+    for jobs in (1, 2):
+        (tmp_path / str(jobs)).mkdir()
+        runs.append([record['moves'] for record in
+                     tournament(tmp_path / str(jobs), ['stateful', 'first', 'lucky'], 'nim', jobs)])
+    assert runs[0] == runs[1]

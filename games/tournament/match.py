@@ -26,8 +26,6 @@ class Rules:
     """Plies (openings included) after which the game is adjudicated a draw."""
 
 
-_players: dict = {}
-"""The players a worker has loaded, by spec, so that each file is imported once."""
 _games: dict = {}
 """The games a worker has made, by variant (the referee never changes a game)."""
 
@@ -60,13 +58,11 @@ def play_match(spec: GameSpec, rules: Rules, make_game: Callable[[str], Game],
     players = []
     for seat, name in enumerate((spec.first, spec.second)):
         heartbeat((seat, len(opening), moves_so_far))
-        try:
-            if name not in _players:
-                _players[name] = load_player(name)
+        try:  # loaded afresh for each game: what a file keeps in its globals lasts one game
+            players.append(load_player(name))
         except Exception as error:  # a player file that fails to load in this worker
             failed = referee.forfeited(seats, seat, referee.ERROR, f'cannot load player: {error}')
             return record(spec, opening, failed)
-        players.append(_players[name])
 
     def before_move(position):
         heartbeat((seats.index(game.to_move(position)), len(opening), moves_so_far))
