@@ -174,3 +174,34 @@ def test_a_db_holding_games_is_never_written_over(tmp_path):
     assert done.returncode == 2 and 'different tournament' in done.stderr
     assert _stored(db) == before
     assert tournament(*SMALL, '--db', db, '--resume').stdout.startswith('Round robin')
+
+
+def _children(pid):
+    """The process ids of a process's children (Linux)."""
+    found = set()
+    for task in os.listdir(f'/proc/{pid}/task'):
+        with open(f'/proc/{pid}/task/{task}/children') as file:
+            found.update(int(child) for child in file.read().split())
+    return found
+
+
+@pytest.mark.skipif(not os.path.isdir('/proc/self/task'), reason='needs Linux /proc')
+def test_the_workers_of_a_killed_run_end_too(tmp_path):
+    """Each worker holds the others' pipes open, so it must notice its parent's death itself."""
+    db = str(tmp_path / 'run.sqlite')
+    process = subprocess.Popen([sys.executable, 'tournament.py', '--players', 'random,ab1',
+                                '--variants', 'simple-nim', '--games', '2000', '--jobs', '2',
+                                '--db', db], cwd=ROOT, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL)
+    while _stored(db) < 10 and process.poll() is None:
+        time.sleep(0.01)
+    workers = _children(process.pid)
+    process.send_signal(signal.SIGKILL)
+    process.wait()
+    assert len(workers) == 2
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and any(os.path.exists(f'/proc/{w}') for w in workers):
+        time.sleep(0.1)
+    alive = [w for w in workers if os.path.exists(f'/proc/{w}')
+             and open(f'/proc/{w}/stat').read().split()[2] != 'Z']
+    assert not alive, 'workers outlived their killed parent'

@@ -16,6 +16,8 @@ from concurrent.futures import Executor, Future
 from typing import Any, Callable
 
 POLL_SECONDS = 0.05
+ORPHAN_POLL_SECONDS = 0.5
+"""How often an idle worker checks that its parent is still alive."""
 
 _connection = None
 """Inside a worker, its end of the pipe to the parent; None elsewhere."""
@@ -187,8 +189,12 @@ def _work(connection) -> None:
     null = os.open(os.devnull, os.O_RDWR)
     for fd in (0, 1, 2):
         os.dup2(null, fd)
+    parent = os.getppid()
     while True:
         try:
+            while not connection.poll(ORPHAN_POLL_SECONDS):
+                if os.getppid() != parent:  # the parent was killed; its siblings hold our pipe open
+                    return
             task = connection.recv()
         except (EOFError, OSError):
             return
