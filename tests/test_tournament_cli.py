@@ -205,3 +205,34 @@ def test_the_workers_of_a_killed_run_end_too(tmp_path):
     alive = [w for w in workers if os.path.exists(f'/proc/{w}')
              and open(f'/proc/{w}/stat').read().split()[2] != 'Z']
     assert not alive, 'workers outlived their killed parent'
+
+
+@pytest.mark.parametrize('source, message', [
+    ('import os\nos._exit(0)\n', 'ended its process as it loaded'),
+    ('import time\ntime.sleep(60)\n', 'did not load within 2 s'),
+])
+def test_a_file_that_exits_or_hangs_as_it_loads_is_refused(tmp_path, source, message):
+    path = tmp_path / 'bad.py'
+    path.write_text(source + 'def player(game, state):\n    return game.actions(state)[0]\n')
+    done = tournament('--players', f'random,{path}', '--variants', 'simple-nim',
+                      '--move-timeout', '0.5', check=False)
+    assert done.returncode == 2 and done.stdout == ''
+    assert message in done.stderr and done.stderr.count('\n') == 1, done.stderr
+
+
+def test_a_file_printing_as_it_loads_leaves_the_tables_clean(tmp_path):
+    path = tmp_path / 'loud.py'
+    path.write_text('import os, sys\nprint("junk")\nos.write(1, b"raw junk\\n")\n'
+                    'os.write(2, b"raw junk\\n")\n'
+                    'def player(game, state):\n    return game.actions(state)[0]\n')
+    done = tournament('--players', f'random,{path}', '--variants', 'simple-nim')
+    assert done.stdout.startswith('Round robin') and 'junk' not in done.stdout + done.stderr
+
+
+@pytest.mark.parametrize('option', ['--json', '--csv'])
+def test_an_output_file_that_is_a_folder_or_the_db_is_refused_before_play(tmp_path, option):
+    db = tmp_path / 'run.sqlite'
+    for path, message in ((tmp_path, 'is a folder'), (db, 'write over the --db file')):
+        done = tournament(*SMALL, '--db', str(db), option, str(path), check=False)
+        assert done.returncode == 2 and message in done.stderr, done.stderr
+        assert done.stderr.count('\n') == 1 and not db.exists()
