@@ -10,6 +10,7 @@ actions order, pruning as in AIMA's Figure 5.7, ties to the first best move."""
 from __future__ import annotations
 
 import math
+import os
 import shutil
 import subprocess
 from dataclasses import dataclass, field
@@ -22,6 +23,8 @@ from .human import as_typed
 
 NODE_LIMIT = 400
 """The most nodes (pruned stubs included) a drawing may have."""
+PILE_LIMIT = 2 * NODE_LIMIT
+"""The biggest pile a --position may have: a bigger one has more moves than a drawing shows."""
 ALGORITHMS = ('minimax', 'alphabeta')
 RENDERED = ('svg', 'png', 'pdf')
 """The file types Graphviz's dot renders for --out."""
@@ -62,9 +65,18 @@ def search_tree(game: Game, state, algorithm: str = 'alphabeta', depth: int | No
     """Search from state as the textbook does and return the tree it searched.
     depth=None searches to the end; depth=N looks N plies ahead and scores
     the states there with game.evaluate (terminal states with their utility).
-    Raises TreeTooLarge past limit nodes."""
+    Raises TreeTooLarge past limit nodes, suggesting a depth whose tree fits."""
     if algorithm not in ALGORITHMS:
         raise ValueError(f'unknown algorithm {algorithm!r}; choose one of {", ".join(ALGORITHMS)}')
+    try:
+        return _search_tree(game, state, algorithm, depth, limit)
+    except TreeTooLarge:
+        raise TreeTooLarge(f'the tree has more than {limit} nodes, too many to draw; '
+                           f'{_advice(game, state, algorithm, depth, limit)}') from None
+
+
+def _search_tree(game: Game, state, algorithm: str, depth: int | None, limit: int) -> Node:
+    """search_tree's search, raising a bare TreeTooLarge past limit nodes."""
     prune = algorithm == 'alphabeta'
     player = game.to_move(state)
     count = 1
@@ -82,8 +94,7 @@ def search_tree(game: Game, state, algorithm: str = 'alphabeta', depth: int | No
         for index, move in enumerate(moves):
             count += 1
             if count > limit:
-                raise TreeTooLarge(f'the tree has more than {limit} nodes, too many to draw; '
-                                   f'{_advice(game, state, algorithm, depth, limit)}')
+                raise TreeTooLarge
             child = Node(game.result(node.state, move), move, not node.maximizing)
             node.children.append(child)
             visit(child, alpha, beta, ply + 1)
@@ -98,6 +109,8 @@ def search_tree(game: Game, state, algorithm: str = 'alphabeta', depth: int | No
             if prune and cut and index + 1 < len(moves):
                 node.pruned, node.bound = moves[index + 1:], '≥' if node.maximizing else '≤'
                 count += len(node.pruned)
+                if count > limit:
+                    raise TreeTooLarge
                 return
 
     root = Node(state, maximizing=True)
@@ -113,7 +126,7 @@ def _advice(game: Game, state, algorithm: str, depth: int | None, limit: int) ->
     fits = None
     for plies in range(1, depth or limit):
         try:
-            search_tree(game, state, algorithm, plies, limit)
+            _search_tree(game, state, algorithm, plies, limit)
         except TreeTooLarge:
             break
         fits = plies
@@ -180,6 +193,9 @@ def start_position(game: Game, spec: str | None):
             raise ValueError(f'a position is pile sizes, such as "1 2 3"; got {spec!r}') from None
         if not piles or min(piles) < 0:
             raise ValueError(f'a position is one or more pile sizes >= 0, got {spec!r}')
+        if max(piles) > PILE_LIMIT:
+            raise ValueError(f'a pile of {max(piles)} has too many moves to draw; '
+                             f'give piles of at most {PILE_LIMIT}')
         return state._replace(board=piles)
     for text in filter(str.strip, spec.split(';')):
         try:
@@ -196,6 +212,9 @@ def render(dot: str, path: str) -> None:
     dot for .svg, .png or .pdf. Raises ValueError for another file type and
     GraphvizMissing when dot is not installed; nothing is written then."""
     kind = path.rsplit('.', 1)[-1].lower() if '.' in path else ''
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise ValueError(f'cannot write {path}: no such folder {folder!r}')
     if kind == 'dot':
         with open(path, 'w', encoding='utf-8') as file:
             file.write(dot)

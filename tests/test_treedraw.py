@@ -11,6 +11,7 @@ import pytest
 import variants
 from games import Fig52Game, Nim
 from players import textbook, treedraw
+from players.grading.cases import TIE
 from players.grading.counting import counting
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -73,6 +74,27 @@ def test_positions():
     for game, spec in ((nim, 'x'), (nim, '-1'), (ttt, '2 2; 2 2'), (ttt, 'hello')):
         with pytest.raises(ValueError):
             treedraw.start_position(game, spec)
+
+
+def test_a_huge_pile_is_refused_at_once():
+    # Nim's actions list every take: a pile of 10**20 used to hang the tree command.
+    with pytest.raises(ValueError, match='too many moves to draw'):
+        treedraw.start_position(Nim(), str(10 ** 20))
+
+
+def test_pruned_stubs_count_towards_the_limit():
+    # The tie tree draws 10 nodes: A, B, B1, B2, C, C1, a stub for C2, D, D1, a stub for D2.
+    game = TIE
+    with pytest.raises(treedraw.TreeTooLarge):
+        treedraw.search_tree(game, game.initial, 'alphabeta', limit=9)
+    root = treedraw.search_tree(game, game.initial, 'alphabeta', limit=10)
+    assert len(treedraw.generated(root)) == 7
+
+
+def test_rendering_into_a_missing_folder_is_refused(tmp_path):
+    for name in ('tree.dot', 'tree.svg'):
+        with pytest.raises(ValueError, match='no such folder'):
+            treedraw.render('digraph tree {}\n', str(tmp_path / 'none' / name))
 
 
 def test_too_large_suggests_a_depth():
