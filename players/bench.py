@@ -31,7 +31,8 @@ POSITIONS = [
 
 Measure = namedtuple('Measure', 'solver, value, nodes, seconds, note')
 Measure.__doc__ = """One solver on one position: its value (None if it did not finish),
-nodes (None if unknown), the best time in seconds, and a note."""
+nodes (None if unknown), the best time in seconds (the time limit if it was stopped,
+None if it could not run), and a note."""
 
 TEXTBOOK = 'textbook alpha_beta_search'
 ENGINE = 'engine solve'
@@ -100,7 +101,7 @@ def measure(name: str, solve, game: Game, limit: float, repeat: int = 3) -> Meas
             with time_limit(limit):
                 value, nodes = solve(game)
         except TimeLimit:
-            return Measure(name, None, None, None, f'stopped after {limit:g} s')
+            return Measure(name, None, None, limit, f'stopped after {limit:g} s')
         except Unsupported as error:
             return Measure(name, None, None, None, str(error))
         seconds = time.perf_counter() - start
@@ -122,18 +123,22 @@ def run(limit: float = 60.0, positions=POSITIONS, peers: bool = True):
 
 def rows(name: str, measures: list) -> list:
     """Table rows for one position: a row per solver, with the speed-up over it
+    (at least the time limit over the engine's time for a solver that was stopped)
     and whether its value agrees with the engine's."""
     ours = measures[0]
     result = []
     for measure_ in measures:
         finished = measure_.value is not None
+        speed_up = ''
+        if measure_ is not ours and measure_.seconds is not None:
+            speed_up = f'{"" if finished else "> "}{measure_.seconds / ours.seconds:,.0f}x'
         result.append([
             name, measure_.solver,
             f'{measure_.value:g}' if finished else '–',
             measure_.nodes if finished and measure_.nodes is not None else '–',
             f'{measure_.seconds * 1000:.2f}' if finished else '–',
             f'{measure_.nodes / measure_.seconds:,.0f}' if finished and measure_.nodes else '–',
-            f'{measure_.seconds / ours.seconds:,.0f}x' if finished and measure_ is not ours else '',
+            speed_up,
             ('yes' if measure_.value == ours.value else 'NO') if finished else measure_.note])
         name = ''
     return result

@@ -27,6 +27,10 @@ def test_a_slow_solver_is_stopped():
             time.sleep(0.01)
     measure = bench.measure('slow', forever, Nim((1,)), limit=0.2)
     assert measure.value is None and 'stopped after 0.2 s' in measure.note
+    # The engine is faster than a stopped solver by at least the limit over its own time.
+    ours = bench.Measure(bench.ENGINE, 1, 10, 0.001, '')
+    row = bench.rows('nim', [ours, measure])[1]
+    assert row[1] == 'slow' and row[-2] == '> 200x' and row[-1] == 'stopped after 0.2 s'
 
 
 def test_bench_refuses_a_bad_limit():
