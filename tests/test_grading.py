@@ -173,6 +173,12 @@ def test_wrong_point_of_view_is_a_wrong_move(tmp_path):
     assert not passed and message.startswith('wrong move'), message
 
 
+def test_a_search_that_never_calls_result_is_told_so(tmp_path):
+    path = student(tmp_path, 'def alpha_beta_search(state, game):\n    return None\n')
+    [(passed, message)] = grade(path, 'alpha_beta_search on fig52').values()
+    assert not passed and 'generated no states' in message and 'prunes too' not in message, message
+
+
 FAULTS = [
     ('while True:\n        pass', 'timed out'),
     ('return 1 / 0', 'ZeroDivisionError'),

@@ -82,7 +82,10 @@ def _difference(case: Case, expected: tuple, got: tuple) -> str:
         wanted_set, states_set = set(wanted), set(states)
         extra = _unique(state for state in states if state not in wanted_set)
         missing = _unique(state for state in wanted if state not in states_set)
-        if not extra and not missing:
+        if not states:
+            parts.append(f'generated no states: it never calls game.result, where the '
+                         f'textbook makes {len(wanted)} calls')
+        elif not extra and not missing:
             parts.append(f'generated the right states but not in the textbook\'s order, or some '
                          f'more than once ({len(states)} calls to result, the textbook makes '
                          f'{len(wanted)}); search children in actions order, each once')
