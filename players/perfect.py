@@ -86,14 +86,14 @@ def theory_move(game: Game, state):
     """The winning move that theory gives for a Nim or Grundy position; None
     where it has no winning move; NotImplemented where theory does not apply
     here (other games, misère Nim with a cap)."""
-    kind, piles = type(game), state.board
+    kind = type(game)
     if kind is Nim:
         if not game.misere:
-            return _nim_move(piles, None if game.max_take is None else game.max_take + 1)
+            return _nim_move(state.board, None if game.max_take is None else game.max_take + 1)
         if game.max_take is None:
-            return _misere_move(piles)
+            return _misere_move(state.board)
     elif kind is GrundysGame:
-        return _grundy_move(piles)
+        return _grundy_move(state.board)
     return NotImplemented
 
 

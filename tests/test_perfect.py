@@ -5,7 +5,7 @@ import time
 import pytest
 from theory import grundy_split_value, mover_wins, small_games
 
-from games import ConnectFour, GrundysGame, Nim, NimState, TicTacToe
+from games import ConnectFour, Fig52Game, GrundysGame, Nim, NimState, TicTacToe
 from players import PLAYER, perfect_player, solve
 from players.perfect import grundy_value, theory_move
 
@@ -47,6 +47,13 @@ def test_theory_stops_where_it_should():
     capped_misere = Nim((3, 4), misere=True, max_take=2)
     assert theory_move(capped_misere, capped_misere.initial) is NotImplemented
     assert theory_move(TicTacToe(), TicTacToe().initial) is NotImplemented
+
+
+def test_perfect_takes_states_without_a_board():
+    # AIMA's tests pass a tree's bare node names; theory_move used to read state.board first.
+    game = Fig52Game()
+    assert theory_move(game, 'A') is NotImplemented
+    assert perfect_player(game, 'A') == 'a1' and perfect_player(game, 'B') == 'b1'
 
 
 @pytest.mark.parametrize('game', [TicTacToe(), TicTacToe(3, 3, 2)])
