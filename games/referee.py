@@ -17,6 +17,8 @@ ADJUDICATED = 'adjudicated draw'
 ILLEGAL = 'illegal move'
 ERROR = 'error'
 TIMEOUT = 'timeout'
+DETAIL_LIMIT = 500
+"""The most characters of a forfeit's detail kept in the record (a player's message may be huge)."""
 
 
 @dataclass
@@ -192,6 +194,8 @@ def forfeited(seats: tuple, seat: int, termination: str, detail: str) -> GameRec
 def _forfeit(record: GameRecord, game: Game, state, seat: int, termination: str,
              detail: str) -> GameRecord:
     """Close the record of a game that seat lost by a fault."""
+    if len(detail) > DETAIL_LIMIT:
+        detail = detail[:DETAIL_LIMIT - 1] + '…'
     record.final_state, record.termination, record.detail = state, termination, detail
     record.offender = seat
     record.utilities = tuple(-1 if index == seat else 1 for index in range(len(record.seats)))

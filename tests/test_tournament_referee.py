@@ -54,3 +54,15 @@ def test_movers_and_reported_nodes_are_recorded():
         return game.actions(state)[0]
     record = referee.play(Nim(piles=(3,)), [searcher, first])
     assert record.movers == [0, 1, 0] and record.nodes == [10, None]
+
+
+def test_a_huge_fault_message_or_move_is_cut_short_in_the_record():
+    def shouts(game, state):
+        raise ValueError('x' * 10**6)
+
+    def floods(game, state):
+        return list(range(10**5))
+    for bad, termination in ((shouts, referee.ERROR), (floods, referee.ILLEGAL)):
+        record = referee.play(Nim(piles=(2,)), [bad, first])
+        assert record.termination == termination and record.offender == 0
+        assert len(record.detail) == referee.DETAIL_LIMIT and record.detail.endswith('…')
