@@ -117,7 +117,8 @@ class _Search:
         return best
 
     def value(self, state, depth: int) -> float:
-        """Return the exact value of a state for the player to move."""
+        """Return the value of a state for the player to move, searched depth plies
+        ahead (to the end if depth < 0)."""
         rules = self.rules
         pos = rules.encode(state)
         low, high = rules.bounds

@@ -70,7 +70,6 @@ class _KnownRules(GameRules):
     bounds = (-1, 1)
 
 
-
 class _PileRules(_KnownRules):
     """Rules for pile games, whose positions are canonical tuples of piles."""
 
