@@ -236,3 +236,26 @@ def test_an_output_file_that_is_a_folder_or_the_db_is_refused_before_play(tmp_pa
         done = tournament(*SMALL, '--db', str(db), option, str(path), check=False)
         assert done.returncode == 2 and message in done.stderr, done.stderr
         assert done.stderr.count('\n') == 1 and not db.exists()
+
+
+def test_a_db_of_another_program_is_refused_and_left_as_it_was(tmp_path):
+    db = tmp_path / 'grades.sqlite'
+    with sqlite3.connect(db) as connection:
+        connection.execute('CREATE TABLE grades (student TEXT, mark REAL)')
+    before = db.read_bytes()
+    done = tournament(*SMALL, '--db', str(db), check=False)
+    assert done.returncode == 2 and 'not a tournament results file' in done.stderr
+    assert done.stderr.count('\n') == 1 and db.read_bytes() == before
+
+
+def test_ctrl_c_while_players_load_stops_at_once(tmp_path):
+    path = tmp_path / 'slow.py'
+    path.write_text('import time\ntime.sleep(60)\n'
+                    'def player(game, state):\n    return game.actions(state)[0]\n')
+    process = subprocess.Popen([sys.executable, 'tournament.py', '--players', f'random,{path}'],
+                               cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True)
+    time.sleep(1.5)
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=8)
+    assert process.returncode == 130 and 'Traceback' not in err and out == ''

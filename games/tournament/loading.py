@@ -14,16 +14,20 @@ def check_players(specs: Sequence[str], load_player: Callable[[str], object],
     naming the first in order that fails: a load error, no result within seconds,
     or its process ending."""
     with SandboxExecutor(max(1, min(jobs, len(specs))), hard_timeout=seconds) as executor:
-        futures = [executor.submit(load_problem, load_player, spec) for spec in specs]
-        for spec, future in zip(specs, futures):
-            try:
-                problem = future.result()
-            except WorkerLost as error:
-                problem = (f'player {spec!r} did not load within {seconds:g} s' if error.timed_out
-                           else f'player {spec!r} ended its process as it loaded ({error})')
-            if problem:
-                executor.shutdown(wait=False, cancel_futures=True)
-                raise ValueError(problem)
+        try:
+            futures = [executor.submit(load_problem, load_player, spec) for spec in specs]
+            for spec, future in zip(specs, futures):
+                try:
+                    problem = future.result()
+                except WorkerLost as error:
+                    problem = (f'player {spec!r} did not load within {seconds:g} s'
+                               if error.timed_out else
+                               f'player {spec!r} ended its process as it loaded ({error})')
+                if problem:
+                    raise ValueError(problem)
+        except BaseException:  # a failed load or Ctrl-C: stop the other loads at once
+            executor.shutdown(wait=False, cancel_futures=True)
+            raise
 
 
 def load_problem(load_player: Callable[[str], object], spec: str) -> str | None:

@@ -34,14 +34,17 @@ class Store:
             raise StoreError(f'cannot resume: no results file {path!r}')
         try:
             self.connection = sqlite3.connect(path, isolation_level=None)
-            self.connection.execute('PRAGMA journal_mode=WAL')
-            self.connection.execute('PRAGMA synchronous=NORMAL')
             tables = {row[0] for row in self.connection.execute(
                 "SELECT name FROM sqlite_master WHERE type = 'table'")}
             if 'games' in tables:
                 self._check(path, settings, resume)
+            elif tables:
+                raise StoreError(f'{path!r} is not a tournament results file (it holds the '
+                                 f'tables {", ".join(sorted(tables))}); give another --db file')
             else:
                 self._create(settings)
+            self.connection.execute('PRAGMA journal_mode=WAL')
+            self.connection.execute('PRAGMA synchronous=NORMAL')
         except sqlite3.Error as error:
             raise StoreError(f'cannot use results file {path!r}: {error}') from None
 
