@@ -198,6 +198,8 @@ def start_position(game: Game, spec: str | None):
                              f'give piles of at most {PILE_LIMIT}')
         return state._replace(board=piles)
     for text in filter(str.strip, spec.split(';')):
+        if game.terminal_test(state):
+            raise ValueError(f'in --position {spec!r}: the game is over before {text.strip()!r}')
         try:
             move = game.parse_move(text, state)
             game.check_move(state, move)

@@ -76,6 +76,15 @@ def test_positions():
             treedraw.start_position(game, spec)
 
 
+def test_no_moves_after_the_game_is_over():
+    # X has three in the first column after five moves; a sixth used to be played on.
+    ttt = variants.make('tictactoe')
+    won = '1 1; 2 1; 1 2; 2 2; 1 3'
+    assert ttt.terminal_test(treedraw.start_position(ttt, won))
+    with pytest.raises(ValueError, match="the game is over before '3 3'"):
+        treedraw.start_position(ttt, won + '; 3 3')
+
+
 def test_a_huge_pile_is_refused_at_once():
     # Nim's actions list every take: a pile of 10**20 used to hang the tree command.
     with pytest.raises(ValueError, match='too many moves to draw'):
