@@ -259,3 +259,9 @@ def test_ctrl_c_while_players_load_stops_at_once(tmp_path):
     process.send_signal(signal.SIGINT)
     out, err = process.communicate(timeout=8)
     assert process.returncode == 130 and 'Traceback' not in err and out == ''
+
+
+def test_a_variant_given_twice_in_different_spellings_is_played_once():
+    out = tournament('--players', 'random,ab1', '--variants', 'nim', 'nim(piles=(3,4,5))',
+                     'nim(piles=(2, 2))', 'nim(piles=(2,2))').stdout
+    assert out.startswith('Round robin: 2 players, 2 variants, 4 games')
