@@ -268,6 +268,7 @@ def test_check_command(tmp_path):
 @pytest.mark.parametrize('args, error', [
     (['check', 'no/such.py'], "no such file 'no/such.py'"),
     (['check', 'players/template.py', '--json', 'no/such/dir/r.json'], 'no such folder'),
+    (['check', 'players/template.py', '--json', 'players'], 'it is a folder'),
     (['check', 'players/template.py', '--timeout', '0'], 'expected a positive number'),
 ])
 def test_check_usage_errors(args, error):
