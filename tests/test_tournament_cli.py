@@ -186,14 +186,18 @@ def _children(pid):
 
 
 @pytest.mark.skipif(not os.path.isdir('/proc/self/task'), reason='needs Linux /proc')
-def test_the_workers_of_a_killed_run_end_too(tmp_path):
-    """Each worker holds the others' pipes open, so it must notice its parent's death itself."""
+@pytest.mark.parametrize('second', ['ab1', f'{HOSTILE}:stubborn'])
+def test_the_workers_of_a_killed_run_end_too(tmp_path, second):
+    """Each worker holds the others' pipes open, so it must notice its parent's death
+    itself, even while a player hangs in it."""
     db = str(tmp_path / 'run.sqlite')
-    process = subprocess.Popen([sys.executable, 'tournament.py', '--players', 'random,ab1',
+    process = subprocess.Popen([sys.executable, 'tournament.py', '--players', f'random,{second}',
                                 '--variants', 'simple-nim', '--games', '2000', '--jobs', '2',
-                                '--db', db], cwd=ROOT, stdout=subprocess.DEVNULL,
-                               stderr=subprocess.DEVNULL)
-    while _stored(db) < 10 and process.poll() is None:
+                                '--move-timeout', '60', '--db', db], cwd=ROOT,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    if 'stubborn' in second:
+        time.sleep(2)
+    while _stored(db) < 10 and process.poll() is None and 'stubborn' not in second:
         time.sleep(0.01)
     workers = _children(process.pid)
     process.send_signal(signal.SIGKILL)

@@ -17,7 +17,7 @@ from typing import Any, Callable
 
 POLL_SECONDS = 0.05
 ORPHAN_POLL_SECONDS = 0.5
-"""How often an idle worker checks that its parent is still alive."""
+"""How often a worker checks that its parent is still alive."""
 
 _connection = None
 """Inside a worker, its end of the pipe to the parent; None elsewhere."""
@@ -189,12 +189,9 @@ def _work(connection) -> None:
     null = os.open(os.devnull, os.O_RDWR)
     for fd in (0, 1, 2):
         os.dup2(null, fd)
-    parent = os.getppid()
+    threading.Thread(target=_watch_parent, args=(os.getppid(),), daemon=True).start()
     while True:
         try:
-            while not connection.poll(ORPHAN_POLL_SECONDS):
-                if os.getppid() != parent:  # the parent was killed; its siblings hold our pipe open
-                    return
             task = connection.recv()
         except (EOFError, OSError):
             return
@@ -209,3 +206,11 @@ def _work(connection) -> None:
         except Exception as error:  # an outcome that cannot be pickled
             connection.send(('done', False, RuntimeError(
                 f'unpicklable outcome: {type(error).__name__}: {error}')))
+
+
+def _watch_parent(parent: int) -> None:
+    """End this worker at once when its parent dies: the other workers hold its pipe
+    open, so no end of file tells it, and a hung player would keep it running anyway."""
+    while os.getppid() == parent:
+        time.sleep(ORPHAN_POLL_SECONDS)
+    os._exit(1)
