@@ -38,3 +38,15 @@ def test_bench_refuses_a_bad_limit():
                            '--limit', 'soon'], capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert done.returncode == 2 and 'expected seconds' in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
+
+
+def test_checking_a_value_is_not_timed(monkeypatch):
+    # The textbook's value is checked by the engine after the clock stops, not on its time:
+    # each reading of this clock takes one second, and the check reads it once.
+    clock = iter(range(100))
+    monkeypatch.setattr(bench.time, 'perf_counter', lambda: next(clock))
+
+    def solver(game):
+        return (lambda: bench.time.perf_counter() and 1), 5
+    measure = bench.measure('textbook', solver, Nim((1,)), limit=5, repeat=1)
+    assert measure.value == 1 and measure.seconds == 1
