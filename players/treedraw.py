@@ -26,6 +26,7 @@ NODE_LIMIT = 400
 PILE_LIMIT = 2 * NODE_LIMIT
 """The biggest pile a --position may have: a bigger one has more moves than a drawing shows."""
 ALGORITHMS = ('minimax', 'alphabeta')
+"""The searches a drawing can show."""
 RENDERED = ('svg', 'png', 'pdf')
 """The file types Graphviz's dot renders for --out."""
 
@@ -43,6 +44,7 @@ class Node:
     """A searched state: its value for the root's player and what was searched below it."""
 
     state: Any
+    """The game state."""
     move: Any = None
     """The move that led here (None at the root)."""
     maximizing: bool = True
@@ -54,6 +56,7 @@ class Node:
     kind: str = 'inner'
     """'inner', 'terminal' or 'cut-off' (scored by the evaluation at the depth limit)."""
     children: list = field(default_factory=list)
+    """The searched nodes below, in actions order."""
     pruned: list = field(default_factory=list)
     """The moves alpha-beta did not search."""
     chosen: Any = None
