@@ -17,6 +17,9 @@ ADJUDICATED = 'adjudicated draw'
 ILLEGAL = 'illegal move'
 ERROR = 'error'
 TIMEOUT = 'timeout'
+ALARM_RANGE = (1e-6, 1e8)
+"""The shortest and longest time limits the alarm timer can keep (outside, 0 would
+switch it off and a huge one overflow); limits are clamped to it."""
 DETAIL_LIMIT = 500
 """The most characters of a forfeit's detail kept in the record (a player's message may be huge)."""
 
@@ -164,7 +167,7 @@ def time_limited(seconds: float | None, before: Callable[[Any], None] | None = N
                 or threading.current_thread() is not threading.main_thread()):
             return player(view, position)
         previous = signal.signal(signal.SIGALRM, out_of_time)
-        signal.setitimer(signal.ITIMER_REAL, seconds)
+        signal.setitimer(signal.ITIMER_REAL, min(max(seconds, ALARM_RANGE[0]), ALARM_RANGE[1]))
         try:
             return player(view, position)
         finally:

@@ -66,3 +66,12 @@ def test_a_huge_fault_message_or_move_is_cut_short_in_the_record():
         record = referee.play(Nim(piles=(2,)), [bad, first])
         assert record.termination == termination and record.offender == 0
         assert len(record.detail) == referee.DETAIL_LIMIT and record.detail.endswith('…')
+
+
+def test_a_time_limit_past_the_timers_range_still_works():
+    def slow(game, state):
+        time.sleep(5)
+    record = referee.play(Nim(piles=(2,)), [first, first], call=referee.time_limited(1e308))
+    assert record.termination == referee.NORMAL
+    record = referee.play(Nim(piles=(2,)), [slow, first], call=referee.time_limited(1e-12))
+    assert record.termination == referee.TIMEOUT and record.offender == 0
