@@ -61,7 +61,8 @@ def make_alpha_beta_player(depth: int, eval_fn: EvalFn | None = None) -> Player:
         return move
 
     alpha_beta_player.__name__ = alpha_beta_player.__qualname__ = f'ab{depth}'
-    alpha_beta_player.__doc__ = f'Alpha-beta search {depth} plies ahead, then the evaluation.'
+    alpha_beta_player.__doc__ = (f'Alpha-beta search {depth} ' + ('ply' if depth == 1 else 'plies')
+                               + ' ahead, then the evaluation.')
     alpha_beta_player.depth = depth
     return alpha_beta_player
 
