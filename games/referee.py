@@ -92,6 +92,7 @@ def play(game: Game, players: Sequence[Player], state=None, max_plies: int | Non
     views = [copy.deepcopy(game) for _ in players]
     record = GameRecord(seats=seats, nodes=[None] * len(seats))
     call = call or (lambda player, view, position: player(view, position))
+    rules = _snapshot(game)
     while not game.terminal_test(state):
         if max_plies is not None and record.plies >= max_plies:
             return _end(record, game, state, ADJUDICATED, f'no result after {max_plies} plies')
@@ -105,7 +106,11 @@ def play(game: Game, players: Sequence[Player], state=None, max_plies: int | Non
             return _forfeit(record, game, state, seat, TIMEOUT, _describe(error, 'out of time'))
         except BaseException as error:  # a player's fault must never stop the referee
             return _forfeit(record, game, state, seat, ERROR, _describe(error))
+        finally:
+            changed = _restore(rules)
         record.times.append(time.perf_counter() - started)
+        if changed:
+            return _forfeit(record, game, state, seat, ERROR, f'changed the rules: {changed}')
         _count_nodes(record, seat, players[seat])
         try:
             move = _legal_move(game, state, move)
@@ -118,6 +123,30 @@ def play(game: Game, players: Sequence[Player], state=None, max_plies: int | Non
             on_move(state, move, new_state)
         state = new_state
     return _end(record, game, state, NORMAL, '')
+
+
+_MISSING = object()
+
+
+def _snapshot(game: Game) -> list:
+    """Return the attributes of the game's classes, to find a player changing them."""
+    return [(cls, dict(vars(cls))) for cls in type(game).__mro__ if cls is not object]
+
+
+def _restore(snapshot: list) -> str:
+    """Put back any class attribute changed since the snapshot; return the changed
+    names ('Nim.utility, ...'), or '' if none."""
+    changed = []
+    for cls, saved in snapshot:
+        current = dict(vars(cls))
+        for name in current.keys() - saved.keys():
+            changed.append(f'{cls.__name__}.{name}')
+            delattr(cls, name)
+        for name, value in saved.items():
+            if current.get(name, _MISSING) is not value:
+                changed.append(f'{cls.__name__}.{name}')
+                setattr(cls, name, value)
+    return ', '.join(sorted(changed))
 
 
 def _legal_move(game: Game, state, move):

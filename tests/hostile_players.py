@@ -89,3 +89,11 @@ def stateful(game, state):
     calls += 1
     moves = game.actions(state)
     return moves[calls % len(moves)]
+
+
+def cheats(game, state):
+    """Rewrite the game's class so that the opponent, moving next, has lost at once."""
+    me = game.to_move(state)
+    type(game).terminal_test = lambda self, position: position.to_move != me
+    type(game).utility = lambda self, position, player: 1 if player == me else -1
+    return game.actions(state)[0]

@@ -43,6 +43,7 @@ def tournament(tmp_path, names, variant='nim(piles=(2, 2))', jobs=2):
     ('stubborn', referee.TIMEOUT, 'worker killed'),
     ('exits', referee.ERROR, 'SystemExit: 3'),
     ('dies', referee.ERROR, 'exited with status 7'),
+    ('cheats', referee.ERROR, 'changed the rules: Nim.terminal_test, Nim.utility'),
 ])
 def test_a_fault_forfeits_only_the_faulty_players_games(tmp_path, bad, termination, detail):
     records = tournament(tmp_path, [bad, 'first', 'lucky'])
