@@ -269,3 +269,10 @@ def test_a_variant_given_twice_in_different_spellings_is_played_once():
     out = tournament('--players', 'random,ab1', '--variants', 'nim', 'nim(piles=(3,4,5))',
                      'nim(piles=(2, 2))', 'nim(piles=(2,2))').stdout
     assert out.startswith('Round robin: 2 players, 2 variants, 4 games')
+
+
+def test_the_standings_csv_may_not_write_over_the_db(tmp_path):
+    db = tmp_path / 'r-standings.csv'
+    done = tournament(*SMALL, '--db', str(db), '--csv', str(tmp_path / 'r.csv'), check=False)
+    assert done.returncode == 2 and 'write over the --db file' in done.stderr
+    assert not db.exists()
