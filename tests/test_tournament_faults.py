@@ -97,3 +97,14 @@ def test_a_player_keeping_state_in_its_globals_plays_the_same_whatever_the_jobs(
         runs.append([record['moves'] for record in
                      tournament(tmp_path / str(jobs), ['stateful', 'first', 'lucky'], 'nim', jobs)])
     assert runs[0] == runs[1]
+
+
+def test_a_game_stored_twice_by_two_runs_on_one_file_is_kept_once(tmp_path):
+    """Two runs resuming the same --db at once may both finish a game; the first record stays."""
+    (tmp_path / 'played').mkdir()
+    record = tournament(tmp_path / 'played', ['first', 'lucky'])[0]
+    store = Store(str(tmp_path / 'shared.sqlite'), {'test': True})
+    store.add(record)
+    store.add({**record, 'score': 1 - record['score']})
+    assert list(store.records()) == [record]
+    store.close()

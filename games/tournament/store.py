@@ -79,10 +79,11 @@ class Store:
             'SELECT 1 FROM games WHERE "index" = ?', (index,)).fetchone() is not None
 
     def add(self, record: dict) -> None:
-        """Store a finished game's record, committing it at once."""
+        """Store a finished game's record, committing it at once; a game already
+        stored (by another run resuming the same file) is kept as it was."""
         values = [json.dumps(record['moves']) if name == 'moves' else record[name]
                   for name in COLUMNS]
-        self.connection.execute(f'INSERT INTO games ({_NAMES}) VALUES '
+        self.connection.execute(f'INSERT OR IGNORE INTO games ({_NAMES}) VALUES '
                                 f'({", ".join("?" * len(COLUMNS))})', values)
 
     def records(self) -> Iterator[dict]:
