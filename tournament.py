@@ -9,9 +9,7 @@
 from __future__ import annotations
 
 import argparse
-import contextlib
 import functools
-import io
 import os
 import sys
 import tempfile
@@ -23,6 +21,7 @@ import players
 import variants
 from games import referee
 from games.tournament import export, tables
+from games.tournament.loading import check_players
 from games.tournament.match import Rules, play_match
 from games.tournament.progress import Progress
 from games.tournament.results import OVERALL, Results
@@ -110,6 +109,8 @@ def cmd_check(args) -> int:
     default_games = {name: make_game(name) for name in variants.DEFAULT_VARIANTS}
     if args.json and not os.path.isdir(os.path.dirname(os.path.abspath(args.json))):
         fail(f'cannot write the report {args.json!r}: no such folder')
+    if args.json and os.path.isdir(args.json):
+        fail(f'cannot write the report {args.json!r}: it is a folder')
     try:
         report = grading.grade(args.file, grading.make_checks(default_games), args.timeout)
     except grading.LoadError as error:
@@ -131,7 +132,7 @@ def cmd_tree(args) -> int:
         fail(str(error))
     reach = f'{args.depth} plies' if args.depth else 'to the end'
     dot = treedraw.to_dot(game, root, f'{game}: {args.algorithm} {reach}')
-    if not args.out:
+    if args.out is None:
         print(dot, end='')
         return 0
     try:
@@ -155,16 +156,21 @@ def cmd_bench(args) -> int:
 
 def cmd_tournament(args) -> int:
     """Play the round robin (or the gauntlet), print its tables and write its files."""
-    names = tournament_players(args.players, args.gauntlet)
-    chosen = list(dict.fromkeys(args.variants or variants.DEFAULT_VARIANTS))
-    for spec in chosen:
-        make_game(spec)
+    names = tournament_players(args.players, args.gauntlet, 2 * args.move_timeout + 1)
+    canonical: dict[str, str] = {}
+    for spec in args.variants or variants.DEFAULT_VARIANTS:  # a game once, however spelled
+        canonical.setdefault(repr(make_game(spec)), spec)
+    chosen = list(canonical.values())
     if args.format not in tabulate.tabulate_formats:
         fail(f'unknown table format {args.format!r}; '
              f'formats: {", ".join(tabulate.tabulate_formats)}')
-    for path in filter(None, (args.json, args.csv)):
+    for path in filter(None, (args.json, args.csv, args.csv and export.standings_path(args.csv))):
         if not os.path.isdir(os.path.dirname(os.path.abspath(path))):
             fail(f'no folder for output file {path!r}')
+        if os.path.isdir(path):
+            fail(f'output file {path!r} is a folder')
+        if args.db and os.path.abspath(path) == os.path.abspath(args.db):
+            fail(f'output file {path!r} would write over the --db file')
     if args.resume and not args.db:
         fail('--resume needs the --db file of the run to continue')
     rules = Rules(args.openings, args.move_timeout, args.max_plies)
@@ -195,9 +201,10 @@ def cmd_tournament(args) -> int:
     return 0
 
 
-def tournament_players(text: str | None, gauntlet: str | None) -> list[str]:
-    """Return the player specs of a tournament, each checked to load: those given
-    (comma-separated), or every registered non-interactive player."""
+def tournament_players(text: str | None, gauntlet: str | None, seconds: float) -> list[str]:
+    """Return the player specs of a tournament, each checked to load within seconds
+    in a worker process: those given (comma-separated), or every registered
+    non-interactive player."""
     if text is None:
         names = [name for name in players.PLAYER if name not in players.INTERACTIVE]
     else:
@@ -207,9 +214,10 @@ def tournament_players(text: str | None, gauntlet: str | None) -> list[str]:
     names = list(dict.fromkeys(names))
     if len(names) < 2:
         fail(f'a tournament needs at least two players, got {", ".join(names) or "none"}')
-    with contextlib.redirect_stdout(io.StringIO()):  # a file that prints as it loads
-        for name in names:
-            get_player(name)
+    try:  # in workers: a file may exit, hang or print as it loads
+        check_players(names, players.load_player, seconds)
+    except ValueError as error:
+        fail(str(error))
     return names
 
 
