@@ -227,11 +227,10 @@ def report(args, settings: dict, store: Store, results: Results) -> None:
     print(f'{kind}: {plural(len(settings["players"]), "player")}, '
           f'{plural(len(settings["variants"]), "variant")}, {plural(store.count(), "game")} '
           f'(seed {args.seed})\n')
-    print(tables.report(results, args.format))
-    if args.json or args.csv:
-        standings = {variant: tables.standings(results, variant)
-                     for variant in results.variants if results.entrants(variant)}
-        standings['overall'] = tables.standings(results, OVERALL)
+    by_variant = tables.all_standings(results)
+    print(tables.report(results, by_variant, args.format))
+    standings = {('overall' if variant is OVERALL else variant): rows
+                 for variant, rows in by_variant.items()}
     if args.json:
         export.write_json(args.json, settings, store.records(), standings)
     if args.csv:

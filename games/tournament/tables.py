@@ -78,13 +78,18 @@ def speed_table(results: Results, order: list[str], fmt: str) -> str:
                     floatfmt='.2f', missingval='')
 
 
-def report(results: Results, fmt: str = 'simple') -> str:
-    """Return all the tables of a tournament, each under a title."""
-    parts = []
-    for variant in results.variants:
-        if results.entrants(variant):
-            parts.append(f'{variant}\n\n{standings_table(standings(results, variant), fmt)}')
-    overall = standings(results, OVERALL)
+def all_standings(results: Results) -> dict:
+    """Return the standings of each variant with games, then OVERALL, by variant."""
+    variants = [variant for variant in results.variants if results.entrants(variant)]
+    return {variant: standings(results, variant) for variant in [*variants, OVERALL]}
+
+
+def report(results: Results, by_variant: dict, fmt: str = 'simple') -> str:
+    """Return all the tables of a tournament, each under a title, given its
+    standings by variant (from all_standings)."""
+    parts = [f'{variant}\n\n{standings_table(rows, fmt)}'
+             for variant, rows in by_variant.items() if variant is not OVERALL]
+    overall = by_variant[OVERALL]
     order = [row['player'] for row in overall]
     parts.append(f'Overall\n\n{standings_table(overall, fmt)}')
     parts.append(f'Crosstable (points/games, row against column)\n\n'
