@@ -29,8 +29,7 @@ from games.tournament.runner import run
 from games.tournament.schedule import count_games, schedule
 from games.tournament.store import Store, StoreError
 from games.tournament.workers import SandboxExecutor
-from players import grading, treedraw
-from players import bench
+from players import bench, grading, treedraw
 from players.human import as_typed
 
 USAGE_ERROR = 2
@@ -313,7 +312,8 @@ def build_parser() -> ArgumentParser:
     play.add_argument('variant', help='a variant name or spec')
     play.add_argument('first', help='the player who moves first')
     play.add_argument('second', help='the player who moves second')
-    play.add_argument('--max-plies', type=int, default=None, help='adjudicate a draw past this')
+    play.add_argument('--max-plies', type=count(1), default=None, metavar='N',
+                      help='adjudicate a draw after N plies')
     play.set_defaults(run=cmd_play)
     listing = commands.add_parser('list', help='list the players and the variants')
     listing.set_defaults(run=cmd_list)

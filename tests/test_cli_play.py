@@ -47,6 +47,7 @@ def test_q_leaves_cleanly():
     (('play', 'nim', 'nobody', 'ab2'), "unknown player 'nobody'"),
     (('play', 'nim', 'missing.py:player', 'ab2'), "no player file 'missing.py'"),
     (('play', 'nim'), 'required'),
+    (('play', 'nim', 'ab1', 'ab2', '--max-plies', '-1'), 'expected at least 1'),
     (('frobnicate',), 'invalid choice'),
 ])
 def test_bad_arguments_are_one_line_errors_with_status_2(args, message):
