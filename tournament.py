@@ -19,16 +19,16 @@ import tabulate
 import games
 import players
 import variants
-from games import referee
+from games import jail, referee, remote
 from games.tournament import export, tables
 from games.tournament.loading import check_players
 from games.tournament.match import Rules, play_match
 from games.tournament.progress import Progress
 from games.tournament.results import OVERALL, Results
-from games.tournament.runner import run
+from games.tournament.runner import MachineryError, run
 from games.tournament.schedule import count_games, schedule
 from games.tournament.store import Store, StoreError
-from games.tournament.workers import SandboxExecutor
+from games.tournament.workers import WorkerPool
 from players import bench, grading, treedraw
 from players.human import as_typed
 
@@ -56,10 +56,21 @@ def make_game(name_or_spec: str) -> games.Game:
         fail(str(error))
 
 
-def get_player(spec: str) -> games.Player:
-    """Return the player of a spec, or fail with its error."""
+def player_code(spec: str) -> remote.PlayerCode:
+    """Return the code of a player spec for a jail, or fail with its error: a
+    registry player is checked here, a file or module player is only read."""
     try:
-        return players.load_player(spec)
+        if remote.split_spec(spec) is None:
+            players.load_player(spec)
+        return remote.read_player(spec)
+    except ValueError as error:
+        fail(str(error))
+
+
+def sandbox_level(requested: str) -> str:
+    """Return the jail level to use, or fail saying why the requested one cannot be had."""
+    try:
+        return jail.resolve_level(requested)
     except ValueError as error:
         fail(str(error))
 
@@ -80,11 +91,19 @@ def cmd_play(args) -> int:
     """Play one game, showing each move, and announce the result."""
     game = make_game(args.variant)
     seats = referee.seats_of(game)
-    chosen = [get_player(spec) for spec in (args.first, args.second)]
-    names = dict(zip(seats, (args.first, args.second)))
+    specs = (args.first, args.second)
+    codes = [None if spec in players.INTERACTIVE else player_code(spec) for spec in specs]
+    setup = remote.Setup(args.variant, level=sandbox_level(args.sandbox))
+    names = dict(zip(seats, specs))
     print(f'{game}: {names[seats[0]]} plays {seats[0]}, {names[seats[1]]} plays {seats[1]}')
+    jail.prepare_jailer()
+    history: list = []
+    chosen = [players.load_player(spec) if code is None else
+              remote.JailedPlayer(code, setup, str(seat), history)
+              for seat, (spec, code) in enumerate(zip(specs, codes))]
 
     def show(state, move, new_state):
+        history.append(remote.event('move', move))
         mover = game.to_move(state)
         typed, described = as_typed(move), game.describe_move(move)
         print(f'{names[mover]} ({mover}): {typed}' + ('' if described == typed else f' ({described})'))
@@ -94,6 +113,10 @@ def cmd_play(args) -> int:
     except games.PlayerQuit:
         print('Game abandoned.')
         return 0
+    finally:
+        for player in chosen:
+            if isinstance(player, remote.JailedPlayer):
+                player.close()
     game.display(record.final_state)
     if record.offender is not None:
         loser = seats[record.offender]
@@ -155,7 +178,6 @@ def cmd_bench(args) -> int:
 
 def cmd_tournament(args) -> int:
     """Play the round robin (or the gauntlet), print its tables and write its files."""
-    names = tournament_players(args.players, args.gauntlet, 2 * args.move_timeout + 1)
     canonical: dict[str, str] = {}
     for spec in args.variants or variants.DEFAULT_VARIANTS:  # a game once, however spelled
         canonical.setdefault(repr(make_game(spec)), spec)
@@ -163,7 +185,9 @@ def cmd_tournament(args) -> int:
     if args.format not in tabulate.tabulate_formats:
         fail(f'unknown table format {args.format!r}; '
              f'formats: {", ".join(tabulate.tabulate_formats)}')
-    for path in filter(None, (args.json, args.csv, args.csv and export.standings_path(args.csv))):
+    outputs = [path for path in (args.json, args.csv, args.csv and export.standings_path(args.csv))
+               if path]
+    for path in outputs:
         if not os.path.isdir(os.path.dirname(os.path.abspath(path))):
             fail(f'no folder for output file {path!r}')
         if os.path.isdir(path):
@@ -172,7 +196,12 @@ def cmd_tournament(args) -> int:
             fail(f'output file {path!r} would write over the --db file')
     if args.resume and not args.db:
         fail('--resume needs the --db file of the run to continue')
-    rules = Rules(args.openings, args.move_timeout, args.max_plies)
+    rules = Rules(args.openings, args.move_timeout, args.max_plies, args.clock,
+                  sandbox_level(args.sandbox), args.memory)
+    jail.prepare_jailer()
+    codes = tournament_players(args.players, args.gauntlet, remote.Setup(
+        chosen[0], level=rules.sandbox, limits=jail.Limits(memory_mb=rules.memory_mb)))
+    names = list(codes)
     settings = {'players': names, 'variants': chosen, 'games': args.games, 'seed': args.seed,
                 'gauntlet': args.gauntlet, **vars(rules)}
     with tempfile.TemporaryDirectory() as scratch:
@@ -180,30 +209,37 @@ def cmd_tournament(args) -> int:
             store = Store(args.db or os.path.join(scratch, 'games.sqlite'), settings, args.resume)
         except StoreError as error:
             fail(str(error))
+        created = reserve(outputs)
         total = count_games(names, chosen, args.games, args.gauntlet)
+        print(f'Players run in jails: {jail.describe(rules.sandbox)}.', flush=True)
         progress = Progress(total, done=store.count())
-        job = functools.partial(play_match, rules=rules, make_game=variants.make,
+        job = functools.partial(play_match, rules=rules, players=codes, make_game=variants.make,
                                 load_player=players.load_player)
+        silence = 2 * remote.LOAD_SECONDS + args.move_timeout + 5
         try:
-            with SandboxExecutor(args.jobs, hard_timeout=2 * args.move_timeout + 1) as executor:
+            with WorkerPool(args.jobs, hard_timeout=silence) as executor:
                 run(schedule(names, chosen, args.games, args.seed, args.gauntlet), job, executor,
                     store, in_flight=2 * args.jobs, progress=progress)
-        except KeyboardInterrupt:
+        except (KeyboardInterrupt, MachineryError) as stop:
             progress.close()
+            for path in created:
+                os.remove(path)
             kept = f'; they are in {args.db}: add --resume to go on' if args.db else ''
-            print(f'Interrupted after {store.count()} of {total} games{kept}.', file=sys.stderr)
+            happened = 'Interrupted' if isinstance(stop, KeyboardInterrupt) else f'{stop}.\nStopped'
+            print(f'{happened} after {store.count()} of {total} games{kept}.', file=sys.stderr)
             store.close()
-            return 130
+            return 130 if isinstance(stop, KeyboardInterrupt) else 1
         progress.close()
         report(args, settings, store, Results(names, chosen).add_all(store.records()))
         store.close()
     return 0
 
 
-def tournament_players(text: str | None, gauntlet: str | None, seconds: float) -> list[str]:
-    """Return the player specs of a tournament, each checked to load within seconds
-    in a worker process: those given (comma-separated), or every registered
-    non-interactive player."""
+def tournament_players(text: str | None, gauntlet: str | None,
+                       setup: remote.Setup) -> dict[str, remote.PlayerCode]:
+    """Return the code of each player of a tournament by name, each checked to load
+    in a jail for the game of setup: those given (comma-separated), or every
+    registered non-interactive player."""
     if text is None:
         names = [name for name in players.PLAYER if name not in players.INTERACTIVE]
     else:
@@ -213,11 +249,30 @@ def tournament_players(text: str | None, gauntlet: str | None, seconds: float) -
     names = list(dict.fromkeys(names))
     if len(names) < 2:
         fail(f'a tournament needs at least two players, got {", ".join(names) or "none"}')
-    try:  # in workers: a file may exit, hang or print as it loads
-        check_players(names, players.load_player, seconds)
+    for name in names:
+        if name in players.INTERACTIVE:
+            fail(f'player {name!r} needs a person at the keyboard; use it in play')
+    codes = {name: player_code(name) for name in names}
+    try:  # in jails: a file may exit, hang or print as it loads
+        check_players(codes, setup, remote.LOAD_SECONDS)
     except ValueError as error:
         fail(str(error))
-    return names
+    return codes
+
+
+def reserve(paths: list[str]) -> list[str]:
+    """Create the output files that do not exist yet, so that no player can put
+    anything in their place during the run; return those created."""
+    created = []
+    for path in paths:
+        try:
+            os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644))
+            created.append(path)
+        except FileExistsError:
+            pass
+        except OSError as error:
+            fail(f'cannot write output file {path!r}: {error.strerror}')
+    return created
 
 
 def report(args, settings: dict, store: Store, results: Results) -> None:
@@ -284,6 +339,12 @@ def add_tournament_options(parser: ArgumentParser) -> None:
            help=f'worker processes (default: the CPU count, {cpu_count()})')
     option('--move-timeout', type=seconds, default=10.0, metavar='SECONDS',
            help='time for one move; a player past it forfeits (default 10)')
+    option('--clock', type=time_control, default=None, metavar='BASE[+INC]',
+           help='a game clock per player: BASE seconds for the game, INC more after each '
+           'move (such as 60+0.5); a player whose clock runs out forfeits on time')
+    option('--memory', type=count(64), default=jail.Limits.memory_mb, metavar='MB',
+           help=f'address-space limit of each player, in MiB (default {jail.Limits.memory_mb})')
+    add_sandbox_option(parser)
     option('--max-plies', type=count(1), default=None, metavar='N',
            help='adjudicate a draw after N plies')
     option('--db', metavar='FILE', help='SQLite results file; each game is written as it ends')
@@ -294,6 +355,30 @@ def add_tournament_options(parser: ArgumentParser) -> None:
     option('--format', default='simple', metavar='FMT',
            help='table format: any of tabulate\'s (simple, github, latex, html, ...)')
     parser.set_defaults(run=cmd_tournament)
+
+
+def add_sandbox_option(parser: ArgumentParser) -> None:
+    """Add --sandbox, the jail level players run in."""
+    parser.add_argument('--sandbox', choices=jail.LEVELS, default='auto',
+                        help='jail players with bubblewrap, or with process limits alone '
+                        '(default auto: bwrap where it works)')
+
+
+def time_control(text: str) -> tuple[float, float]:
+    """An argparse type: a time control BASE[+INC] in seconds, such as 60+0.5."""
+    base, plus, increment = text.partition('+')
+    return seconds(base), (increment_seconds(increment) if plus else 0.0)
+
+
+def increment_seconds(text: str) -> float:
+    """An argparse type: seconds of at least 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f'expected seconds, got {text!r}') from None
+    if not 0 <= value < float('inf'):
+        raise argparse.ArgumentTypeError(f'expected an increment of at least 0, got {text}')
+    return value
 
 
 def cpu_count() -> int:
@@ -314,6 +399,7 @@ def build_parser() -> ArgumentParser:
     play.add_argument('second', help='the player who moves second')
     play.add_argument('--max-plies', type=count(1), default=None, metavar='N',
                       help='adjudicate a draw after N plies')
+    add_sandbox_option(play)
     play.set_defaults(run=cmd_play)
     listing = commands.add_parser('list', help='list the players and the variants')
     listing.set_defaults(run=cmd_list)

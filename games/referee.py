@@ -24,6 +24,17 @@ DETAIL_LIMIT = 500
 """The most characters of a forfeit's detail kept in the record (a player's message may be huge)."""
 
 
+class Forfeit(Exception):
+    """Raised by a stand-in for a player in another process to forfeit its game."""
+
+    def __init__(self, termination: str, detail: str):
+        super().__init__(detail)
+        self.termination = termination
+        """How the game ends: illegal move, error or timeout."""
+        self.detail = detail
+        """What went wrong."""
+
+
 @dataclass
 class GameRecord:
     """Everything that happened in one game."""
@@ -80,32 +91,38 @@ def seats_of(game: Game) -> tuple:
 
 def play(game: Game, players: Sequence[Player], state=None, max_plies: int | None = None,
          on_move: Callable[[Any, Any, Any], None] | None = None,
-         call: Callable[[Player, Game, Any], Any] | None = None) -> GameRecord:
+         call: Callable[[Player, Game, Any], Any] | None = None,
+         isolate: bool = True) -> GameRecord:
     """Play a game from state (default: the initial state) and return its record.
-    players[i] plays seat i. The referee asks to_move who moves, hands each player
-    private copies of the game and state, and checks every move. A player that
-    raises or makes an illegal move forfeits; past max_plies the game is adjudicated
-    a draw. on_move(state, move, new_state) is told of each move; call(player, game,
-    state) may replace the plain call player(game, state), to add time limits."""
+    players[i] plays seat i. The referee asks to_move who moves and checks every
+    move. A player that raises (referee.Forfeit says how it forfeits) or makes an
+    illegal move forfeits; past max_plies the game is adjudicated a draw.
+    on_move(state, move, new_state) is told of each move; call(player, game, state)
+    may replace the plain call player(game, state), to add time limits. With
+    isolate, players in this process get private copies of the game and the state
+    and any change to the game's classes is undone and forfeits; stand-ins for
+    players in other processes (games.remote) need none of that."""
     seats = seats_of(game)
     state = game.initial if state is None else state
-    views = [copy.deepcopy(game) for _ in players]
+    views = [copy.deepcopy(game) if isolate else game for _ in players]
     record = GameRecord(seats=seats, nodes=[None] * len(seats))
     call = call or (lambda player, view, position: player(view, position))
-    rules = _snapshot(game)
+    rules = _snapshot(game) if isolate else []
     while not game.terminal_test(state):
         if max_plies is not None and record.plies >= max_plies:
             return _end(record, game, state, ADJUDICATED, f'no result after {max_plies} plies')
         seat = seats.index(game.to_move(state))
         started = time.perf_counter()
         try:
-            move = call(players[seat], views[seat], copy.deepcopy(state))
+            move = call(players[seat], views[seat], copy.deepcopy(state) if isolate else state)
         except (PlayerQuit, KeyboardInterrupt):
             raise
+        except Forfeit as forfeit:
+            return _forfeit(record, game, state, seat, forfeit.termination, forfeit.detail)
         except TimeoutError as error:
-            return _forfeit(record, game, state, seat, TIMEOUT, _describe(error, 'out of time'))
+            return _forfeit(record, game, state, seat, TIMEOUT, describe(error, 'out of time'))
         except BaseException as error:  # a player's fault must never stop the referee
-            return _forfeit(record, game, state, seat, ERROR, _describe(error))
+            return _forfeit(record, game, state, seat, ERROR, describe(error))
         finally:
             changed = _restore(rules)
         record.times.append(time.perf_counter() - started)
@@ -115,7 +132,7 @@ def play(game: Game, players: Sequence[Player], state=None, max_plies: int | Non
         try:
             move = _legal_move(game, state, move)
         except Exception as error:  # IllegalMoveError, or a move object that breaks comparison
-            return _forfeit(record, game, state, seat, ILLEGAL, _describe(error))
+            return _forfeit(record, game, state, seat, ILLEGAL, describe(error))
         new_state = game.result(state, move)
         record.moves.append(move)
         record.movers.append(seat)
@@ -159,7 +176,7 @@ def _legal_move(game: Game, state, move):
     return legal[legal.index(move)] if move in legal else move
 
 
-def _describe(error: BaseException, default: str = '') -> str:
+def describe(error: BaseException, default: str = '') -> str:
     """Return 'Type: message' for a player's exception, even one whose str() fails."""
     name = type(error).__name__
     try:

@@ -97,3 +97,143 @@ def cheats(game, state):
     type(game).terminal_test = lambda self, position: position.to_move != me
     type(game).utility = lambda self, position, player: 1 if player == me else -1
     return game.actions(state)[0]
+
+
+def saboteur(game, state):
+    """Rewrite everything within reach in its own process: every class of every game,
+    every function of the project's modules, the builtins; then play the first move."""
+    move = game.actions(state)[0]
+    import builtins
+    from games import Game
+
+    def ended(*args, **kwargs):
+        return True
+
+    def subclasses(cls):
+        for sub in cls.__subclasses__():
+            yield sub
+            yield from subclasses(sub)
+    for cls in subclasses(Game):
+        cls.terminal_test = cls.actions = cls.result = cls.utility = ended
+    for name, module in list(sys.modules.items()):
+        if name.split('.')[0] in ('games', 'players', 'variants'):
+            for attr, value in list(vars(module).items()):
+                if callable(value) and not isinstance(value, type):
+                    setattr(module, attr, ended)
+    builtins.len = builtins.isinstance = ended
+    return move
+
+
+class _Poison:
+    """Pickled, runs a shell command when it is unpickled."""
+
+    def __reduce__(self):
+        return (os.system, ('touch /tmp/aima-games-pwned',))
+
+
+def forger(game, state):
+    """Write a pickle that runs code when read, and fake finished games and
+    heartbeats, on every file descriptor it may have; then play the first move."""
+    import json
+    import pickle
+    poison = pickle.dumps(('done', True, _Poison()))
+    fake = json.dumps({'move': None, 'score': 1, 'termination': 'normal', 'winner': 'me'})
+    for fd in range(256):
+        for data in (poison, fake.encode() + b'\n', pickle.dumps(('beat', None))):
+            try:
+                os.write(fd, data)
+            except OSError:
+                pass
+    return game.actions(state)[0]
+
+
+def flooder(game, state):
+    """Answer with a megabyte of garbage and no end of line."""
+    os.write(4, b'x' * (1 << 20))
+    time.sleep(60)
+
+
+class _Exits:
+    """A move that ends the program of whoever compares, hashes or prints it."""
+
+    def __eq__(self, other):
+        raise SystemExit(0)
+
+    def __hash__(self):
+        raise KeyboardInterrupt
+
+    def __repr__(self):
+        raise SystemExit(0)
+
+    def __iter__(self):
+        raise SystemExit(0)
+
+
+def quitter(game, state):
+    """Return a move object whose comparison, hashing and printing end the program."""
+    return _Exits()
+
+
+def signaller(game, state):
+    """Signal its parent, its parent's group, and every process it can find, then play."""
+    import signal
+    targets = [os.getppid()]
+    try:
+        targets += [int(pid) for pid in os.listdir('/proc') if pid.isdigit()]
+    except OSError:
+        pass
+    for pid in targets:
+        if pid == os.getpid():
+            continue
+        for kill in (os.kill, os.killpg):
+            try:
+                kill(pid, signal.SIGTERM)
+            except (OSError, ValueError):
+                pass
+    return game.actions(state)[0]
+
+
+def lingerer(game, state):
+    """Leave a child in a session of its own and a spinning thread, both meant to
+    outlive the game; then play the first move."""
+    import threading
+    if os.fork() == 0:
+        os.setsid()
+        if os.fork() == 0:
+            while True:
+                time.sleep(0.05)
+        os._exit(0)
+    threading.Thread(target=lambda: [None for _ in iter(int, 1)], daemon=True).start()
+    return game.actions(state)[0]
+
+
+def tamperer(game, state):
+    """Find the results files on its parents' command lines and try to rewrite,
+    delete or replace them with folders; then play the first move."""
+    paths = []
+    pid = os.getppid()
+    for _ in range(3):
+        try:
+            with open(f'/proc/{pid}/cmdline', 'rb') as file:
+                words = file.read().decode(errors='replace').split('\0')
+            with open(f'/proc/{pid}/stat') as file:
+                pid = int(file.read().rsplit(')', 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            break
+        paths += [word for before, word in zip(words, words[1:])
+                  if before in ('--db', '--json', '--csv')]
+    for path in paths:
+        for attack in (lambda: open(path, 'r+b').write(b'\0' * 100), lambda: os.remove(path),
+                       lambda: os.mkdir(path), lambda: os.rename(path, path + '.old')):
+            try:
+                attack()
+            except OSError:
+                pass
+    return game.actions(state)[0]
+
+
+def hog(game, state):
+    """Take 64 GiB of memory."""
+    hoard = bytearray(64 << 30)
+    return game.actions(state)[len(hoard) % 2]
+

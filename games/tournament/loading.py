@@ -1,39 +1,29 @@
-"""Checking that every player loads, in worker processes, so that a file that exits,
-hangs or prints as it is imported cannot stop or spoil the tournament itself."""
+"""Checking that every player loads, each in a jail of its own, so that a file that
+is missing, fails, exits, hangs or prints as it loads is refused before play."""
 
 from __future__ import annotations
 
-from typing import Callable, Sequence
+from typing import Mapping
 
-from .workers import SandboxExecutor, WorkerLost
+from .. import referee, remote
 
 
-def check_players(specs: Sequence[str], load_player: Callable[[str], object],
-                  seconds: float, jobs: int = 2) -> None:
-    """Load each spec with load_player in a worker process and raise ValueError,
-    naming the first in order that fails: a load error, no result within seconds,
-    or its process ending."""
-    with SandboxExecutor(max(1, min(jobs, len(specs))), hard_timeout=seconds) as executor:
+def check_players(players: Mapping[str, remote.PlayerCode], setup: remote.Setup,
+                  seconds: float, at_once: int = 4) -> None:
+    """Load each player in a jail for the game of setup, at_once jails at a time,
+    and raise ValueError naming the first in order that fails to load within seconds."""
+    names = list(players)
+    for start in range(0, len(names), at_once):
+        batch = names[start:start + at_once]
+        jailed = []
         try:
-            futures = [executor.submit(load_problem, load_player, spec) for spec in specs]
-            for spec, future in zip(specs, futures):
+            for name in batch:
+                jailed.append(remote.JailedPlayer(players[name], setup, '0', []))
+            for name, player in zip(batch, jailed):
                 try:
-                    problem = future.result()
-                except WorkerLost as error:
-                    problem = (f'player {spec!r} did not load within {seconds:g} s'
-                               if error.timed_out else
-                               f'player {spec!r} ended its process as it loaded ({error})')
-                if problem:
-                    raise ValueError(problem)
-        except BaseException:  # a failed load or Ctrl-C: stop the other loads at once
-            executor.shutdown(wait=False, cancel_futures=True)
-            raise
-
-
-def load_problem(load_player: Callable[[str], object], spec: str) -> str | None:
-    """Return what is wrong with loading spec, or None if it loads."""
-    try:
-        load_player(spec)
-    except Exception as error:  # PlayerLoadError, or a loader's own failure
-        return str(error) or type(error).__name__
-    return None
+                    player.wait_ready(seconds)
+                except referee.Forfeit as forfeit:
+                    raise ValueError(f'player {name!r}: {forfeit.detail}') from None
+        finally:
+            for player in jailed:
+                player.close()

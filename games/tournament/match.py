@@ -1,15 +1,17 @@
-"""Playing one scheduled game in a worker: the opening, the players' time limit, and its record."""
+"""Playing one scheduled game: the opening, each player in a jail of its own, the
+referee and the clocks on the trusted side, and the game's record."""
 
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Mapping
 
-from .. import referee
-from ..base import Game, Player, PlayerQuit
+from .. import referee, remote
+from ..base import Game
+from ..jail import Limits
 from .schedule import GameSpec
-from .workers import WorkerLost, heartbeat
+from .workers import heartbeat
 
 FIRST, SECOND = 0, 1
 
@@ -24,6 +26,17 @@ class Rules:
     """Seconds a player may think about one move."""
     max_plies: int | None = None
     """Plies (openings included) after which the game is adjudicated a draw."""
+    clock: tuple[float, float] | None = None
+    """A game clock per player, (base seconds, increment seconds per move), or None."""
+    sandbox: str = 'process'
+    """The jail level players run in: 'process' or 'bwrap'."""
+    memory_mb: int = Limits.memory_mb
+    """Each player's address-space limit, in MiB."""
+
+    def timing(self) -> remote.TimeControl:
+        """Return the time control of each player."""
+        base, increment = self.clock or (None, 0.0)
+        return remote.TimeControl(self.move_timeout, base, increment)
 
 
 _games: dict = {}
@@ -45,48 +58,48 @@ def play_opening(game: Game, plies: int, seed) -> tuple[list, object]:
     return moves, state
 
 
-def play_match(spec: GameSpec, rules: Rules, make_game: Callable[[str], Game],
-               load_player: Callable[[str], Player]) -> dict:
+def play_match(spec: GameSpec, rules: Rules, players: Mapping[str, remote.PlayerCode],
+               make_game: Callable[[str], Game], load_player: Callable) -> dict:
     """Play the game spec describes and return its record as a dict (see record()).
-    make_game(variant) and load_player(spec) build the game and the players."""
+    players gives the code of each player by name; make_game(variant) makes the
+    game, here and in the jails, where load_player(spec) loads registry players.
+    Each player runs in a jail started for this game alone and killed at its end."""
     if spec.variant not in _games:
         _games[spec.variant] = make_game(spec.variant)
     game = _games[spec.variant]
     opening, state = play_opening(game, rules.openings, spec.seed)
-    moves_so_far = list(opening)
+    history = [remote.event('move', move) for move in opening]
+    setup = remote.Setup(spec.variant, _path(make_game), _path(load_player), rules.sandbox,
+                         Limits(memory_mb=rules.memory_mb))
     seats = referee.seats_of(game)
-    players = []
-    for seat, name in enumerate((spec.first, spec.second)):
-        heartbeat((seat, len(opening), moves_so_far))
-        try:  # loaded afresh for each game: what a file keeps in its globals lasts one game
-            players.append(load_player(name))
-        except Exception as error:  # a player file that fails to load in this worker
-            failed = referee.forfeited(seats, seat, referee.ERROR, f'cannot load player: {error}')
-            return record(spec, opening, failed)
+    jailed: list[remote.JailedPlayer] = []
+    try:
+        for seat, name in enumerate((spec.first, spec.second)):
+            jailed.append(remote.JailedPlayer(players[name], setup, f'{spec.game_seed}:{seat}',
+                                              history, rules.timing()))
+        for seat, player in enumerate(jailed):
+            try:
+                player.wait_ready()
+            except referee.Forfeit as forfeit:
+                failed = referee.forfeited(seats, seat, forfeit.termination, forfeit.detail)
+                return record(spec, opening, failed)
 
-    def before_move(position):
-        heartbeat((seats.index(game.to_move(position)), len(opening), moves_so_far))
+        def after_move(position, move, new_state):
+            history.append(remote.event('move', move))
+            heartbeat()
 
-    def after_move(position, move, new_state):
-        moves_so_far.append(move)
-
-    random.seed(spec.game_seed)
-    max_plies = None if rules.max_plies is None else max(0, rules.max_plies - len(opening))
-    call = _guarded(referee.time_limited(rules.move_timeout, before_move))
-    played = referee.play(game, players, state=state, max_plies=max_plies,
-                          on_move=after_move, call=call)
+        max_plies = None if rules.max_plies is None else max(0, rules.max_plies - len(opening))
+        played = referee.play(game, jailed, state=state, max_plies=max_plies,
+                              on_move=after_move, isolate=False)
+    finally:
+        for player in jailed:
+            player.close()
     return record(spec, opening, played)
 
 
-def _guarded(call: Callable) -> Callable:
-    """Wrap a call so that a player raising PlayerQuit or KeyboardInterrupt, which
-    the referee lets through for people at the keyboard, forfeits instead."""
-    def guarded(player, view, position):
-        try:
-            return call(player, view, position)
-        except (KeyboardInterrupt, PlayerQuit) as error:
-            raise RuntimeError(f'{type(error).__name__} raised by the player') from None
-    return guarded
+def _path(function: Callable) -> str:
+    """Return 'module:name' of a module-level function, for a jail to import it."""
+    return f'{function.__module__}:{function.__qualname__}'
 
 
 def record(spec: GameSpec, opening: list, played: referee.GameRecord) -> dict:
@@ -101,24 +114,9 @@ def record(spec: GameSpec, opening: list, played: referee.GameRecord) -> dict:
         'pair': spec.pair, 'leg': spec.leg, 'seed': spec.seed,
         'score': played.score(FIRST), 'termination': played.termination, 'detail': played.detail,
         'forfeit': None if played.offender is None else names[played.offender],
-        'moves': _plain(list(opening) + played.moves), 'opening': len(opening),
-        'plies': len(opening) + played.plies,
+        'moves': [remote.to_plain(move) for move in list(opening) + played.moves],
+        'opening': len(opening), 'plies': len(opening) + played.plies,
         'time_first': time_moves[FIRST][0], 'time_second': time_moves[SECOND][0],
         'moves_first': time_moves[FIRST][1], 'moves_second': time_moves[SECOND][1],
         'nodes_first': played.nodes[FIRST], 'nodes_second': played.nodes[SECOND],
     }
-
-
-def lost_record(spec: GameSpec, error: WorkerLost) -> dict:
-    """Return the record of a game whose worker was killed or died: the player
-    whose move it was forfeits, on time if it was killed for going silent."""
-    seat, opening, moves = error.payload if error.payload else (FIRST, 0, [])
-    termination = referee.TIMEOUT if error.timed_out else referee.ERROR
-    played = referee.forfeited(('first', 'second'), seat, termination, str(error))
-    played.moves = list(moves[opening:])
-    return record(spec, moves[:opening], played)
-
-
-def _plain(moves: list) -> list:
-    """Return moves as JSON-friendly values: tuples become lists."""
-    return [list(_plain(move)) if isinstance(move, (tuple, list)) else move for move in moves]

@@ -8,22 +8,30 @@ import threading
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from typing import Callable, Iterable, Iterator
 
-from .match import lost_record
 from .schedule import GameSpec
 from .store import Store
-from .workers import WorkerLost
 
 POLL_SECONDS = 0.1
+TRIES = 3
+"""How often a game is played before a fault of the machinery stops the run."""
+
+
+class MachineryError(RuntimeError):
+    """A game failed through no player's fault (its worker process was lost, or the
+    referee itself failed) as many times as it was tried."""
 
 
 def run(specs: Iterable[GameSpec], job: Callable[[GameSpec], dict], executor: Executor,
         store: Store, in_flight: int, progress: Callable[[], None] = lambda: None) -> int:
     """Play every game of specs that store does not hold yet, as job(spec) on the
     executor with at most in_flight games submitted at a time, storing each
-    record as it finishes and calling progress() after each. A game whose worker
-    is lost counts as a forfeit of the player to move. Returns the games played.
-    On any exception, Ctrl-C included, the running games are abandoned."""
+    record as it finishes and calling progress() after each. A game that fails
+    through no player's fault (its worker is lost: the players' faults are in
+    the records) is played again, up to TRIES times, and then raises
+    MachineryError. Returns the games played. On any exception, Ctrl-C
+    included, the running games are abandoned."""
     pending: dict[Future, GameSpec] = {}
+    failures: dict[int, int] = {}
     played = 0
 
     def finished(interrupted: Callable[[], bool]) -> set:
@@ -39,8 +47,15 @@ def run(specs: Iterable[GameSpec], job: Callable[[GameSpec], dict], executor: Ex
             spec = pending.pop(future)
             try:
                 record = future.result()
-            except WorkerLost as error:
-                record = lost_record(spec, error)
+            except Exception as error:  # the machinery's fault: play the game again
+                failures[spec.index] = failures.get(spec.index, 0) + 1
+                if failures[spec.index] >= TRIES:
+                    raise MachineryError(
+                        f'game {spec.index + 1} ({spec.variant}: {spec.first} against '
+                        f'{spec.second}) failed {TRIES} times, through no fault of a '
+                        f'player: {type(error).__name__}: {error}') from None
+                pending[executor.submit(job, spec)] = spec
+                continue
             store.add(record)
             played += 1
             progress()

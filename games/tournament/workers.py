@@ -1,6 +1,8 @@
-"""A process-pool Executor for untrusted code: each worker process runs one task at
+"""A process-pool Executor for the referees: each worker process runs one task at
 a time, silenced, and is killed and replaced when its task stops reporting
-progress for too long or when it dies."""
+progress for too long or when it dies. Workers run only the project's own code;
+players run in jails that the workers start (games.jail), which adopt their
+orphans, so closing a jail also kills what its player hid away."""
 
 from __future__ import annotations
 
@@ -13,7 +15,9 @@ import sys
 import threading
 import time
 from concurrent.futures import Executor, Future
-from typing import Any, Callable
+from typing import Callable
+
+from .. import jail
 
 POLL_SECONDS = 0.05
 ORPHAN_POLL_SECONDS = 0.5
@@ -23,20 +27,19 @@ _connection = None
 """Inside a worker, its end of the pipe to the parent; None elsewhere."""
 
 
-def heartbeat(payload: Any = None) -> None:
-    """Tell the parent that this worker's task is alive and what it is doing now
-    (payload); this restarts the task's hard time limit. Does nothing outside a worker."""
+def heartbeat() -> None:
+    """Tell the parent that this worker's task is alive; this restarts the task's
+    hard time limit. Does nothing outside a worker."""
     if _connection is not None:
-        _connection.send(('beat', payload))
+        _connection.send(('beat',))
 
 
 class WorkerLost(Exception):
-    """A task's worker process died, or was killed for going silent past the hard time limit."""
+    """A task's worker process died, or was killed for going silent past the hard
+    time limit: a fault of the machinery, not of a player."""
 
-    def __init__(self, message: str, payload: Any = None, timed_out: bool = False):
+    def __init__(self, message: str, timed_out: bool = False):
         super().__init__(message)
-        self.payload = payload
-        """What the task last told heartbeat(), or None."""
         self.timed_out = timed_out
         """True if the parent killed the worker for going silent too long."""
 
@@ -51,11 +54,10 @@ class _Worker:
         child_end.close()
         self.future: Future | None = None
         self.last_beat = 0.0
-        self.payload = None
 
     def start(self, future: Future, fn, args, kwargs) -> None:
         """Send the worker a task."""
-        self.future, self.last_beat, self.payload = future, time.monotonic(), None
+        self.future, self.last_beat = future, time.monotonic()
         self.connection.send((fn, args, kwargs))
 
     def stop(self) -> None:
@@ -66,7 +68,7 @@ class _Worker:
         self.connection.close()
 
 
-class SandboxExecutor(Executor):
+class WorkerPool(Executor):
     """Run each submitted call in one of max_workers worker processes. A call that
     goes hard_timeout seconds without a heartbeat() has its worker killed and its
     future fails with WorkerLost(timed_out=True); a worker that dies (os._exit, a
@@ -132,12 +134,10 @@ class SandboxExecutor(Executor):
                 elif (self._hard_timeout is not None
                       and time.monotonic() - worker.last_beat > self._hard_timeout):
                     self._replace(worker, WorkerLost(
-                        f'no progress within {self._hard_timeout:g} s; worker killed',
-                        worker.payload, timed_out=True))
+                        f'no progress within {self._hard_timeout:g} s; worker killed', True))
         for worker in self._workers:
             if worker.future is not None:
-                worker.future.set_exception(
-                    WorkerLost('the executor was shut down', worker.payload))
+                worker.future.set_exception(WorkerLost('the executor was shut down'))
             worker.stop()
 
     def _assign(self) -> None:
@@ -146,7 +146,11 @@ class SandboxExecutor(Executor):
             while worker.future is None and self._tasks:
                 future, fn, args, kwargs = self._tasks.popleft()
                 if future.set_running_or_notify_cancel():
-                    worker.start(future, fn, args, kwargs)
+                    try:
+                        worker.start(future, fn, args, kwargs)
+                    except Exception as error:  # a task that cannot be sent, such as a lambda
+                        worker.future = None
+                        future.set_exception(error)
 
     def _receive(self, worker: _Worker) -> None:
         """Read one message from a busy worker: a heartbeat or its task's outcome."""
@@ -155,15 +159,14 @@ class SandboxExecutor(Executor):
         except (EOFError, OSError):
             worker.process.join()
             self._replace(worker, WorkerLost(
-                f'worker process exited with status {worker.process.exitcode}', worker.payload))
+                f'worker process exited with status {worker.process.exitcode}'))
             return
         except Exception as error:  # a message the parent cannot unpickle
             self._replace(worker, WorkerLost(
-                f'unreadable message from the worker: {type(error).__name__}: {error}',
-                worker.payload))
+                f'unreadable message from the worker: {type(error).__name__}: {error}'))
             return
         if kind == 'beat':
-            worker.last_beat, worker.payload = time.monotonic(), message[0]
+            worker.last_beat = time.monotonic()
             return
         future, worker.future = worker.future, None
         ok, value = message
@@ -186,6 +189,7 @@ def _work(connection) -> None:
     global _connection
     _connection = connection
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    jail.become_reaper()
     null = os.open(os.devnull, os.O_RDWR)
     for fd in (0, 1, 2):
         os.dup2(null, fd)
