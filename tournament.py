@@ -66,9 +66,13 @@ def get_player(spec: str) -> games.Player:
 
 def cmd_list(args) -> int:
     """Print the players and the variants, one line each."""
-    print('Players:')
+    print('Players (options and their defaults in brackets; give them as mcts(N=200)):')
+    registry = players.registry
     for name in players.PLAYER:
-        print(f'  {name:<12} {players.registry.description(name)}')
+        options = f'  [{registry.options(name)}]' if name in registry.FACTORY else ''
+        print(f'  {name:<12} {registry.description(name)}{options}')
+    for name in [name for name in registry.FACTORY if name not in players.PLAYER]:
+        print(f'  {name + "(" + registry.options(name) + ")":<12} {registry.description(name)}')
     print('\nVariants (* = in the default tournament):')
     for name, variant in variants.VARIANTS.items():
         mark = '*' if variant.default else ' '
