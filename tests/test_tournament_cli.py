@@ -35,18 +35,22 @@ def games_of(path):
 
 
 def test_prints_every_table_with_its_columns():
-    out = tournament(*SMALL, '--games', '2').stdout
+    out = tournament(*SMALL, '--games', '2', '--tables', 'all').stdout
     assert out.startswith('Round robin: 3 players, 2 variants, 24 games (seed 0)')
-    for title in ('nim(piles=(2, 3))', 'simple-nim', 'Overall', 'Crosstable', 'How games ended',
-                  'Time per move'):
+    for title in ('Standings: nim(piles=(2, 3))', 'Standings: simple-nim', 'Crosstable',
+                  'How games ended', 'Time per move', 'Forfeits', 'Score % by variant',
+                  'Standings'):
         assert f'\n{title}' in out
     header = ('Rank  Player      Elo    ±    Games    W    D    L    Points    Score %    '
               'Draw %    Forfeits')
-    assert out.count(header) == 3
-    for column in ('Normal', 'Adjudicated draw', 'Timeout', 'Illegal move', 'Error',
-                   'Opponent forfeit', 'ms/move', 'Nodes/move'):
+    assert out.count(header) == 2
+    assert out.rstrip().splitlines()[-5].split() == ['Rank', 'Player', 'Elo', '±', 'Games',
+                                                      'Points', 'Score', '%', 'Forfeits']
+    for column in ('Normal', 'Adjudicated', 'Timeout', 'Illegal', 'Error',
+                   'Opp. forfeit', 'ms/move', 'Nodes/move'):
         assert column in out
-    assert tournament(*SMALL, '--format', 'github').stdout.count('Rank | Player ') == 3
+    assert tournament(*SMALL, '--format', 'github', '--tables', 'all').stdout.count(
+        'Rank | Player ') == 3
 
 
 def test_json_and_csv_hold_the_records_standings_and_settings(tmp_path):
