@@ -182,7 +182,7 @@ def forfeits_section(results: Results, order: list[str]) -> Raw:
     linked = [[player, ending, games,
                Raw(f'<a href="#game-{first}">{first}</a>') if first is not None else '', reason]
               for player, ending, games, first, reason in rows]
-    return table(['Player', 'Ending', 'Games', 'First game', 'Reason'], linked,
+    return table(['Player', 'Ending', 'Games', 'First game', "First game's reason"], linked,
                  [False, False, True, True, False])
 
 

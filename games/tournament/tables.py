@@ -118,12 +118,13 @@ def forfeit_rows(results: Results, order: list[str], reasons: int | None = FORFE
     for player in order:
         kept = sorted(results.reasons.get(player, {}).values(),
                       key=lambda reason: (-reason.games, reason.first_game))
-        for reason in kept[:reasons]:
+        shown = kept if reasons is None else kept[:reasons]
+        for reason in shown:
             text = reason.detail
             if width and len(text) > width:
                 text = text[:width - 1] + '…'
             rows.append([player, reason.termination, reason.games, reason.first_game, text])
-        rest = sum(reason.games for reason in kept[reasons:]) + results.unexplained[player]
+        rest = sum(reason.games for reason in kept[len(shown):]) + results.unexplained[player]
         if rest:
             rows.append([player, '', rest, None, 'more, for other reasons'])
     return rows
