@@ -59,8 +59,7 @@ def bind(function: Callable, keywords: dict, name: str) -> dict:
     call the function. Raises ValueError naming an unknown parameter, a bad value
     or a missing required one."""
     params = parameters(function)
-    target = function.__init__ if isinstance(function, type) else function
-    hints = typing.get_type_hints(target)
+    hints = _parameter_types(function.__init__ if isinstance(function, type) else function)
     for key in keywords:
         if key not in params:
             raise ValueError(f'{name} has no parameter {key!r}; its parameters: '
@@ -72,6 +71,21 @@ def bind(function: Callable, keywords: dict, name: str) -> dict:
                          f'{name}({missing[0]}=...)')
     return {key: coerce(value, hints.get(key, object), f'{name}: {key}')
             for key, value in keywords.items()}
+
+
+def _parameter_types(target: Callable) -> dict:
+    """Return the declared types of a function's parameters that can be resolved (a
+    return type, or a name the function's module cannot resolve, is left out)."""
+    resolved = {}
+    for name, annotation in getattr(target, '__annotations__', {}).items():
+        if name == 'return':
+            continue
+        holder = types.SimpleNamespace(__annotations__={name: annotation})
+        try:
+            resolved.update(typing.get_type_hints(holder, getattr(target, '__globals__', {})))
+        except Exception:  # NameError and the like: the value is taken as it is
+            pass
+    return resolved
 
 
 def coerce(value, hint, what: str):

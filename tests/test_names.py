@@ -142,3 +142,18 @@ def test_the_tables_and_records_show_names_and_keep_specs(tmp_path):
     assert {row['player'] for row in data['standings']['overall']} == {'alice', 'bob',
                                                                         'mcts(N=20)'}
     assert 'first_spec' in (tmp_path / 'run.csv').read_text().splitlines()[0]
+
+
+def test_a_factory_of_ones_own_takes_typed_options():
+    @players.register_factory('test-greedy')
+    def greedy(most: int = 3) -> 'NotAName':  # noqa: F821 (a return type is never resolved)
+        """Take up to most counters at once."""
+        return lambda game, state: max(game.actions(state), key=lambda m: min(m[1], most))
+    try:
+        game = Nim(piles=(5, 4))
+        assert players.load_player('test-greedy(most=2)')(game, game.initial) == (1, 2)
+        with pytest.raises(players.PlayerLoadError, match='most must be a whole number'):
+            players.load_player('test-greedy(most=2.5)')
+        assert registry.options('test-greedy') == 'most=3'
+    finally:
+        del players.FACTORY['test-greedy']
