@@ -55,11 +55,16 @@ def register(name: str, interactive: bool = False) -> Callable[[Player], Player]
 
 def register_factory(name: str) -> Callable[[Callable[..., Player]], Callable[..., Player]]:
     """Decorator that adds a factory of players with options to FACTORY under name.
-    Its keyword parameters, with their types and defaults, are the options:
+    The name is a Python identifier; the factory's keyword parameters, with their
+    types and defaults, are the options:
 
         @register_factory('mcts')
         def mcts(N: int = 1000) -> Player: ...
     """
+    if not name.isidentifier():
+        raise ValueError(f'a player with options needs a name such as mcts or my_player, '
+                         f'got {name!r}')
+
     def add(factory: Callable[..., Player]) -> Callable[..., Player]:
         FACTORY[name] = factory
         return factory

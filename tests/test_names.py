@@ -145,15 +145,17 @@ def test_the_tables_and_records_show_names_and_keep_specs(tmp_path):
 
 
 def test_a_factory_of_ones_own_takes_typed_options():
-    @players.register_factory('test-greedy')
+    @players.register_factory('test_greedy')
     def greedy(most: int = 3) -> 'NotAName':  # noqa: F821 (a return type is never resolved)
         """Take up to most counters at once."""
         return lambda game, state: max(game.actions(state), key=lambda m: min(m[1], most))
     try:
         game = Nim(piles=(5, 4))
-        assert players.load_player('test-greedy(most=2)')(game, game.initial) == (1, 2)
+        assert players.load_player('test_greedy(most=2)')(game, game.initial) == (1, 2)
         with pytest.raises(players.PlayerLoadError, match='most must be a whole number'):
-            players.load_player('test-greedy(most=2.5)')
-        assert registry.options('test-greedy') == 'most=3'
+            players.load_player('test_greedy(most=2.5)')
+        assert registry.options('test_greedy') == 'most=3'
     finally:
-        del players.FACTORY['test-greedy']
+        del players.FACTORY['test_greedy']
+    with pytest.raises(ValueError, match='needs a name such as'):
+        players.register_factory('my-player')
