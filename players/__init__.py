@@ -11,8 +11,9 @@ from .textbook import (MCT_Node, alpha_beta_cutoff_search, alpha_beta_player, al
                        random_player, ucb)
 
 __all__ = ['Solution', 'solve', 'perfect_player',
-           'query_player', 'FACTORY', 'INTERACTIVE', 'PLAYER', 'PlayerLoadError', 'load_player',
-           'make_alpha_beta_player', 'register', 'register_factory', 'MCT_Node',
-           'alpha_beta_cutoff_search', 'alpha_beta_player', 'alpha_beta_search',
-           'alphabeta_full_search', 'alphabeta_player', 'alphabeta_search', 'mcts_player', 'minimax_decision', 'minmax_decision',
-           'minmax_player', 'monte_carlo_tree_search', 'random_player', 'ucb']
+           'query_player', 'INTERACTIVE', 'PLAYER', 'PlayerLoadError', 'load_player',
+           'make_alpha_beta_player', 'register', 'MCT_Node', 'alpha_beta_cutoff_search',
+           'alpha_beta_player', 'alpha_beta_search', 'alphabeta_full_search', 'alphabeta_player',
+           'alphabeta_search', 'mcts_player', 'minimax_decision', 'minmax_decision',
+           'minmax_player', 'monte_carlo_tree_search', 'random_player', 'ucb',
+           'FACTORY', 'register_factory']

@@ -139,8 +139,8 @@ def test_the_tables_and_records_show_names_and_keep_specs(tmp_path):
     for game in data['games']:
         assert data['settings']['specs'][game['first']] == game['first_spec']
         assert data['settings']['specs'][game['second']] == game['second_spec']
-    assert {row['player'] for row in data['standings']['overall']} == {'alice', 'bob',
-                                                                        'mcts(N=20)'}
+    overall = data['standings']['overall']
+    assert {row['player'] for row in overall} == {'alice', 'bob', 'mcts(N=20)'}
     assert 'first_spec' in (tmp_path / 'run.csv').read_text().splitlines()[0]
 
 

@@ -12,7 +12,7 @@ import pytest
 from games import ConnectFour, Nim, TicTacToe
 from games.tournament import report, tables
 from games.tournament.replay import replay
-from games.tournament.results import OVERALL, Results
+from games.tournament.results import Results
 from games.tournament.store import Store
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

@@ -76,8 +76,8 @@ def test_the_page_renders_without_errors_and_replays_a_game(report, tmp_path):
         assert discs == (len(forfeited['moves']) + 1) // 2
         chromium.evaluate('const s = document.getElementById("filter-player"); '
                           's.value = "1"; s.dispatchEvent(new Event("change"))')
-        rude_games = [game for game in data['games'] if 'rude' in (game['first'],
-                                                                     game['second'])]
+        rude_games = [game for game in data['games']
+                      if 'rude' in (game['first'], game['second'])]
         assert chromium.evaluate('document.querySelectorAll("#game-rows tr").length') == len(
             rude_games)
         chromium.screenshot(str(tmp_path / 'report.png'))

@@ -44,8 +44,8 @@ def test_prints_every_table_with_its_columns():
     header = ('Rank  Player      Elo    ±    Games    W    D    L    Points    Score %    '
               'Draw %    Forfeits')
     assert out.count(header) == 2
-    assert out.rstrip().splitlines()[-5].split() == ['Rank', 'Player', 'Elo', '±', 'Games',
-                                                      'Points', 'Score', '%', 'Forfeits']
+    assert out.rstrip().splitlines()[-5].split() == [
+        'Rank', 'Player', 'Elo', '±', 'Games', 'Points', 'Score', '%', 'Forfeits']
     for column in ('Normal', 'Adjudicated', 'Timeout', 'Illegal', 'Error',
                    'Opp. forfeit', 'ms/move', 'Nodes/move'):
         assert column in out

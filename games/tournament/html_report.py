@@ -290,7 +290,8 @@ _GAMES_PANEL = '''<div class="filters">
 _PAGE = '''<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:">
+<meta http-equiv="Content-Security-Policy"
+ content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'">
 <title>{title}</title><style>{style}</style></head>
 <body><header><h1>{title}</h1><p>{rules}</p><nav>{nav}</nav></header>
 <main>{body}</main>

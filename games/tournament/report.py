@@ -106,4 +106,3 @@ def plural(number: int, noun: str) -> str:
     if number == 1:
         return f'{number} {noun}'
     return f'{number} {noun[:-1]}ies' if noun.endswith('y') else f'{number} {noun}s'
-

@@ -9,7 +9,8 @@ from typing import Iterator
 
 COLUMNS = {
     'index': 'INTEGER PRIMARY KEY', 'variant': 'TEXT', 'first': 'TEXT', 'second': 'TEXT',
-    'first_spec': 'TEXT', 'second_spec': 'TEXT', 'pair': 'INTEGER', 'leg': 'INTEGER', 'seed': 'INTEGER', 'score': 'REAL',
+    'first_spec': 'TEXT', 'second_spec': 'TEXT', 'pair': 'INTEGER', 'leg': 'INTEGER',
+    'seed': 'INTEGER', 'score': 'REAL',
     'termination': 'TEXT', 'detail': 'TEXT', 'forfeit': 'TEXT', 'moves': 'TEXT',
     'opening': 'INTEGER', 'plies': 'INTEGER', 'time_first': 'REAL', 'time_second': 'REAL',
     'moves_first': 'INTEGER', 'moves_second': 'INTEGER', 'nodes_first': 'NUMERIC',
