@@ -304,7 +304,7 @@ def cmd_games(args) -> int:
     variant = None if args.variant is None else stored_variant(settings, args.variant)
     rows = [[record['index'], record['variant'], record['first'], record['second'],
              replay.score_text(record['score']), record['termination'], record['plies'],
-             shorten(record['detail'] or '', 50)]
+             tables.shorten(record['detail'] or '', 50)]
             for record in store.records(args.player, variant, args.result, args.ending)]
     store.close()
     if not rows:
@@ -327,11 +327,6 @@ def stored_variant(settings: dict, text: str) -> str:
         if repr(variants.make(variant)) == wanted:
             return variant
     fail(f'the run has no variant {text!r}; its variants: {", ".join(settings["variants"])}')
-
-
-def shorten(text: str, width: int) -> str:
-    """Return text cut to width characters, with … where it was cut."""
-    return text if len(text) <= width else text[:width - 1] + '…'
 
 
 def cmd_replay(args) -> int:

@@ -120,14 +120,17 @@ def forfeit_rows(results: Results, order: list[str], reasons: int | None = FORFE
                       key=lambda reason: (-reason.games, reason.first_game))
         shown = kept if reasons is None else kept[:reasons]
         for reason in shown:
-            text = reason.detail
-            if width and len(text) > width:
-                text = text[:width - 1] + '…'
+            text = shorten(reason.detail, width) if width else reason.detail
             rows.append([player, reason.termination, reason.games, reason.first_game, text])
         rest = sum(reason.games for reason in kept[len(shown):]) + results.unexplained[player]
         if rest:
             rows.append([player, '', rest, None, 'more, for other reasons'])
     return rows
+
+
+def shorten(text: str, width: int) -> str:
+    """Return text cut to width characters, with … where it was cut."""
+    return text if len(text) <= width else text[:width - 1] + '…'
 
 
 def forfeits_table(results: Results, order: list[str], fmt: str) -> str:
