@@ -372,8 +372,9 @@ def seconds(text: str) -> float:
 def add_tournament_options(parser: ArgumentParser) -> None:
     """Add the options of the round robin, which runs when no subcommand is given."""
     option = parser.add_argument
-    option('--players', metavar='A,B,...', help='player specs: registry names, module:function or '
-           'path/to/file.py:function (default: every registered non-interactive player)')
+    option('--players', metavar='A,B,...', help='player specs: registry names, with options such '
+           'as mcts(N=200), module:function or path/to/file.py:function, each SPEC or NAME=SPEC '
+           '(default: every registered non-interactive player)')
     option('--variants', nargs='+', metavar='V', help='variant names or specs (default: the '
            'default set, see list)')
     option('--gauntlet', metavar='PLAYER', help='play PLAYER against every other player '
