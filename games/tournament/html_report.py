@@ -18,6 +18,7 @@ from typing import Callable, Iterable, Sequence
 
 from ..base import Game
 from .replay import outcome, replay, score_text
+from .report import plural
 from .results import ENDINGS, OVERALL, Results
 from .tables import ENDING_HEADERS, STANDING_COLUMNS, STANDING_FORMATS, forfeit_rows
 
@@ -226,11 +227,11 @@ def render(settings: dict, results: Results, by_variant: dict, records: Iterable
     specs = settings.get('specs') or {name: name for name in settings['players']}
     kind = f'Gauntlet of {settings["gauntlet"]}' if settings.get('gauntlet') else 'Round robin'
     data = game_data(records, settings, make_game)
-    rules = (f'{settings["games"]} game pair(s) per pairing per variant, '
-             f'{settings.get("openings", 0)} opening plies, seed {settings["seed"]}, '
-             f'{settings.get("move_timeout")} s a move'
-             + (f', draw after {settings["max_plies"]} plies' if settings.get('max_plies')
-                else ''))
+    rules = (f'{plural(settings["games"], "game pair")} per pairing per variant, '
+             f'{plural(settings.get("openings", 0), "opening ply")}, seed {settings["seed"]}, '
+             f'{settings.get("move_timeout", 0):g} s a move'
+             + (f', a draw after {plural(settings["max_plies"], "ply")}'
+                if settings.get('max_plies') else ''))
     sections = [
         ('standings', 'Standings', standings_section(overall)),
         ('elo', 'Elo with its 95% interval', elo_plot(overall)),
