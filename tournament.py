@@ -329,6 +329,14 @@ def stored_variant(settings: dict, text: str) -> str:
     fail(f'the run has no variant {text!r}; its variants: {", ".join(settings["variants"])}')
 
 
+def next_step() -> bool:
+    """Wait for Enter and return True, or return False for q or the end of input."""
+    try:
+        return input('(Enter: next move, q: stop) ').strip().lower() not in ('q', 'quit')
+    except EOFError:
+        return False
+
+
 def cmd_replay(args) -> int:
     """Show a stored game move by move, with the board after each move."""
     store = open_run(args.db)
@@ -338,8 +346,10 @@ def cmd_replay(args) -> int:
         fail(f'no game {args.game} in {args.db}; list them with: tournament.py games '
              f'--db {args.db}')
     try:
-        for block in replay.lines(variants.make(record['variant']), record):
-            print(block)
+        for number, block in enumerate(replay.lines(variants.make(record['variant']), record)):
+            if args.step and number >= 2 and not next_step():  # after the headline and start
+                break
+            print(block, flush=True)
     except ValueError as error:
         fail(str(error))
     return 0
@@ -489,6 +499,8 @@ def build_parser() -> ArgumentParser:
                                   'example: replay --db run.sqlite 17')
     replay_.add_argument('--db', required=True, metavar='FILE', help='the results file of a run')
     replay_.add_argument('game', type=count(0), help='the game\'s number, as games lists it')
+    replay_.add_argument('--step', action='store_true',
+                         help='wait for Enter after each move (q to stop)')
     replay_.set_defaults(run=cmd_replay)
     report_ = commands.add_parser('report', help='print the tables of a stored run and write '
                                   'its files, for example: report --db run.sqlite --html run.html')

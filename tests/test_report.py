@@ -178,6 +178,11 @@ def test_replay_shows_each_move_with_its_board(stored_run):
     assert out.count('[') == len(game['moves']) and '    1  2  3' in out and ' 10\n' in out
     assert out.count('opening for') == 2
     assert run('replay', '--db', db, '999', check=False).returncode == 2
+    stepped = subprocess.run([sys.executable, 'tournament.py', 'replay', '--db', db,
+                              str(game['index']), '--step'], input='\nq\n', cwd=ROOT,
+                             capture_output=True, text=True, timeout=60).stdout
+    assert stepped.count('(Enter: next move, q: stop)') == 2
+    assert '\n1. ' in stepped and '\n2. ' not in stepped
 
 
 def test_a_replayed_record_reaches_the_stored_end(stored_run):
