@@ -20,19 +20,21 @@ import games
 import players
 import variants
 from games import jail, referee, remote
-from games.tournament import export, tables
+from games.tournament import export, html_report, naming, replay, report, tables
 from games.tournament.loading import check_players
 from games.tournament.match import Rules, play_match
 from games.tournament.progress import Progress
 from games.tournament.results import OVERALL, Results
 from games.tournament.runner import MachineryError, run
 from games.tournament.schedule import count_games, schedule
-from games.tournament.store import Store, StoreError
+from games.tournament.store import RESULTS, Store, StoreError
 from games.tournament.workers import WorkerPool
 from players import bench, grading, treedraw
-from players.human import as_typed
 
 USAGE_ERROR = 2
+ENDING_CHOICES = (referee.NORMAL, referee.ADJUDICATED, 'forfeit', referee.TIMEOUT,
+                  referee.ILLEGAL, referee.ERROR)
+"""What games --ending accepts: how a game ended, 'forfeit' for any forfeit."""
 
 
 class ArgumentParser(argparse.ArgumentParser):
@@ -77,9 +79,13 @@ def sandbox_level(requested: str) -> str:
 
 def cmd_list(args) -> int:
     """Print the players and the variants, one line each."""
-    print('Players:')
+    print('Players (options and their defaults in brackets; give them as mcts(N=200)):')
+    registry = players.registry
     for name in players.PLAYER:
-        print(f'  {name:<12} {players.registry.description(name)}')
+        options = f'  [{registry.options(name)}]' if name in registry.FACTORY else ''
+        print(f'  {name:<12} {registry.description(name)}{options}')
+    for name in [name for name in registry.FACTORY if name not in players.PLAYER]:
+        print(f'  {name + "(" + registry.options(name) + ")":<12} {registry.description(name)}')
     print('\nVariants (* = in the default tournament):')
     for name, variant in variants.VARIANTS.items():
         mark = '*' if variant.default else ' '
@@ -105,7 +111,7 @@ def cmd_play(args) -> int:
     def show(state, move, new_state):
         history.append(remote.event('move', move))
         mover = game.to_move(state)
-        typed, described = as_typed(move), game.describe_move(move)
+        typed, described = game.typed_move(move), game.describe_move(move)
         print(f'{names[mover]} ({mover}): {typed}' + ('' if described == typed else f' ({described})'))
 
     try:
@@ -117,7 +123,7 @@ def cmd_play(args) -> int:
         for player in chosen:
             if isinstance(player, remote.JailedPlayer):
                 player.close()
-    game.display(record.final_state)
+    print(game.board_text(record.final_state, record.moves[-1] if record.moves else None))
     if record.offender is not None:
         loser = seats[record.offender]
         print(f'{names[loser]} ({loser}) forfeits: {record.termination}: {record.detail}')
@@ -182,43 +188,34 @@ def cmd_tournament(args) -> int:
     for spec in args.variants or variants.DEFAULT_VARIANTS:  # a game once, however spelled
         canonical.setdefault(repr(make_game(spec)), spec)
     chosen = list(canonical.values())
-    if args.format not in tabulate.tabulate_formats:
-        fail(f'unknown table format {args.format!r}; '
-             f'formats: {", ".join(tabulate.tabulate_formats)}')
-    outputs = [path for path in (args.json, args.csv, args.csv and export.standings_path(args.csv))
-               if path]
-    for path in outputs:
-        if not os.path.isdir(os.path.dirname(os.path.abspath(path))):
-            fail(f'no folder for output file {path!r}')
-        if os.path.isdir(path):
-            fail(f'output file {path!r} is a folder')
-        if args.db and os.path.abspath(path) == os.path.abspath(args.db):
-            fail(f'output file {path!r} would write over the --db file')
+    check_outputs(args)
     if args.resume and not args.db:
         fail('--resume needs the --db file of the run to continue')
     rules = Rules(args.openings, args.move_timeout, args.max_plies, args.clock,
                   sandbox_level(args.sandbox), args.memory)
     jail.prepare_jailer()
-    codes = tournament_players(args.players, args.gauntlet, remote.Setup(
-        chosen[0], level=rules.sandbox, limits=jail.Limits(memory_mb=rules.memory_mb)))
-    names = list(codes)
-    settings = {'players': names, 'variants': chosen, 'games': args.games, 'seed': args.seed,
-                'gauntlet': args.gauntlet, **vars(rules)}
+    specs, gauntlet = tournament_players(args.players, args.gauntlet)
+    names = list(specs)
+    codes = checked_players(specs, remote.Setup(chosen[0], level=rules.sandbox,
+                                                limits=jail.Limits(memory_mb=rules.memory_mb)),
+                            rules.load_seconds())
+    settings = {'players': names, 'specs': specs, 'variants': chosen, 'games': args.games,
+                'seed': args.seed, 'gauntlet': gauntlet, **vars(rules)}
     with tempfile.TemporaryDirectory() as scratch:
         try:
             store = Store(args.db or os.path.join(scratch, 'games.sqlite'), settings, args.resume)
         except StoreError as error:
             fail(str(error))
-        created = reserve(outputs)
-        total = count_games(names, chosen, args.games, args.gauntlet)
-        print(f'Players run in jails: {jail.describe(rules.sandbox)}.', flush=True)
+        created = reserve(output_paths(args))
+        total = count_games(names, chosen, args.games, gauntlet)
+        print(report.header(settings, total, done=store.count()), flush=True)
         progress = Progress(total, done=store.count())
         job = functools.partial(play_match, rules=rules, players=codes, make_game=variants.make,
                                 load_player=players.load_player)
-        silence = 2 * remote.LOAD_SECONDS + args.move_timeout + 5
+        silence = 2 * rules.load_seconds() + args.move_timeout + 5
         try:
             with WorkerPool(args.jobs, hard_timeout=silence) as executor:
-                run(schedule(names, chosen, args.games, args.seed, args.gauntlet), job, executor,
+                run(schedule(names, chosen, args.games, args.seed, gauntlet), job, executor,
                     store, in_flight=2 * args.jobs, progress=progress)
         except (KeyboardInterrupt, MachineryError) as stop:
             progress.close()
@@ -230,31 +227,49 @@ def cmd_tournament(args) -> int:
             store.close()
             return 130 if isinstance(stop, KeyboardInterrupt) else 1
         progress.close()
-        report(args, settings, store, Results(names, chosen).add_all(store.records()))
+        write_results(args, store)
         store.close()
     return 0
 
 
-def tournament_players(text: str | None, gauntlet: str | None,
-                       setup: remote.Setup) -> dict[str, remote.PlayerCode]:
-    """Return the code of each player of a tournament by name, each checked to load
-    in a jail for the game of setup: those given (comma-separated), or every
-    registered non-interactive player."""
+def tournament_players(text: str | None,
+                       gauntlet: str | None) -> tuple[dict[str, str], str | None]:
+    """Return the players of a tournament as {name: spec} (those given,
+    comma-separated as SPEC or NAME=SPEC, or every registered non-interactive
+    player), and the name of the gauntlet player, added first if it is not among them."""
     if text is None:
-        names = [name for name in players.PLAYER if name not in players.INTERACTIVE]
+        entries = [name for name in players.PLAYER if name not in players.INTERACTIVE]
     else:
-        names = [name.strip() for name in text.split(',') if name.strip()]
-    if gauntlet and gauntlet not in names:
-        names.insert(0, gauntlet)
-    names = list(dict.fromkeys(names))
-    if len(names) < 2:
-        fail(f'a tournament needs at least two players, got {", ".join(names) or "none"}')
-    for name in names:
-        if name in players.INTERACTIVE:
-            fail(f'player {name!r} needs a person at the keyboard; use it in play')
-    codes = {name: player_code(name) for name in names}
-    try:  # in jails: a file may exit, hang or print as it loads
-        check_players(codes, setup, remote.LOAD_SECONDS)
+        entries = naming.split_specs(text)
+    try:
+        specs = naming.name_players(entries)
+        if gauntlet is not None:
+            gauntlet_name, gauntlet_spec = naming.split_entry(gauntlet)
+            found = [name for name, spec in specs.items()
+                     if name == (gauntlet_name or gauntlet_spec) or spec == gauntlet_spec]
+            if found:
+                gauntlet = found[0]
+            else:
+                specs = naming.name_players([gauntlet, *(f'{name}={spec}'
+                                                         for name, spec in specs.items())])
+                gauntlet = next(iter(specs))
+    except ValueError as error:
+        fail(str(error))
+    if len(specs) < 2:
+        fail(f'a tournament needs at least two players, got {", ".join(specs) or "none"}')
+    return specs, gauntlet
+
+
+def checked_players(specs: dict[str, str], setup: remote.Setup,
+                    seconds: float) -> dict[str, remote.PlayerCode]:
+    """Return the code of each player by name, each checked to load within seconds
+    in a jail for the game of setup (a file may exit, hang or print as it loads), or fail."""
+    for name, spec in specs.items():
+        if spec in players.INTERACTIVE:
+            fail(f'player {name!r} needs a person at the keyboard; play it with play')
+    codes = {name: player_code(spec) for name, spec in specs.items()}
+    try:
+        check_players(codes, setup, seconds)
     except ValueError as error:
         fail(str(error))
     return codes
@@ -275,25 +290,126 @@ def reserve(paths: list[str]) -> list[str]:
     return created
 
 
-def report(args, settings: dict, store: Store, results: Results) -> None:
-    """Print the tables and write the --json and --csv files."""
-    kind = f'Gauntlet of {args.gauntlet}' if args.gauntlet else 'Round robin'
-    print(f'{kind}: {plural(len(settings["players"]), "player")}, '
-          f'{plural(len(settings["variants"]), "variant")}, {plural(store.count(), "game")} '
-          f'(seed {args.seed})\n')
+def output_paths(args) -> list[str]:
+    """Return the output files a command writes."""
+    csv_standings = args.csv and export.standings_path(args.csv)
+    return [path for path in (args.json, args.csv, csv_standings, args.html) if path]
+
+
+def check_outputs(args) -> None:
+    """Fail unless every output file of the command can be written: its folder
+    exists, it is no folder, and it is not the --db file."""
+    for path in output_paths(args):
+        if not os.path.isdir(os.path.dirname(os.path.abspath(path))):
+            fail(f'no folder for output file {path!r}')
+        if os.path.isdir(path):
+            fail(f'output file {path!r} is a folder')
+        if args.db and os.path.abspath(path) == os.path.abspath(args.db):
+            fail(f'output file {path!r} would write over the --db file')
+
+
+def write_results(args, store: Store) -> None:
+    """Print the tables of the run in store and write its --json, --csv and --html files."""
+    settings = store.settings
+    results = Results(settings['players'], settings['variants']).add_all(store.records())
     by_variant = tables.all_standings(results)
-    print(tables.report(results, by_variant, args.format))
+    print(report.body(results, by_variant, args.format, args.tables), end='')
     standings = {('overall' if variant is OVERALL else variant): rows
                  for variant, rows in by_variant.items()}
     if args.json:
         export.write_json(args.json, settings, store.records(), standings)
     if args.csv:
         export.write_csv(args.csv, store.records(), standings)
+    if args.html:
+        html_report.write(args.html, settings, results, by_variant, store.records(),
+                          variants.make)
+        print(f'\nwrote {args.html}')
 
 
-def plural(number: int, noun: str) -> str:
-    """Return '1 game' or '3 games'."""
-    return f'{number} {noun}' + ('' if number == 1 else 's')
+def open_run(path: str) -> Store:
+    """Open the results file of a run to read it, or fail with the reason."""
+    try:
+        return Store.read(path)
+    except StoreError as error:
+        fail(str(error))
+
+
+def cmd_report(args) -> int:
+    """Print the tables of a stored run and write its --json, --csv and --html files."""
+    check_outputs(args)
+    store = open_run(args.db)
+    settings = store.settings
+    total = count_games(settings['players'], settings['variants'], settings['games'],
+                        settings.get('gauntlet'))
+    print(report.header(settings, total))
+    if store.count() < total:
+        print(f'Only {store.count()} of the {total} games were played; '
+              'these tables are of those.\n')
+    write_results(args, store)
+    store.close()
+    return 0
+
+
+def cmd_games(args) -> int:
+    """List the stored games of a run, filtered by player, variant, result and ending."""
+    store = open_run(args.db)
+    settings = store.settings
+    if args.player is not None and args.player not in settings['players']:
+        fail(f'no player {args.player!r} in {args.db}; players: {", ".join(settings["players"])}')
+    if args.result in ('win', 'loss') and args.player is None:
+        fail(f'--result {args.result} needs --player')
+    variant = None if args.variant is None else stored_variant(settings, args.variant)
+    rows = [[record['index'], record['variant'], record['first'], record['second'],
+             replay.score_text(record['score']), record['termination'], record['plies'],
+             tables.shorten(record['detail'] or '', 50)]
+            for record in store.records(args.player, variant, args.result, args.ending)]
+    store.close()
+    if not rows:
+        print('No stored game matches.')
+        return 0
+    print(tabulate.tabulate(rows, headers=['#', 'Variant', 'First', 'Second', 'Result',
+                                           'Ending', 'Plies', 'Detail'], tablefmt=args.format))
+    print(f'\n{report.plural(len(rows), "game")}; '
+          f'replay one with: tournament.py replay --db {args.db} #')
+    return 0
+
+
+def stored_variant(settings: dict, text: str) -> str:
+    """Return the variant of a run that text names (as given to the run, or any
+    spelling of the same game), or fail naming the run's variants."""
+    if text in settings['variants']:
+        return text
+    wanted = repr(make_game(text))
+    for variant in settings['variants']:
+        if repr(variants.make(variant)) == wanted:
+            return variant
+    fail(f'the run has no variant {text!r}; its variants: {", ".join(settings["variants"])}')
+
+
+def next_step() -> bool:
+    """Wait for Enter and return True, or return False for q or the end of input."""
+    try:
+        return input('(Enter: next move, q: stop) ').strip().lower() not in ('q', 'quit')
+    except EOFError:
+        return False
+
+
+def cmd_replay(args) -> int:
+    """Show a stored game move by move, with the board after each move."""
+    store = open_run(args.db)
+    record = store.record(args.game)
+    store.close()
+    if record is None:
+        fail(f'no game {args.game} in {args.db}; list them with: tournament.py games '
+             f'--db {args.db}')
+    try:
+        for number, block in enumerate(replay.lines(variants.make(record['variant']), record)):
+            if args.step and number >= 2 and not next_step():  # after the headline and start
+                break
+            print(block, flush=True)
+    except ValueError as error:
+        fail(str(error))
+    return 0
 
 
 def count(minimum: int):
@@ -320,11 +436,36 @@ def seconds(text: str) -> float:
     return value
 
 
+def time_control(text: str) -> tuple[float, float]:
+    """An argparse type: a time control BASE[+INC] in seconds, such as 60+0.5."""
+    base, plus, increment = text.partition('+')
+    return seconds(base), (increment_seconds(increment) if plus else 0.0)
+
+
+def increment_seconds(text: str) -> float:
+    """An argparse type: seconds of at least 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f'expected seconds, got {text!r}') from None
+    if not 0 <= value < float('inf'):
+        raise argparse.ArgumentTypeError(f'expected an increment of at least 0, got {text}')
+    return value
+
+
+def add_sandbox_option(parser: ArgumentParser) -> None:
+    """Add --sandbox, the jail level players run in."""
+    parser.add_argument('--sandbox', choices=jail.LEVELS, default='auto',
+                        help='jail players with bubblewrap, or with process limits alone '
+                        '(default auto: bwrap where it works)')
+
+
 def add_tournament_options(parser: ArgumentParser) -> None:
     """Add the options of the round robin, which runs when no subcommand is given."""
     option = parser.add_argument
-    option('--players', metavar='A,B,...', help='player specs: registry names, module:function or '
-           'path/to/file.py:function (default: every registered non-interactive player)')
+    option('--players', metavar='A,B,...', help='player specs: registry names, with options such '
+           'as mcts(N=200), module:function or path/to/file.py:function, each SPEC or NAME=SPEC '
+           '(default: every registered non-interactive player)')
     option('--variants', nargs='+', metavar='V', help='variant names or specs (default: the '
            'default set, see list)')
     option('--gauntlet', metavar='PLAYER', help='play PLAYER against every other player '
@@ -349,36 +490,39 @@ def add_tournament_options(parser: ArgumentParser) -> None:
            help='adjudicate a draw after N plies')
     option('--db', metavar='FILE', help='SQLite results file; each game is written as it ends')
     option('--resume', action='store_true', help='continue the interrupted run in --db')
-    option('--json', metavar='FILE', help='write the game records, standings and settings')
-    option('--csv', metavar='FILE', help='write the game records, and the standings to '
-           'FILE-standings.csv')
-    option('--format', default='simple', metavar='FMT',
-           help='table format: any of tabulate\'s (simple, github, latex, html, ...)')
+    add_output_options(parser)
     parser.set_defaults(run=cmd_tournament)
 
 
-def add_sandbox_option(parser: ArgumentParser) -> None:
-    """Add --sandbox, the jail level players run in."""
-    parser.add_argument('--sandbox', choices=jail.LEVELS, default='auto',
-                        help='jail players with bubblewrap, or with process limits alone '
-                        '(default auto: bwrap where it works)')
+def add_output_options(parser: ArgumentParser) -> None:
+    """Add the options that choose the tables and the files a report writes."""
+    option = parser.add_argument
+    option('--json', metavar='FILE', help='write the game records, standings and settings')
+    option('--csv', metavar='FILE', help='write the game records, and the standings to '
+           'FILE-standings.csv')
+    option('--html', metavar='FILE', help='write the report as one self-contained web page, '
+           'with every game replayable')
+    option('--format', type=table_format, default='simple', metavar='FMT',
+           help='table format: any of tabulate\'s (simple, github, latex, html, ...)')
+    option('--tables', type=tables_shown, default='auto', metavar='LIST',
+           help='tables printed before the scores by variant and the standings: '
+           f'auto (those that fit), all, or some of {",".join(report.OPTIONAL_TABLES)}')
 
 
-def time_control(text: str) -> tuple[float, float]:
-    """An argparse type: a time control BASE[+INC] in seconds, such as 60+0.5."""
-    base, plus, increment = text.partition('+')
-    return seconds(base), (increment_seconds(increment) if plus else 0.0)
+def table_format(text: str) -> str:
+    """An argparse type: one of tabulate's table formats."""
+    if text not in tabulate.tabulate_formats:
+        raise argparse.ArgumentTypeError(f'unknown table format {text!r}; '
+                                         f'formats: {", ".join(tabulate.tabulate_formats)}')
+    return text
 
 
-def increment_seconds(text: str) -> float:
-    """An argparse type: seconds of at least 0."""
+def tables_shown(text: str):
+    """An argparse type: the tables of --tables (see report.parse_tables)."""
     try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f'expected seconds, got {text!r}') from None
-    if not 0 <= value < float('inf'):
-        raise argparse.ArgumentTypeError(f'expected an increment of at least 0, got {text}')
-    return value
+        return report.parse_tables(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def cpu_count() -> int:
@@ -427,6 +571,30 @@ def build_parser() -> ArgumentParser:
                         help='stop a solver after S seconds on a position (default 60)')
     bench_.add_argument('--no-peers', action='store_true', help='leave out easyAI and OpenSpiel')
     bench_.set_defaults(run=cmd_bench)
+    games_ = commands.add_parser('games', help='list the games stored in a --db file, for '
+                                 'example: games --db run.sqlite --player alice --ending forfeit')
+    games_.add_argument('--db', required=True, metavar='FILE', help='the results file of a run')
+    games_.add_argument('--player', metavar='NAME', help="only this player's games")
+    games_.add_argument('--variant', metavar='V', help='only the games of this variant')
+    games_.add_argument('--result', choices=RESULTS, help='1-0 or 0-1 (a win of the first or '
+                        'second player), draw, or win or loss for --player')
+    games_.add_argument('--ending', metavar='E', choices=ENDING_CHOICES, help='how the game '
+                        f'ended: {", ".join(ENDING_CHOICES)} (any of the last three)')
+    games_.add_argument('--format', type=table_format, default='simple', metavar='FMT',
+                        help='table format: any of tabulate\'s')
+    games_.set_defaults(run=cmd_games)
+    replay_ = commands.add_parser('replay', help='show a stored game move by move, for '
+                                  'example: replay --db run.sqlite 17')
+    replay_.add_argument('--db', required=True, metavar='FILE', help='the results file of a run')
+    replay_.add_argument('game', type=count(0), help='the game\'s number, as games lists it')
+    replay_.add_argument('--step', action='store_true',
+                         help='wait for Enter after each move (q to stop)')
+    replay_.set_defaults(run=cmd_replay)
+    report_ = commands.add_parser('report', help='print the tables of a stored run and write '
+                                  'its files, for example: report --db run.sqlite --html run.html')
+    report_.add_argument('--db', required=True, metavar='FILE', help='the results file of a run')
+    add_output_options(report_)
+    report_.set_defaults(run=cmd_report)
     return parser
 
 

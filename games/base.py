@@ -55,9 +55,22 @@ class Game:
         the game's loss and win utilities; 0 means unknown."""
         return 0
 
-    def display(self, state) -> None:
-        """Print or otherwise display the state."""
-        print(state)
+    def display(self, state, last_move: Move | None = None) -> None:
+        """Print the state's board, with last_move marked if given, and who is to
+        move unless the game is over."""
+        print(self.board_text(state, last_move))
+        if not self.terminal_test(state):
+            print(f'{self.to_move(state)} to move')
+
+    def board_text(self, state, last_move: Move | None = None) -> str:
+        """Return the state's board as text for a terminal, with last_move marked
+        where the game can show it."""
+        return str(state.board if hasattr(state, 'board') else state)
+
+    def drawing(self, state, last_move: Move | None = None) -> dict:
+        """Return what a picture of the state's board needs, as JSON-friendly data:
+        {'kind': 'text', 'text': ...} here; games with a board to draw say more."""
+        return {'kind': 'text', 'text': self.board_text(state, last_move)}
 
     def parse_move(self, text: str, state) -> Move:
         """Turn what a person typed, such as '2 3', into a move, or raise ValueError."""
@@ -71,6 +84,10 @@ class Game:
 
     def describe_move(self, move: Move) -> str:
         """Return a short text for a move, as shown to a person."""
+        return self.typed_move(move)
+
+    def typed_move(self, move: Move) -> str:
+        """Return a move as a person types it for parse_move: (2, 3) as '2 3'."""
         return ' '.join(map(str, move)) if isinstance(move, tuple) else str(move)
 
     def check_move(self, state, move: Move) -> None:

@@ -128,14 +128,32 @@ class TicTacToe(Game):
         value = 0.9 * score / (abs(score) + 10)
         return value if player == 'X' else -value
 
-    def display(self, state) -> None:
-        """Print the board, row v at the top, with the columns and rows numbered."""
-        board = state.board
+    def board_text(self, state, last_move=None) -> str:
+        """Return the board, row v at the top, with the columns and rows numbered
+        and the square of last_move in brackets: 'O[X].'."""
+        width = len(str(self.h))
+        lines = []
         for y in range(self.v, 0, -1):
-            print(f'{y:>2} ' + ' '.join(board.get((x, y), '.') for x in range(1, self.h + 1)))
-        print('   ' + ' '.join(str(x % 10) for x in range(1, self.h + 1)))
-        if not self.terminal_test(state):
-            print(f'{state.to_move} to move')
+            line = f'{y:>2}'
+            for x in range(1, self.h + 1):  # a space (or bracket), padding, the piece
+                cell = [' '] * width + [state.board.get((x, y), '.')]
+                if (x - 1, y) == last_move:
+                    cell[0] = ']'
+                if (x, y) == last_move:
+                    cell[-2] = '['
+                line += ''.join(cell)
+            lines.append(line + (']' if (self.h, y) == last_move else ''))
+        lines.append('  ' + ''.join(' ' + str(x).rjust(width) for x in range(1, self.h + 1)))
+        return '\n'.join(lines)
+
+    def drawing(self, state, last_move=None) -> dict:
+        """Return the board as a grid of columns x rows drawn with crosses and
+        noughts: cells, row v first, each 'X', 'O' or '.', and the square of last_move."""
+        cells = [[state.board.get((x, y), '.') for x in range(1, self.h + 1)]
+                 for y in range(self.v, 0, -1)]
+        return {'kind': 'grid', 'style': 'xo', 'columns': self.h, 'rows': self.v,
+                'cells': [''.join(row) for row in cells],
+                'marks': [list(last_move)] if last_move is not None else []}
 
 
 class ConnectFour(TicTacToe):
@@ -150,6 +168,18 @@ class ConnectFour(TicTacToe):
     def actions(self, state):
         """The lowest empty square of each column that is not full."""
         return [(x, y) for (x, y) in state.moves if y == 1 or (x, y - 1) in state.board]
+
+    def drawing(self, state, last_move=None) -> dict:
+        """Return the board as a grid of discs (see TicTacToe.drawing)."""
+        return {**super().drawing(state, last_move), 'style': 'discs'}
+
+    def typed_move(self, move) -> str:
+        """A move is typed as its column: (4, 1) as '4'."""
+        return str(move[0])
+
+    def describe_move(self, move) -> str:
+        """'column 4'."""
+        return f'column {move[0]}'
 
     def parse_move(self, text: str, state):
         """Accept a column number alone, such as '4', as well as 'x y'."""

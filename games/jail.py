@@ -157,16 +157,21 @@ class Jail:
     def __exit__(self, *exc) -> None:
         self.close()
 
-    def _reap(self) -> None:
-        """Kill the jail's process group and collect its exit status, once."""
+    def _reap(self, grace: float = 0.0) -> None:
+        """Give the jail's process grace seconds to end by itself, kill its process
+        group, and collect its exit status, once."""
         if self.status is None:
+            deadline = time.monotonic() + grace
+            while (time.monotonic() < deadline and os.waitid(
+                    os.P_PID, self.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is None):
+                time.sleep(0.005)
             _kill_group(self.pid)
             self.status = os.waitpid(self.pid, 0)[1]
             _live.discard(self.pid)
 
     def _ended(self) -> str:
-        """Reap the jail's process and say how it ended."""
-        self._reap()
+        """Reap the jail's process, which closed its end of the pipe, and say how it ended."""
+        self._reap(grace=1.0)
         if os.WIFSIGNALED(self.status):
             number = os.WTERMSIG(self.status)
             return f'its process was killed by {signal.Signals(number).name}'

@@ -61,11 +61,18 @@ class PileGame(Game):
         mover_wins = self.misere
         return 1 if (player == state.to_move) == mover_wins else -1
 
-    def display(self, state) -> None:
-        """Print the piles as numbered rows of counters."""
-        for number, count in enumerate(state.board, 1):
-            print(f'{number:>3} | {"o " * count}({count})')
-        print(f'{state.to_move} to move')
+    def board_text(self, state, last_move=None) -> str:
+        """Return the piles as numbered rows of counters, the pile of last_move marked."""
+        marked = last_move[0] if last_move is not None else None
+        return '\n'.join(f'{number:>3} | {"o " * count}({count})'
+                         + (f'  <- {self.describe_move(last_move)}' if number == marked else '')
+                         for number, count in enumerate(state.board, 1))
+
+    def drawing(self, state, last_move=None) -> dict:
+        """Return the piles, and the pile of last_move (from 1) with what it did."""
+        return {'kind': 'piles', 'piles': list(state.board),
+                'marks': [last_move[0]] if last_move is not None else [],
+                'note': self.describe_move(last_move) if last_move is not None else ''}
 
 
 class Nim(PileGame):

@@ -66,10 +66,10 @@ class TreeGame(Game):
         """MAX at even depths, MIN at odd ones."""
         return self.state(self.node(state)).to_move
 
-    def display(self, state) -> None:
-        """Print the node and who moves there."""
+    def board_text(self, state, last_move=None) -> str:
+        """Return the node, and the move that led to it if given."""
         node = self.node(state)
-        print(f'node {node}' + ('' if self.terminal_test(state) else f', {self.to_move(state)} to move'))
+        return f'node {node}' + ('' if last_move is None else f' (after {last_move})')
 
     def parse_move(self, text: str, state):
         """A move is typed as its name, such as 'a1'."""

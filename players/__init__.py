@@ -3,8 +3,8 @@
 from .engine import Solution, solve
 from .human import query_player
 from .perfect import perfect_player
-from .registry import (INTERACTIVE, PLAYER, PlayerLoadError, load_player, make_alpha_beta_player,
-                       register)
+from .registry import (FACTORY, INTERACTIVE, PLAYER, PlayerLoadError, load_player,
+                       make_alpha_beta_player, register, register_factory)
 from .textbook import (MCT_Node, alpha_beta_cutoff_search, alpha_beta_player, alpha_beta_search,
                        alphabeta_full_search, alphabeta_player, alphabeta_search, mcts_player,
                        minimax_decision, minmax_decision, minmax_player, monte_carlo_tree_search,
@@ -15,4 +15,5 @@ __all__ = ['Solution', 'solve', 'perfect_player',
            'make_alpha_beta_player', 'register', 'MCT_Node', 'alpha_beta_cutoff_search',
            'alpha_beta_player', 'alpha_beta_search', 'alphabeta_full_search', 'alphabeta_player',
            'alphabeta_search', 'mcts_player', 'minimax_decision', 'minmax_decision',
-           'minmax_player', 'monte_carlo_tree_search', 'random_player', 'ucb']
+           'minmax_player', 'monte_carlo_tree_search', 'random_player', 'ucb',
+           'FACTORY', 'register_factory']

@@ -15,7 +15,7 @@ def query_player(game, state):
     print('current state:')
     game.display(state)
     actions = list(game.actions(state))
-    print('available moves: ' + ', '.join(map(as_typed, actions)))
+    print('available moves: ' + ', '.join(map(game.typed_move, actions)))
     while True:
         try:
             text = input('Your move? ').strip()
@@ -27,13 +27,13 @@ def query_player(game, state):
         try:
             move = game.parse_move(text, state)
         except ValueError as error:
-            print(f'Not understood: {error}. Type a move such as {as_typed(actions[0])!r}, '
-                  'or q to quit.')
+            example = game.typed_move(actions[0])
+            print(f'Not understood: {error}. Type a move such as {example!r}, or q to quit.')
             continue
         if move in actions:
             return move
         print(f'{text!r} is not a legal move here. Legal moves: '
-              + ', '.join(map(as_typed, actions)))
+              + ', '.join(map(game.typed_move, actions)))
 
 
 def as_typed(move) -> str:

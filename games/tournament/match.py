@@ -33,6 +33,13 @@ class Rules:
     memory_mb: int = Limits.memory_mb
     """Each player's address-space limit, in MiB."""
 
+    def load_seconds(self) -> float:
+        """Return the seconds a player's jail may take to start and load it: twice
+        a move's time and a second, but at least 2 s for bubblewrap to start."""
+        if self.move_timeout is None:
+            return remote.LOAD_SECONDS
+        return max(2.0, 2 * self.move_timeout + 1)
+
     def timing(self) -> remote.TimeControl:
         """Return the time control of each player."""
         base, increment = self.clock or (None, 0.0)
@@ -79,7 +86,7 @@ def play_match(spec: GameSpec, rules: Rules, players: Mapping[str, remote.Player
                                               history, rules.timing()))
         for seat, player in enumerate(jailed):
             try:
-                player.wait_ready()
+                player.wait_ready(rules.load_seconds())
             except referee.Forfeit as forfeit:
                 failed = referee.forfeited(seats, seat, forfeit.termination, forfeit.detail)
                 return record(spec, opening, failed)

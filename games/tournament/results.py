@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
@@ -14,6 +15,25 @@ OPPONENT_FORFEIT = 'opponent forfeit'
 ENDINGS = (NORMAL, ADJUDICATED, TIMEOUT, ILLEGAL, ERROR, OPPONENT_FORFEIT)
 """How a game can end for a player: on the board, by adjudication, by the
 player's own timeout, illegal move or error, or by the opponent's forfeit."""
+MAX_REASONS = 20
+"""The most different forfeit reasons kept for one player; the rest are only counted."""
+
+
+@dataclass
+class Reason:
+    """One kind of fault a player forfeited for, and the games it forfeited for it."""
+
+    termination: str
+    """How the games ended: timeout, illegal move or error."""
+    kind: str
+    """The kind of fault: the detail up to its first ':' or ';', such as 'TypeError'."""
+    detail: str
+    """What went wrong in the first of those games, such as
+    "TypeError: 'int' object is not subscriptable"."""
+    games: int = 0
+    """How many games the player forfeited for this reason."""
+    first_game: int = 0
+    """The schedule index of the first of those games."""
 
 
 @dataclass
@@ -54,6 +74,10 @@ class Results:
         """(variant or OVERALL, a, b) -> games between a and b, a before b in players."""
         self.points: Counter = Counter()
         """(variant or OVERALL, a, b) -> a's points against b."""
+        self.reasons: dict = defaultdict(dict)
+        """player -> {(termination, kind): Reason}, at most MAX_REASONS of them."""
+        self.unexplained: Counter = Counter()
+        """player -> forfeits whose reason was past the MAX_REASONS kept."""
 
     def add_all(self, records: Iterable[dict]) -> 'Results':
         """Add each record and return self."""
@@ -61,9 +85,16 @@ class Results:
             self.add(record)
         return self
 
+    @property
+    def game_count(self) -> int:
+        """Return the number of games added."""
+        return sum(count for (variant, *_), count in self.games.items() if variant is OVERALL)
+
     def add(self, record: dict) -> None:
         """Add one game's record to the totals."""
         first, second = record['first'], record['second']
+        if record['forfeit'] is not None:
+            self._explain(record)
         pair = tuple(sorted((first, second), key=self.players.index))
         for variant in (record['variant'], OVERALL):
             self.games[(variant, *pair)] += 1
@@ -72,6 +103,19 @@ class Results:
                 other = second if name == first else first
                 self.points[(variant, name, other)] += score
                 self._count(self.tallies[variant, name], record, name, score, side)
+
+    def _explain(self, record: dict) -> None:
+        """Keep the reason of a forfeit, with the first game forfeited for it."""
+        reasons = self.reasons[record['forfeit']]
+        detail = record['detail'] or ''
+        key = (record['termination'], re.split('[:;]', detail, maxsplit=1)[0])
+        if key not in reasons and len(reasons) >= MAX_REASONS:
+            self.unexplained[record['forfeit']] += 1
+            return
+        reason = reasons.setdefault(key, Reason(*key, detail, first_game=record['index']))
+        reason.games += 1
+        if record['index'] < reason.first_game:
+            reason.first_game, reason.detail = record['index'], detail
 
     @staticmethod
     def _count(tally: Tally, record: dict, name: str, score: float, side: str) -> None:

@@ -9,14 +9,21 @@ from typing import Iterator
 
 COLUMNS = {
     'index': 'INTEGER PRIMARY KEY', 'variant': 'TEXT', 'first': 'TEXT', 'second': 'TEXT',
-    'pair': 'INTEGER', 'leg': 'INTEGER', 'seed': 'INTEGER', 'score': 'REAL',
+    'first_spec': 'TEXT', 'second_spec': 'TEXT', 'pair': 'INTEGER', 'leg': 'INTEGER',
+    'seed': 'INTEGER', 'score': 'REAL',
     'termination': 'TEXT', 'detail': 'TEXT', 'forfeit': 'TEXT', 'moves': 'TEXT',
     'opening': 'INTEGER', 'plies': 'INTEGER', 'time_first': 'REAL', 'time_second': 'REAL',
     'moves_first': 'INTEGER', 'moves_second': 'INTEGER', 'nodes_first': 'NUMERIC',
     'nodes_second': 'NUMERIC'}
-"""The columns of the games table: the fields of a game record."""
+"""The columns of the games table: the fields of a game record. 'first' and
+'second' are the players' names, 'first_spec' and 'second_spec' their specs."""
 
 _NAMES = ', '.join(f'"{name}"' for name in COLUMNS)
+RESULTS = {'1-0': 'score = 1', '0-1': 'score = 0', 'draw': 'score = 0.5',
+           'win': '("first" = :player AND score = 1 OR "second" = :player AND score = 0)',
+           'loss': '("first" = :player AND score = 0 OR "second" = :player AND score = 1)'}
+"""The results a listing can ask for, as SQL: the first player's win, the second's,
+a draw, and the win or loss of a player named in the query."""
 
 
 class StoreError(ValueError):
@@ -47,6 +54,26 @@ class Store:
             self.connection.execute('PRAGMA synchronous=NORMAL')
         except sqlite3.Error as error:
             raise StoreError(f'cannot use results file {path!r}: {error}') from None
+        self.settings = settings
+        self.columns = list(COLUMNS)
+
+    @classmethod
+    def read(cls, path: str) -> 'Store':
+        """Open the results file of a run, finished or not, to read its settings and games."""
+        if not os.path.isfile(path):
+            raise StoreError(f'no results file {path!r}')
+        store = cls.__new__(cls)
+        try:
+            store.connection = sqlite3.connect(f'file:{path}?mode=ro', uri=True)
+            stored = store.connection.execute('SELECT json FROM settings').fetchone()
+            present = {row[1] for row in store.connection.execute('PRAGMA table_info(games)')}
+        except sqlite3.Error as error:
+            raise StoreError(f'{path!r} is not a tournament results file ({error})') from None
+        if stored is None or not present:
+            raise StoreError(f'{path!r} is not a tournament results file')
+        store.settings = json.loads(stored[0])
+        store.columns = [name for name in COLUMNS if name in present]  # an older file has fewer
+        return store
 
     def _create(self, settings: dict) -> None:
         """Create the tables and record the settings."""
@@ -81,17 +108,45 @@ class Store:
     def add(self, record: dict) -> None:
         """Store a finished game's record, committing it at once; a game already
         stored (by another run resuming the same file) is kept as it was."""
+        specs = self.settings.get('specs', {})
+        record = {**record, 'first_spec': specs.get(record['first'], record['first']),
+                  'second_spec': specs.get(record['second'], record['second'])}
         values = [json.dumps(record['moves']) if name == 'moves' else record[name]
                   for name in COLUMNS]
         self.connection.execute(f'INSERT OR IGNORE INTO games ({_NAMES}) VALUES '
                                 f'({", ".join("?" * len(COLUMNS))})', values)
 
-    def records(self) -> Iterator[dict]:
-        """Generate the stored records in schedule order, one at a time."""
-        for row in self.connection.execute(f'SELECT {_NAMES} FROM games ORDER BY "index"'):
-            record = dict(zip(COLUMNS, row))
+    def records(self, player: str | None = None, variant: str | None = None,
+                result: str | None = None, termination: str | None = None,
+                index: int | None = None) -> Iterator[dict]:
+        """Generate the stored records in schedule order, one at a time: all of them,
+        or those of a player, a variant, a result (a key of RESULTS; 'win' and 'loss'
+        need the player), a termination ('forfeit' for any forfeit) and an index."""
+        where = ['"index" = :index'] if index is not None else []
+        values = {'player': player, 'variant': variant, 'termination': termination,
+                  'index': index}
+        if player is not None:
+            where.append('("first" = :player OR "second" = :player)')
+        if variant is not None:
+            where.append('variant = :variant')
+        if result is not None:
+            where.append(RESULTS[result])
+        if termination == 'forfeit':
+            where.append('forfeit IS NOT NULL')
+        elif termination is not None:
+            where.append('termination = :termination')
+        condition = f'WHERE {" AND ".join(where)}' if where else ''
+        names = ', '.join(f'"{name}"' for name in self.columns)
+        for row in self.connection.execute(
+                f'SELECT {names} FROM games {condition} ORDER BY "index"', values):
+            record = dict.fromkeys(COLUMNS)
+            record.update(zip(self.columns, row))
             record['moves'] = json.loads(record['moves'])
             yield record
+
+    def record(self, index: int) -> dict | None:
+        """Return the record of the game of this schedule index, or None if none is stored."""
+        return next(self.records(index=index), None)
 
     def close(self) -> None:
         """Close the file."""
