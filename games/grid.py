@@ -160,3 +160,27 @@ class ConnectFour(TicTacToe):
                 raise ValueError(f'column {move} is full or off the board')
             return in_column[0]
         return move
+
+
+class Gomoku(TicTacToe):
+    """Also known as Five in a row: k in a row on an h x v board (AIMA's defaults,
+    15 x 16 and five in a row). Every empty square is a move; actions lists the
+    squares within two of a stone (the centre on an empty board) first, where the
+    play is, so that searches try them first."""
+
+    name = 'gomoku'
+
+    def __init__(self, h: int = 15, v: int = 16, k: int = 5):
+        super().__init__(h, v, k)
+
+    def actions(self, state):
+        """Every empty square, those near the stones first."""
+        near = self.near(state.board)
+        return ([square for square in state.moves if square in near]
+                + [square for square in state.moves if square not in near])
+
+    def near(self, board) -> set:
+        """The squares within two of a stone (the centre square on an empty board)."""
+        if not board:
+            return {((self.h + 1) // 2, (self.v + 1) // 2)}
+        return {(x + dx, y + dy) for x, y in board for dx in range(-2, 3) for dy in range(-2, 3)}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import math
+import random
 import signal
 import threading
 import time
@@ -11,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 from .base import Game, IllegalMoveError, Player, PlayerQuit
+from .stochastic import is_chance_node
 
 NORMAL = 'normal'
 ADJUDICATED = 'adjudicated draw'
@@ -48,6 +50,9 @@ class GameRecord:
     """The seat index of the player who made each move, in order."""
     nodes: list = field(default_factory=list)
     """Each seat's total of the 'nodes' its player reported in player.stats (None if none)."""
+    rolls: list = field(default_factory=list)
+    """The dice rolled in a game of chance, in order (games.stochastic.replay plays
+    moves and rolls back)."""
 
     @property
     def plies(self) -> int:
@@ -80,7 +85,9 @@ def seats_of(game: Game) -> tuple:
 
 def play(game: Game, players: Sequence[Player], state=None, max_plies: int | None = None,
          on_move: Callable[[Any, Any, Any], None] | None = None,
-         call: Callable[[Player, Game, Any], Any] | None = None) -> GameRecord:
+         call: Callable[[Player, Game, Any], Any] | None = None,
+         rng: random.Random | None = None,
+         on_chance: Callable[[Any, Any, Any], None] | None = None) -> GameRecord:
     """Play a game from state (default: the initial state) and return its record.
     players[i] plays seat i. The referee asks to_move who moves, hands each player
     private copies of the game and state, and checks every move. A player that
@@ -93,7 +100,16 @@ def play(game: Game, players: Sequence[Player], state=None, max_plies: int | Non
     record = GameRecord(seats=seats, nodes=[None] * len(seats))
     call = call or (lambda player, view, position: player(view, position))
     rules = _snapshot(game)
+    rng = random.Random() if rng is None else rng
     while not game.terminal_test(state):
+        if is_chance_node(game, state):
+            chance = game.roll(state, rng)
+            new_state = game.outcome(state, chance)
+            record.rolls.append(chance)
+            if on_chance:
+                on_chance(state, chance, new_state)
+            state = new_state
+            continue
         if max_plies is not None and record.plies >= max_plies:
             return _end(record, game, state, ADJUDICATED, f'no result after {max_plies} plies')
         seat = seats.index(game.to_move(state))
