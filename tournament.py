@@ -89,8 +89,13 @@ def cmd_play(args) -> int:
         typed, described = as_typed(move), game.describe_move(move)
         print(f'{names[mover]} ({mover}): {typed}' + ('' if described == typed else f' ({described})'))
 
+    def show_roll(state, chance, new_state):
+        mover = game.to_move(state)
+        print(f'{names[mover]} ({mover}) {game.describe_chance(chance)}')
+
     try:
-        record = referee.play(game, chosen, max_plies=args.max_plies, on_move=show)
+        record = referee.play(game, chosen, max_plies=args.max_plies, on_move=show,
+                              on_chance=show_roll)
     except games.PlayerQuit:
         print('Game abandoned.')
         return 0
@@ -124,6 +129,8 @@ def cmd_check(args) -> int:
 def cmd_tree(args) -> int:
     """Draw the minimax or alpha-beta tree below a position as Graphviz DOT."""
     game = make_game(args.variant)
+    if isinstance(game, games.StochasticGame):
+        fail(f'{game} is a game of chance: tree drawings are for games without chance nodes')
     try:
         state = treedraw.start_position(game, args.position)
         root = treedraw.search_tree(game, state, args.algorithm, args.depth)

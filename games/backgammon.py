@@ -11,12 +11,13 @@ no doubling cube, and a win counts 1 (no gammons)."""
 
 from __future__ import annotations
 
+import ast
 import itertools
 import re
 from collections import namedtuple
 
 from .base import IllegalMoveError
-from .stochastic import StochasticGame, StochasticGameState
+from .stochastic import StochasticGame, StochasticGameState, from_json
 
 BackgammonBoard = namedtuple('BackgammonBoard', 'points, bar, off')
 BackgammonBoard.__doc__ = """A backgammon position: points, a tuple of 24 counts (index 0 is
@@ -127,7 +128,20 @@ class Backgammon(StochasticGame):
     def parse_move(self, text: str, state):
         """Read the usual notation: steps such as '24/18 13/11' (or '24/18/13' for one
         checker moving twice, 'bar/22', '6/off'; a trailing '*' for a hit is allowed),
-        or 'pass'."""
+        'pass', or a move as a Python literal. Steps in any order that lead to the
+        position a legal move leads to are that move."""
+        text = text.strip()
+        if text.startswith('('):
+            try:
+                steps = from_json(ast.literal_eval(text))
+            except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+                raise ValueError(f'cannot read {text!r} as a move') from None
+        else:
+            steps = self._read_steps(text, state.to_move)
+        return self.same_move(state, steps)
+
+    def _read_steps(self, text: str, player) -> tuple:
+        """Read steps in the usual notation, or 'pass'."""
         words = text.replace(',', ' ').split()
         if [word.lower() for word in words] == ['pass']:
             return ()
@@ -135,11 +149,30 @@ class Backgammon(StochasticGame):
             raise ValueError("expected steps such as '24/18 13/11', or 'pass'")
         steps = []
         for word in words:
-            places = [_place(part, state.to_move) for part in word.rstrip('*').split('/')]
+            places = [_place(part, player) for part in word.rstrip('*').split('/')]
             if len(places) < 2:
                 raise ValueError(f'expected a step such as 24/18, got {word!r}')
             steps += zip(places, places[1:])
         return tuple(steps)
+
+    def same_move(self, state, steps):
+        """Return the legal move that leads where steps lead (steps themselves if none does)."""
+        if state.chance is None or steps in state.moves:
+            return steps
+        try:
+            view = _View(state.board, state.to_move)
+            for start, end in steps:
+                start, end = _own(start, state.to_move), _own(end, state.to_move)
+                if not (0 <= end < start <= BAR and view.counts[start] > 0):
+                    return steps
+                view.step(start, end)
+        except (TypeError, ValueError, IndexError):
+            return steps
+        board = view.board()
+        for move in state.moves:
+            if self.result(state, move).board == board:
+                return move
+        return steps
 
 
 def _own(point: int, player) -> int:

@@ -73,8 +73,9 @@ def is_chance_node(game: Game, state) -> bool:
 
 
 def from_json(value):
-    """Return a move or a roll read back from JSON: lists become tuples, at every depth."""
-    return tuple(from_json(item) for item in value) if isinstance(value, list) else value
+    """Return a move or a roll read back from JSON (or a Python literal): lists
+    become tuples, at every depth."""
+    return tuple(from_json(item) for item in value) if isinstance(value, (list, tuple)) else value
 
 
 def replay(game: Game, moves: Iterable, rolls: Iterable = (), state=None):
@@ -179,8 +180,8 @@ class DiceNim(StochasticGame):
         if state.chance is None:
             print(f'{state.to_move} to roll')
         else:
-            print(f'{state.to_move} rolled {state.chance}: take 1 to {state.chance} '
-                  'counters from one pile')
+            most = '1 counter' if state.chance == 1 else f'1 to {state.chance} counters'
+            print(f'{state.to_move} rolled {state.chance}: take {most} from one pile')
 
     def describe_move(self, move) -> str:
         """'take 3 from pile 2'."""
