@@ -29,7 +29,7 @@ from games.tournament.runner import run
 from games.tournament.schedule import count_games, schedule
 from games.tournament.store import Store, StoreError
 from games.tournament.workers import SandboxExecutor
-from players import bench, grading, treedraw
+from players import bench, bench_gomoku, grading, treedraw
 from players.human import as_typed
 
 USAGE_ERROR = 2
@@ -157,6 +157,8 @@ def cmd_bench(args) -> int:
         table += bench.rows(name, measures)
         print(f'  {name}: done', flush=True)
     print(tabulate.tabulate(table, bench.HEADERS, disable_numparse=True))
+    print('\nGomoku 15 x 15, five in a row: one move, cold')
+    print(tabulate.tabulate(bench_gomoku.run(), bench_gomoku.HEADERS, disable_numparse=True))
     return 0 if all(row[-1] != 'NO' for row in table) else 1
 
 

@@ -5,11 +5,24 @@ from __future__ import annotations
 from collections import namedtuple
 from functools import cached_property
 
+from . import pictures
 from .base import Game, IllegalMoveError
 
-GameState = namedtuple('GameState', 'to_move, utility, board, moves')
-GameState.__doc__ = """AIMA's state: the player to move ('X' or 'O'), the utility to X
-(1, -1, or 0 while no one has won), the board (square -> 'X' or 'O') and the empty squares."""
+
+
+class GameState(namedtuple('GameState', 'to_move, utility, board, moves')):
+    """AIMA's state: the player to move ('X' or 'O'), the utility to X
+    (1, -1, or 0 while no one has won), the board (square -> 'X' or 'O') and the empty squares."""
+
+    __slots__ = ()
+
+    def _repr_svg_(self) -> str:
+        """The board as a picture, for Jupyter notebooks."""
+        squares = [*self.board, *self.moves]
+        h = max((x for x, _ in squares), default=1)
+        v = max((y for _, y in squares), default=1)
+        caption = {1: 'X won', -1: 'O won'}.get(self.utility, f'{self.to_move} to move')
+        return pictures.grid(self.board, h, v, caption if self.moves or self.utility else 'draw')
 
 DIRECTIONS = ((0, 1), (1, 0), (1, -1), (1, 1))
 

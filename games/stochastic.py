@@ -13,12 +13,30 @@ import random
 from collections import namedtuple
 from typing import Any, Iterable, Sequence
 
+from . import pictures
 from .base import Game, IllegalMoveError, Player, play_turns
 
-StochasticGameState = namedtuple('StochasticGameState', 'to_move, utility, board, moves, chance')
-StochasticGameState.__doc__ = """AIMA's state of a game of chance: the player to move, the
-utility to the first player (0 while the game goes on), the board, the legal moves (empty
-until the dice are rolled) and the roll (None until the dice are rolled)."""
+
+
+class StochasticGameState(namedtuple('StochasticGameState',
+                                     'to_move, utility, board, moves, chance')):
+    """AIMA's state of a game of chance: the player to move, the utility to the
+    first player (0 while the game goes on), the board, the legal moves (empty
+    until the dice are rolled) and the roll (None until the dice are rolled)."""
+
+    __slots__ = ()
+
+    def _repr_svg_(self) -> str:
+        """The board (backgammon's points, or piles) and the roll as a picture, for Jupyter."""
+        if self.utility:
+            caption = 'the first player won' if self.utility > 0 else 'the second player won'
+        elif self.chance is None:
+            caption = f'{self.to_move} to roll'
+        else:
+            caption = f'{self.to_move} to move, rolled {self.chance}'
+        if hasattr(self.board, 'points'):
+            return pictures.backgammon(*self.board, caption)
+        return pictures.piles(self.board, caption)
 
 
 class StochasticGame(Game):

@@ -4,10 +4,19 @@ from __future__ import annotations
 
 from collections import namedtuple
 
+from . import pictures
 from .base import Game, IllegalMoveError
 
-TreeState = namedtuple('TreeState', 'to_move, board')
-TreeState.__doc__ = """A node of a game tree: the player to move ('MAX' or 'MIN') and the node's name."""
+
+
+class TreeState(namedtuple('TreeState', 'to_move, board')):
+    """A node of a game tree: the player to move ('MAX' or 'MIN') and the node's name."""
+
+    __slots__ = ()
+
+    def _repr_svg_(self) -> str:
+        """The node as a picture, for Jupyter notebooks."""
+        return pictures.tree_node(self.board, self.to_move, f'{self.to_move} to move')
 
 
 class TreeGame(Game):
