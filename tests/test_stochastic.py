@@ -2,7 +2,10 @@
 independent expectimax, the players on Dice Nim, the referee's dice and replays."""
 
 import json
+import os
 import random
+import subprocess
+import sys
 from fractions import Fraction
 from functools import lru_cache
 
@@ -268,3 +271,17 @@ def test_dice_nim_rules():
     for bad in (dict(piles=()), dict(sides=0), dict(piles=(-1,))):
         with pytest.raises(ValueError):
             DiceNim(**bad)
+
+
+def run_cli(*args):
+    """Run tournament.py and return the finished process."""
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    return subprocess.run([sys.executable, os.path.join(root, 'tournament.py'), *args],
+                          capture_output=True, text=True, timeout=120, cwd=root)
+
+
+def test_play_shows_the_dice_and_tree_refuses_chance():
+    done = run_cli('play', 'dice-nim', 'ab1', 'ab2')
+    assert done.returncode == 0 and 'ab1 (P1) rolled ' in done.stdout and 'wins.' in done.stdout
+    refused = run_cli('tree', 'dice-nim')
+    assert refused.returncode == 2 and 'game of chance' in refused.stderr
