@@ -132,3 +132,67 @@ def test_no_import_cycle_at_start_up():
     missing = subprocess.run([sys.executable, '-c', 'from games import no_such_name'],
                              capture_output=True, text=True, timeout=60)
     assert 'cannot import name' in missing.stderr
+
+
+def aima_cutoff_search(state, game, d=4):
+    """AIMA's alpha_beta_cutoff_search as the book and aima-python give it, with its
+    default evaluation, the utility; return its move and its number of result calls."""
+    player, calls = game.to_move(state), [0]
+
+    def child(s, a):
+        calls[0] += 1
+        return game.result(s, a)
+
+    def max_value(s, alpha, beta, depth):
+        if depth > d or game.terminal_test(s):
+            return game.utility(s, player)
+        v = -infinity  # noqa: F405
+        for a in game.actions(s):
+            v = max(v, min_value(child(s, a), alpha, beta, depth + 1))
+            if v >= beta:
+                return v
+            alpha = max(alpha, v)
+        return v
+
+    def min_value(s, alpha, beta, depth):
+        if depth > d or game.terminal_test(s):
+            return game.utility(s, player)
+        v = infinity  # noqa: F405
+        for a in game.actions(s):
+            v = min(v, max_value(child(s, a), alpha, beta, depth + 1))
+            if v <= alpha:
+                return v
+            beta = min(beta, v)
+        return v
+
+    best_score, best_action = -infinity, None  # noqa: F405
+    for a in game.actions(state):
+        v = min_value(child(state, a), best_score, infinity, 1)  # noqa: F405
+        if v > best_score:
+            best_score, best_action = v, a
+    return best_action, calls[0]
+
+
+class CountingTicTacToe(TicTacToe):  # noqa: F405
+    """Tic-tac-toe that counts its result calls."""
+
+    calls = 0
+
+    def result(self, state, move):
+        self.calls += 1
+        return super().result(state, move)
+
+
+@pytest.mark.parametrize('d', [1, 2, 4])
+def test_cutoff_search_is_aimas_move_for_move_and_call_for_call(d):
+    rng = random.Random(d)  # noqa: F405
+    game = CountingTicTacToe()
+    for _ in range(25):
+        state = game.initial
+        for _ in range(rng.randrange(2, 6)):
+            state = game.result(state, rng.choice(game.actions(state)))
+        if game.terminal_test(state):
+            continue
+        game.calls = 0
+        move = alpha_beta_cutoff_search(state, game, d=d)  # noqa: F405
+        assert (move, game.calls) == aima_cutoff_search(state, TicTacToe(), d)  # noqa: F405
