@@ -29,7 +29,7 @@ from games.tournament.runner import MachineryError, run
 from games.tournament.schedule import count_games, schedule
 from games.tournament.store import RESULTS, Store, StoreError
 from games.tournament.workers import WorkerPool
-from players import bench, grading, treedraw
+from players import bench, bench_gomoku, grading, treedraw
 
 USAGE_ERROR = 2
 ENDING_CHOICES = (referee.NORMAL, referee.ADJUDICATED, 'forfeit', referee.TIMEOUT,
@@ -114,8 +114,13 @@ def cmd_play(args) -> int:
         typed, described = game.typed_move(move), game.describe_move(move)
         print(f'{names[mover]} ({mover}): {typed}' + ('' if described == typed else f' ({described})'))
 
+    def show_roll(state, chance, new_state):
+        mover = game.to_move(state)
+        print(f'{names[mover]} ({mover}) {game.describe_chance(chance)}')
+
     try:
-        record = referee.play(game, chosen, max_plies=args.max_plies, on_move=show)
+        record = referee.play(game, chosen, max_plies=args.max_plies, on_move=show,
+                              on_chance=show_roll)
     except games.PlayerQuit:
         print('Game abandoned.')
         return 0
@@ -153,6 +158,8 @@ def cmd_check(args) -> int:
 def cmd_tree(args) -> int:
     """Draw the minimax or alpha-beta tree below a position as Graphviz DOT."""
     game = make_game(args.variant)
+    if isinstance(game, games.StochasticGame):
+        fail(f'{game} is a game of chance: tree drawings are for games without chance nodes')
     try:
         state = treedraw.start_position(game, args.position)
         root = treedraw.search_tree(game, state, args.algorithm, args.depth)
@@ -179,6 +186,8 @@ def cmd_bench(args) -> int:
         table += bench.rows(name, measures)
         print(f'  {name}: done', flush=True)
     print(tabulate.tabulate(table, bench.HEADERS, disable_numparse=True))
+    print('\nGomoku 15 x 15, five in a row: one move, cold')
+    print(tabulate.tabulate(bench_gomoku.run(), bench_gomoku.HEADERS, disable_numparse=True))
     return 0 if all(row[-1] != 'NO' for row in table) else 1
 
 

@@ -1,10 +1,38 @@
-"""Games for adversarial search, after AIMA's games.py: the Game class, its games and the referee."""
+"""Games for adversarial search, after AIMA's games.py: the Game class, its games and the referee.
 
+`from games import *` gives every name of aima-python's games.py, the searches
+and players too: those live in the players package, which is imported only when
+one of them is first asked for (so games never imports players at start-up)."""
+
+import random
+
+from .backgammon import Backgammon
 from .base import Game, IllegalMoveError, Move, Player, PlayerQuit, play_game
-from .grid import Board, ConnectFour, GameState, TicTacToe
+from .grid import Board, ConnectFour, GameState, Gomoku, TicTacToe
 from .nim import GrundysGame, Nim, NimState
-from .tree import Fig52Game, TreeGame, TreeState
+from .stochastic import DiceNim, StochasticGame, StochasticGameState, replay
+from .tree import Fig52Extended, Fig52Game, TreeGame, TreeState
+
+PLAYER_NAMES = ('infinity', 'minmax_decision', 'minimax_decision', 'expect_minmax',
+                'expectiminimax', 'alpha_beta_search', 'alphabeta_full_search',
+                'alpha_beta_cutoff_search', 'alphabeta_cutoff_search', 'alphabeta_search',
+                'monte_carlo_tree_search', 'MCT_Node', 'ucb', 'query_player', 'random_player',
+                'alpha_beta_player', 'alphabeta_player', 'minmax_player', 'expect_minmax_player',
+                'expect_min_max_player', 'expectiminimax_player', 'mcts_player')
+"""AIMA's searches and players, which `games` lends from the players package."""
 
 __all__ = ['Game', 'IllegalMoveError', 'Move', 'Player', 'PlayerQuit', 'play_game',
-           'Board', 'ConnectFour', 'GameState', 'TicTacToe',
-           'GrundysGame', 'Nim', 'NimState', 'Fig52Game', 'TreeGame', 'TreeState']
+           'Board', 'ConnectFour', 'GameState', 'Gomoku', 'TicTacToe',
+           'GrundysGame', 'Nim', 'NimState', 'Fig52Extended', 'Fig52Game', 'TreeGame', 'TreeState',
+           'StochasticGame', 'StochasticGameState', 'DiceNim', 'Backgammon', 'replay',
+           'random', *PLAYER_NAMES]
+
+
+def __getattr__(name: str):
+    """Lend AIMA's searches and players from the players package, imported on first use."""
+    if name in PLAYER_NAMES:
+        from players import human, textbook
+        value = getattr(human if name == 'query_player' else textbook, name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f'module {__name__!r} has no attribute {name!r}')

@@ -105,19 +105,29 @@ class Game:
         return f'{self.name}({args})' if args else self.name
 
     def play_game(self, *players: Player):
-        """Play an n-person, move-alternating game, asking to_move who moves,
-        and return the utility of the final state to the first player."""
-        state = self.initial
-        seats: dict = {}
-        while not self.terminal_test(state):
-            mover = self.to_move(state)
-            if mover not in seats:
-                seats[mover] = players[len(seats)]
-            move = seats[mover](self, state)
-            self.check_move(state, move)
-            state = self.result(state, move)
-        self.display(state)
-        return self.utility(state, self.to_move(self.initial))
+        """Play an n-person, move-alternating game, asking to_move who moves: the
+        players take the seats in turn, as to_move first names them (one player may
+        take every seat). Return the utility of the final state to the first player."""
+        return play_turns(self, players, lambda state: state)
+
+
+def play_turns(game: Game, players: Sequence[Player], settle: Callable[[Any], Any]):
+    """Play game from its initial state, settle(state) making each state ready for
+    a move (a game of chance rolls its dice there), and return the utility of the
+    final state to the first player. Raise ValueError without players."""
+    if not players:
+        raise ValueError('play_game needs at least one player')
+    state = settle(game.initial)
+    seats: dict = {}
+    while not game.terminal_test(state):
+        mover = game.to_move(state)
+        if mover not in seats:
+            seats[mover] = players[len(seats) % len(players)]
+        move = seats[mover](game, state)
+        game.check_move(state, move)
+        state = settle(game.result(state, move))
+    game.display(state)
+    return game.utility(state, game.to_move(game.initial))
 
 
 def play_game(game: Game, *players: Player):

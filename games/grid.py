@@ -5,11 +5,24 @@ from __future__ import annotations
 from collections import namedtuple
 from functools import cached_property
 
+from . import pictures
 from .base import Game, IllegalMoveError
 
-GameState = namedtuple('GameState', 'to_move, utility, board, moves')
-GameState.__doc__ = """AIMA's state: the player to move ('X' or 'O'), the utility to X
-(1, -1, or 0 while no one has won), the board (square -> 'X' or 'O') and the empty squares."""
+
+
+class GameState(namedtuple('GameState', 'to_move, utility, board, moves')):
+    """AIMA's state: the player to move ('X' or 'O'), the utility to X
+    (1, -1, or 0 while no one has won), the board (square -> 'X' or 'O') and the empty squares."""
+
+    __slots__ = ()
+
+    def _repr_svg_(self) -> str:
+        """The board as a picture, for Jupyter notebooks."""
+        squares = [*self.board, *self.moves]
+        h = max((x for x, _ in squares), default=1)
+        v = max((y for _, y in squares), default=1)
+        caption = {1: 'X won', -1: 'O won'}.get(self.utility, f'{self.to_move} to move')
+        return pictures.grid(self.board, h, v, caption if self.moves or self.utility else 'draw')
 
 DIRECTIONS = ((0, 1), (1, 0), (1, -1), (1, 1))
 
@@ -190,3 +203,27 @@ class ConnectFour(TicTacToe):
                 raise ValueError(f'column {move} is full or off the board')
             return in_column[0]
         return move
+
+
+class Gomoku(TicTacToe):
+    """Also known as Five in a row: k in a row on an h x v board (AIMA's defaults,
+    15 x 16 and five in a row). Every empty square is a move; actions lists the
+    squares within two of a stone (the centre on an empty board) first, where the
+    play is, so that searches try them first."""
+
+    name = 'gomoku'
+
+    def __init__(self, h: int = 15, v: int = 16, k: int = 5):
+        super().__init__(h, v, k)
+
+    def actions(self, state):
+        """Every empty square, those near the stones first."""
+        near = self.near(state.board)
+        return ([square for square in state.moves if square in near]
+                + [square for square in state.moves if square not in near])
+
+    def near(self, board) -> set:
+        """The squares within two of a stone (the centre square on an empty board)."""
+        if not board:
+            return {((self.h + 1) // 2, (self.v + 1) // 2)}
+        return {(x + dx, y + dy) for x, y in board for dx in range(-2, 3) for dy in range(-2, 3)}

@@ -398,11 +398,13 @@ def _private_folder(uid: int | None) -> str:
 
 
 def _kill_group(pid: int) -> None:
-    """Kill a jail's process group (its session), ignoring one already gone."""
-    try:
-        os.killpg(pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
+    """Kill a jail's process and its process group (its session), ignoring those
+    already gone: the process itself may not have made its group yet."""
+    for kill in (os.killpg, os.kill):
+        try:
+            kill(pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
 
 
 def _max_fd() -> int:

@@ -4,10 +4,19 @@ from __future__ import annotations
 
 from collections import namedtuple
 
+from . import pictures
 from .base import Game, IllegalMoveError
 
-NimState = namedtuple('NimState', 'to_move, board')
-NimState.__doc__ = """A position: the player to move and the piles, a tuple of counts."""
+
+
+class NimState(namedtuple('NimState', 'to_move, board')):
+    """A position: the player to move and the piles, a tuple of counts."""
+
+    __slots__ = ()
+
+    def _repr_svg_(self) -> str:
+        """The piles as a picture, for Jupyter notebooks."""
+        return pictures.piles(self.board, f'{self.to_move} to move')
 
 FIRST, SECOND = 'P1', 'P2'
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import math
+import random
 import signal
 import threading
 import time
@@ -11,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 from .base import Game, IllegalMoveError, Player, PlayerQuit
+from .stochastic import is_chance_node
 
 NORMAL = 'normal'
 ADJUDICATED = 'adjudicated draw'
@@ -59,6 +61,9 @@ class GameRecord:
     """The seat index of the player who made each move, in order."""
     nodes: list = field(default_factory=list)
     """Each seat's total of the 'nodes' its player reported in player.stats (None if none)."""
+    rolls: list = field(default_factory=list)
+    """The dice rolled in a game of chance, in order (games.stochastic.replay plays
+    moves and rolls back)."""
 
     @property
     def plies(self) -> int:
@@ -92,7 +97,8 @@ def seats_of(game: Game) -> tuple:
 def play(game: Game, players: Sequence[Player], state=None, max_plies: int | None = None,
          on_move: Callable[[Any, Any, Any], None] | None = None,
          call: Callable[[Player, Game, Any], Any] | None = None,
-         isolate: bool = True) -> GameRecord:
+         isolate: bool = True, rng: random.Random | None = None,
+         on_chance: Callable[[Any, Any, Any], None] | None = None) -> GameRecord:
     """Play a game from state (default: the initial state) and return its record.
     players[i] plays seat i. The referee asks to_move who moves and checks every
     move. A player that raises (referee.Forfeit says how it forfeits) or makes an
@@ -101,14 +107,25 @@ def play(game: Game, players: Sequence[Player], state=None, max_plies: int | Non
     may replace the plain call player(game, state), to add time limits. With
     isolate, players in this process get private copies of the game and the state
     and any change to the game's classes is undone and forfeits; stand-ins for
-    players in other processes (games.remote) need none of that."""
+    players in other processes (games.remote) need none of that. In a game of
+    chance the referee rolls the dice with rng (default: a fresh random.Random) and
+    tells on_chance(state, chance, new_state) of each roll."""
     seats = seats_of(game)
     state = game.initial if state is None else state
     views = [copy.deepcopy(game) if isolate else game for _ in players]
     record = GameRecord(seats=seats, nodes=[None] * len(seats))
     call = call or (lambda player, view, position: player(view, position))
     rules = _snapshot(game) if isolate else []
+    rng = random.Random() if rng is None else rng
     while not game.terminal_test(state):
+        if is_chance_node(game, state):
+            chance = game.roll(state, rng)
+            new_state = game.outcome(state, chance)
+            record.rolls.append(chance)
+            if on_chance:
+                on_chance(state, chance, new_state)
+            state = new_state
+            continue
         if max_plies is not None and record.plies >= max_plies:
             return _end(record, game, state, ADJUDICATED, f'no result after {max_plies} plies')
         seat = seats.index(game.to_move(state))

@@ -29,6 +29,7 @@ from typing import Any
 from . import clock, referee
 from .base import Game
 from .jail import Jail, JailError, Limits
+from .stochastic import from_json
 
 ENTRY = 'games.remote:serve'
 LOAD_SECONDS = 10.0
@@ -245,14 +246,9 @@ def _json(plain: Any) -> str:
     return json.dumps(plain, separators=(',', ':'))
 
 
-def _from_plain(plain: Any) -> Any:
-    """Return plain data with lists turned into tuples, as moves are written."""
-    return tuple(_from_plain(item) for item in plain) if isinstance(plain, list) else plain
-
-
 def _shown(plain: Any, limit: int = 100) -> str:
     """Return a player's move as a short text."""
-    text = repr(_from_plain(plain))
+    text = repr(from_json(plain))
     return text if len(text) <= limit else text[:limit - 1] + '…'
 
 
@@ -327,7 +323,7 @@ def _replay(game: Game, state, history: list):
             moves = {key(move): move for move in game.actions(state)}
             state = game.result(state, moves[_json(plain)])
         else:
-            state = game.outcome(state, _from_plain(plain))
+            state = game.outcome(state, from_json(plain))
     return state
 
 

@@ -4,22 +4,33 @@ from __future__ import annotations
 
 from collections import namedtuple
 
+from . import pictures
 from .base import Game, IllegalMoveError
 
-TreeState = namedtuple('TreeState', 'to_move, board')
-TreeState.__doc__ = """A node of a game tree: the player to move ('MAX' or 'MIN') and the node's name."""
+
+
+class TreeState(namedtuple('TreeState', 'to_move, board')):
+    """A node of a game tree: the player to move ('MAX' or 'MIN') and the node's name."""
+
+    __slots__ = ()
+
+    def _repr_svg_(self) -> str:
+        """The node as a picture, for Jupyter notebooks."""
+        return pictures.tree_node(self.board, self.to_move, f'{self.to_move} to move')
 
 
 class TreeGame(Game):
     """A game given by its tree: succs maps each inner node to {move: child},
     utils maps each leaf to its value for MAX. MAX moves at the root and the
-    players alternate level by level. A state may also be given as a node name."""
+    players alternate level by level. A state may also be given as a node name.
+    With utils=None the leaves get their utilities later (game.utils = {...}), as
+    AIMA's notebooks do."""
 
     name = 'tree'
     players = ('MAX', 'MIN')
 
-    def __init__(self, succs: dict, utils: dict, initial: str = 'A'):
-        self.succs, self.utils = succs, utils
+    def __init__(self, succs: dict, utils: dict | None, initial='A'):
+        self.succs, self.utils = succs, {} if utils is None else utils
         self.depth = {initial: 0}
         frontier = [initial]
         while frontier:
@@ -27,9 +38,8 @@ class TreeGame(Game):
             for child in succs.get(node, {}).values():
                 self.depth[child] = self.depth[node] + 1
                 frontier.append(child)
-        missing = [node for node in self.depth if node not in succs and node not in utils]
-        if missing:
-            raise ValueError(f'leaves without a utility: {missing}')
+        if utils is not None:
+            self.check_leaves()
         self.initial = self.state(initial)
 
     def state(self, node: str) -> TreeState:
@@ -38,8 +48,8 @@ class TreeGame(Game):
 
     @staticmethod
     def node(state) -> str:
-        """Return the name of the node of a state (or of a bare name)."""
-        return state if isinstance(state, str) else state.board
+        """Return the name of the node of a state (or of a bare name or number)."""
+        return state if isinstance(state, (str, int)) else state.board
 
     def actions(self, state) -> list:
         """The moves out of this node, in the table's order."""
@@ -75,6 +85,12 @@ class TreeGame(Game):
         """A move is typed as its name, such as 'a1'."""
         return text.strip()
 
+    def check_leaves(self) -> None:
+        """Raise ValueError unless every leaf has a utility."""
+        missing = [node for node in self.depth if node not in self.succs and node not in self.utils]
+        if missing:
+            raise ValueError(f'leaves without a utility: {missing}')
+
 
 class Fig52Game(TreeGame):
     """The game represented in [Figure 5.2]. Serves as a simple test case."""
@@ -88,3 +104,16 @@ class Fig52Game(TreeGame):
 
     def __init__(self):
         super().__init__(self.succs, self.utils, 'A')
+
+
+class Fig52Extended(TreeGame):
+    """Similar to Fig52Game but bigger. Useful for visualisation: nodes are the
+    numbers 0 to 39, each inner node i has the moves l, m and r to 3i+1, 3i+2
+    and 3i+3, and the 27 leaves 13 to 39 have no utilities until they are given,
+    as in AIMA: game.utils = {13: 3, 14: 12, ...} (or Fig52Extended(utils))."""
+
+    name = 'fig52extended'
+    succs = {i: dict(l=i * 3 + 1, m=i * 3 + 2, r=i * 3 + 3) for i in range(13)}
+
+    def __init__(self, utils: dict | None = None):
+        super().__init__(self.succs, utils, 0)

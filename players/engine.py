@@ -12,7 +12,7 @@ import math
 from collections import namedtuple
 from typing import Callable
 
-from games import Game
+from games import Game, StochasticGame
 
 from .rules import GameRules, rules_for
 
@@ -163,6 +163,9 @@ def solve(game: Game, state=None, stats: dict | None = None) -> Solution:
     game-theoretic value for the player to move, the first best move in
     actions order and the nodes searched. If stats is a dict, it receives
     nodes, hits and depth (-1: to the end)."""
+    if isinstance(game, StochasticGame):  # chance nodes: expectiminimax
+        from .expectimax import solve_chance
+        return solve_chance(game, state, stats)
     state = game.initial if state is None else state
     searcher = _searcher(game, state, None, 'solve', depth_limited=False)
     solution = searcher.root(game, state, -1)
@@ -182,6 +185,9 @@ def search(game: Game, state, depth: int, eval_fn: EvalFn | None = None,
     The move is the one alpha_beta_cutoff_search(state, game, d=depth-1) chooses."""
     if isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
         raise ValueError(f'depth must be a whole number >= 1, got {depth!r}')
+    if isinstance(game, StochasticGame):  # chance nodes: expectiminimax
+        from .expectimax import search_chance
+        return search_chance(game, state, depth, eval_fn, stats)
     searcher = _searcher(game, state, eval_fn, 'evaluate', depth_limited=True)
     for shallower in range(1, depth):
         searcher.value(state, shallower)

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import ast
+
 from games import PlayerQuit
+from games.stochastic import from_json
 
 QUIT_WORDS = ('q', 'quit', 'exit')
 
@@ -25,7 +28,7 @@ def query_player(game, state):
         if text.lower() in QUIT_WORDS:
             raise PlayerQuit('the player left the game')
         try:
-            move = game.parse_move(text, state)
+            move = read_move(game, text, state, actions)
         except ValueError as error:
             example = game.typed_move(actions[0])
             print(f'Not understood: {error}. Type a move such as {example!r}, or q to quit.')
@@ -36,6 +39,28 @@ def query_player(game, state):
               + ', '.join(map(game.typed_move, actions)))
 
 
+def read_move(game, text: str, state, actions: list):
+    """Return the move a person typed: a Python literal that is a legal move, such
+    as (1, 2) or 'a1', read with ast.literal_eval (never eval), else the game's
+    own notation, game.parse_move (which raises ValueError if it cannot read it)."""
+    try:
+        literal = from_json(ast.literal_eval(text))
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        literal = None
+    try:
+        if literal is not None and literal in actions:
+            return literal
+    except TypeError:  # an unhashable literal, such as a dict
+        pass
+    return game.parse_move(text, state)
+
+
 def as_typed(move) -> str:
-    """Return a move as a person would type it: (2, 3) as '2 3'."""
+    """Return a move as a person would type it: (2, 3) as '2 3'; a sequence of
+    steps, such as backgammon's ((24, 18), (13, 11)), as '24/18 13/11', and no
+    steps at all as 'pass'."""
+    if move == ():
+        return 'pass'
+    if isinstance(move, tuple) and all(isinstance(part, tuple) for part in move):
+        return ' '.join('/'.join(map(str, part)) for part in move)
     return ' '.join(map(str, move)) if isinstance(move, tuple) else str(move)

@@ -15,7 +15,7 @@ import math
 from bisect import bisect_left
 from functools import lru_cache
 
-from games import ConnectFour, Game, GrundysGame, Nim, TicTacToe
+from games import ConnectFour, Game, Gomoku, GrundysGame, Nim, TicTacToe
 from games.grid import Board, GameState
 from games.nim import NimState
 
@@ -344,4 +344,7 @@ def rules_for(game: Game, root_player, eval_fn=None) -> GameRules:
             return TicTacToeRules(game, root_player)
         if kind is ConnectFour:
             return ConnectFourRules(game, root_player)
+        if kind is Gomoku:  # its own module: bit masks, moves near the stones
+            from .gomoku_rules import GomokuRules
+            return GomokuRules(game, root_player)
     return GameRules(game, root_player, eval_fn)

@@ -13,7 +13,7 @@ tie rule, depth off by one, and so on.
 
 Use only the game's methods: game.actions(state), game.result(state, move),
 game.terminal_test(state), game.utility(state, player), game.to_move(state)
-and, for cut-off search, game.evaluate(state, player)."""
+and, for an eval_fn of your player's, game.evaluate(state, player)."""
 
 import math
 
@@ -46,8 +46,8 @@ def alpha_beta_cutoff_search(state, game, d=4, cutoff_test=None, eval_fn=None):
 
     As in AIMA, the root's children are at depth 1 and, by default, a state is
     cut off when depth > d or it is terminal, so d=0 looks one ply ahead. A
-    cut-off state scores eval_fn(state), by default its utility if terminal and
-    otherwise game.evaluate(state, player) for the player to move at the root.
+    cut-off state scores eval_fn(state), by default (as in AIMA) its utility,
+    game.utility(state, player), for the player to move at the root.
 
     Checked as alpha_beta_search, with several values of d on a tree whose best
     move changes with the depth: searching one ply too deep or too shallow fails."""
@@ -56,7 +56,9 @@ def alpha_beta_cutoff_search(state, game, d=4, cutoff_test=None, eval_fn=None):
 
 def player(game, state):
     """Return a legal move for the player to move in state: the player you enter
-    in the class tournament. A good start: alpha_beta_cutoff_search with a small d.
+    in the class tournament. A good start: alpha_beta_cutoff_search with a small d
+    and an eval_fn that scores a final state with game.utility and any other
+    with game.evaluate, for the player to move in state.
 
     Checked: legal moves on every default game against random players, never a
     loss to random at tic-tac-toe (10 games as X, 10 as O), and a short gauntlet

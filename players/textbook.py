@@ -10,6 +10,8 @@ from __future__ import annotations
 import math
 import random
 
+from games.stochastic import is_chance_node
+
 infinity = math.inf
 
 
@@ -37,6 +39,54 @@ def minmax_decision(state, game):
 
     # Body of minmax_decision:
     return max(game.actions(state), key=lambda a: min_value(game.result(state, a)), default=None)
+
+
+# ______________________________________________________________________________
+
+
+def expect_minmax(state, game):
+    """
+    [Figure 5.11]
+    Return the best move for a player after dice are thrown. The game tree
+    includes chance nodes along with min and max nodes.
+
+    A chance node's value is the probability-weighted sum of its outcomes'
+    values. Two bugs of aima-python's version are fixed: inside the loop over
+    the chances it overwrote the state it rolls from with each outcome, and it
+    divided the weighted sum by the number of chances again. A state reached by
+    a move that is not a chance node (a game may give a player a move without a
+    roll) is valued as a max or min node directly."""
+
+    player = game.to_move(state)
+
+    def max_value(state):
+        v = -infinity
+        for a in game.actions(state):
+            v = max(v, chance_node(state, a))
+        return v
+
+    def min_value(state):
+        v = infinity
+        for a in game.actions(state):
+            v = min(v, chance_node(state, a))
+        return v
+
+    def value(state):
+        return max_value(state) if game.to_move(state) == player else min_value(state)
+
+    def chance_node(state, action):
+        res_state = game.result(state, action)
+        if game.terminal_test(res_state):
+            return game.utility(res_state, player)
+        if not is_chance_node(game, res_state):
+            return value(res_state)
+        sum_chances = 0
+        for chance in game.chances(res_state):
+            sum_chances += value(game.outcome(res_state, chance)) * game.probability(chance)
+        return sum_chances
+
+    # Body of expect_minmax:
+    return max(game.actions(state), key=lambda a: chance_node(state, a), default=None)
 
 
 def alpha_beta_search(state, game):
@@ -78,8 +128,9 @@ def alpha_beta_cutoff_search(state, game, d=4, cutoff_test=None, eval_fn=None):
 
     As in AIMA, the root's children are at depth 1 and the search cuts off
     at depth > d, so d=N looks N+1 plies ahead (d=0 looks one ply ahead).
-    By default a cut-off state is scored by the game's evaluate(state, player)
-    and a terminal state by its utility."""
+    As in AIMA, a cut-off state is scored by default with its utility,
+    game.utility(state, player) (0 for most states of a game still going on);
+    pass eval_fn=lambda s: game.evaluate(s, player) to use the game's heuristic."""
 
     player = game.to_move(state)
 
@@ -109,8 +160,7 @@ def alpha_beta_cutoff_search(state, game, d=4, cutoff_test=None, eval_fn=None):
     # Body of alpha_beta_cutoff_search starts here:
     # The default test cuts off at depth d or at a terminal state
     cutoff_test = (cutoff_test or (lambda state, depth: depth > d or game.terminal_test(state)))
-    eval_fn = eval_fn or (lambda state: game.utility(state, player) if game.terminal_test(state)
-                          else game.evaluate(state, player))
+    eval_fn = eval_fn or (lambda state: game.utility(state, player))
     return _best_root_move(state, game, lambda child, alpha: min_value(child, alpha, infinity, 1))
 
 
@@ -149,26 +199,39 @@ def ucb(n, C=1.4):
 def monte_carlo_tree_search(state, game, N=1000):
     """Choose a move by N rounds of select, expand, simulate (random play-out)
     and backpropagate, then take the most visited move. A win scores 1, a draw
-    0.5, for the player who made the move into a node. Random choices use the
+    0.5, for the player who made the move into a node. In a game of chance, a
+    chance node's children are its outcomes, and select and the play-outs roll
+    the dice (each outcome weighted by its probability). Random choices use the
     random module, so random.seed makes a search repeat."""
 
     def select(n):
         """select a leaf node in the tree"""
         if n.children:
+            if is_chance_node(game, n.state):
+                outcomes = list(n.children)
+                weights = [game.probability(n.children[child]) for child in outcomes]
+                return select(random.choices(outcomes, weights)[0])
             return select(max(n.children.keys(), key=ucb))
         return n
 
     def expand(n):
         """expand the leaf node by adding all its children states"""
         if not n.children and not game.terminal_test(n.state):
-            n.children = {MCT_Node(state=game.result(n.state, action), parent=n): action
-                          for action in game.actions(n.state)}
+            if is_chance_node(game, n.state):
+                n.children = {MCT_Node(state=game.outcome(n.state, chance), parent=n): chance
+                              for chance in game.chances(n.state)}
+            else:
+                n.children = {MCT_Node(state=game.result(n.state, action), parent=n): action
+                              for action in game.actions(n.state)}
         return select(n)
 
     def simulate(state):
         """simulate a random play-out; return the final state"""
         while not game.terminal_test(state):
-            state = game.result(state, random.choice(list(game.actions(state))))
+            if is_chance_node(game, state):
+                state = game.outcome(state, game.roll(state))
+            else:
+                state = game.result(state, random.choice(list(game.actions(state))))
         return state
 
     def backprop(n, final):
@@ -216,8 +279,15 @@ def mcts_player(game, state):
     return monte_carlo_tree_search(state, game)
 
 
+def expect_minmax_player(game, state):
+    """A player that searches the whole game tree, chance nodes too, with expectiminimax."""
+    return expect_minmax(state, game)
+
+
 # Names from earlier editions of aima-python, so that old exercises still run.
 minimax_decision = minmax_decision
 alphabeta_full_search = alpha_beta_search
-alphabeta_search = alpha_beta_cutoff_search
+alphabeta_search = alphabeta_cutoff_search = alpha_beta_cutoff_search
 alphabeta_player = alpha_beta_player
+expectiminimax = expect_minmax
+expect_min_max_player = expectiminimax_player = expect_minmax_player

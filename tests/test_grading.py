@@ -23,7 +23,11 @@ TEXTBOOK = inspect.getsource(textbook)
 PLAYER = '''
 
 def player(game, state):
-    return alpha_beta_cutoff_search(state, game, d=3)
+    me = game.to_move(state)
+
+    def score(s):
+        return game.utility(s, me) if game.terminal_test(s) else game.evaluate(s, me)
+    return alpha_beta_cutoff_search(state, game, d=3, eval_fn=score)
 '''
 
 
@@ -133,6 +137,9 @@ def test_textbook_copy_passes_every_check(tmp_path):
      'depth off by one (too deep)'),
     ([('eval_fn = eval_fn or', 'eval_fn =')], 'alpha_beta_cutoff_search on depth-trap (d=1)',
      'ignores eval_fn'),
+    ([('eval_fn or (lambda state: game.utility(state, player))',
+       'eval_fn or (lambda state: game.evaluate(state, player))')],
+     'alpha_beta_cutoff_search on default evaluation (d=1)', 'evaluate by default'),
     ([('for a in game.actions(state):\n            v = max',
        'for a in reversed(game.actions(state)):\n            v = max'),
       ('for a in game.actions(state):\n            v = min',
@@ -255,10 +262,10 @@ def test_check_command(tmp_path):
     good = run('check', student(tmp_path, TEXTBOOK + PLAYER), '--json', str(report))
     assert good.returncode == 0, good.stderr
     lines = good.stdout.splitlines()
-    assert lines[-1] == f'Total: 36/36 points, {len(CHECKS)} of {len(CHECKS)} checks passed'
+    assert lines[-1] == f'Total: 37/37 points, {len(CHECKS)} of {len(CHECKS)} checks passed'
     assert all(line.startswith('PASS ') for line in lines[:-1])
     data = json.loads(report.read_text())
-    assert data['passed'] and data['points'] == data['max_points'] == 36
+    assert data['passed'] and data['points'] == data['max_points'] == 37
     bad = run('check', mutant(tmp_path, ('depth > d', 'depth >= d')), '--timeout', '20')
     assert bad.returncode == 1
     assert ('FAIL 0/1 alpha_beta_cutoff_search on depth-trap (d=1): depth off by one (too shallow)'

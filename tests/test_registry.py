@@ -37,8 +37,11 @@ def test_each_ab_player_keeps_its_own_depth(depth):
 def test_ab_n_matches_textbook_cutoff_at_d_minus_one():
     game = TicTacToe()
     state = game.result(game.result(game.initial, (1, 1)), (2, 1))
+    def score(s):  # abN's scoring; AIMA's default would score a cut-off state by its utility
+        return game.utility(s, 'X') if game.terminal_test(s) else game.evaluate(s, 'X')
     for depth in (1, 2, 3):
-        assert PLAYER[f'ab{depth}'](game, state) == alpha_beta_cutoff_search(state, game, d=depth - 1)
+        assert PLAYER[f'ab{depth}'](game, state) == alpha_beta_cutoff_search(
+            state, game, d=depth - 1, eval_fn=score)
 
 
 def test_factory_takes_an_evaluation():

@@ -58,7 +58,11 @@ def test_drawn_tree_is_the_textbooks_search(variant, position, depth):
     if depth is None:
         move = textbook.alpha_beta_search(state, proxy)
     else:
-        move = textbook.alpha_beta_cutoff_search(state, proxy, d=depth - 1)
+        player = game.to_move(state)  # the drawing scores cut-off states with evaluate
+
+        def score(s):
+            return game.utility(s, player) if game.terminal_test(s) else game.evaluate(s, player)
+        move = textbook.alpha_beta_cutoff_search(state, proxy, d=depth - 1, eval_fn=score)
     root = treedraw.search_tree(game, state, 'alphabeta', depth)
     assert treedraw.generated(root) == proxy.generated and root.chosen.move == move
 

@@ -35,8 +35,15 @@ VARIANTS: dict[str, Variant] = {variant.name: variant for variant in (
     Variant('split-nim', 'grundy(pile=7)',
             "Grundy's game: split a pile of 7 into unequal piles; who cannot move loses"),
     Variant('tictactoe', 'tictactoe(h=3, v=3, k=3)', 'Tic-tac-toe on 3 x 3'),
+    Variant('dice-nim', 'dicenim(piles=(2, 3), sides=3)',
+            'Dice Nim on piles 2, 3: roll a die of 3 faces, take 1 to the roll from a pile; '
+            'who takes the last counter wins'),
     Variant('connect4', 'connect4(h=7, v=6, k=4)',
             'Connect Four: 7 columns of 6 rows, four in a row', default=False),
+    Variant('gomoku', 'gomoku(h=15, v=15, k=5)', 'Gomoku: five in a row on 15 x 15',
+            default=False),
+    Variant('backgammon', 'backgammon', 'Backgammon: the bar, hitting, bearing off; no doubling '
+            'cube, a win counts 1', default=False),
     Variant('fig52', 'fig52', "AIMA's Figure 5.2 game tree: MAX moves, then MIN", default=False),
 )}
 """The named variants, in the order tables list them."""

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
-from games import ConnectFour, Fig52Game, Game, GrundysGame, Nim, TicTacToe
+from games import (Backgammon, ConnectFour, DiceNim, Fig52Game, Game, Gomoku, GrundysGame, Nim,
+                   TicTacToe)
 from games.specs import bind, parse_call
 
 GAMES: dict[str, type[Game]] = {cls.name: cls for cls in
-                                (Nim, GrundysGame, TicTacToe, ConnectFour, Fig52Game)}
+                                (Nim, GrundysGame, TicTacToe, ConnectFour, Gomoku, Fig52Game,
+                                 DiceNim, Backgammon)}
 """Game classes by the name a spec calls them."""
 
-ALIASES = {'split': 'grundy', 'grundys': 'grundy', 'ttt': 'tictactoe', 'connectfour': 'connect4'}
+ALIASES = {'split': 'grundy', 'grundys': 'grundy', 'ttt': 'tictactoe', 'connectfour': 'connect4',
+           'fiveinarow': 'gomoku'}
 
 
 def parse(spec: str) -> Game:

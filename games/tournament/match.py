@@ -10,6 +10,7 @@ from typing import Callable, Mapping
 from .. import referee, remote
 from ..base import Game
 from ..jail import Limits
+from ..stochastic import is_chance_node
 from .schedule import GameSpec
 from .workers import heartbeat
 
@@ -50,19 +51,24 @@ _games: dict = {}
 """The games a worker has made, by variant (the referee never changes a game)."""
 
 
-def play_opening(game: Game, plies: int, seed) -> tuple[list, object]:
-    """Return the moves and the state of plies random moves from the start, chosen
-    by a random.Random(seed) among the moves that do not end the game."""
-    chooser, state, moves = random.Random(seed), game.initial, []
+def play_opening(game: Game, plies: int, seed, dice: random.Random) -> tuple[list, object]:
+    """Return the history (see remote.event) and the state of plies random moves
+    from the start, chosen by a random.Random(seed) among the moves that do not
+    end the game; in a game of chance the dice roll with dice between them."""
+    chooser, state, history = random.Random(seed), game.initial, []
     for _ in range(plies):
+        while is_chance_node(game, state):
+            chance = game.roll(state, dice)
+            history.append(remote.event('chance', chance))
+            state = game.outcome(state, chance)
         choices = [move for move in game.actions(state)
                    if not game.terminal_test(game.result(state, move))]
         if not choices:
             break
         move = chooser.choice(choices)
-        moves.append(move)
+        history.append(remote.event('move', move))
         state = game.result(state, move)
-    return moves, state
+    return history, state
 
 
 def play_match(spec: GameSpec, rules: Rules, players: Mapping[str, remote.PlayerCode],
@@ -74,8 +80,9 @@ def play_match(spec: GameSpec, rules: Rules, players: Mapping[str, remote.Player
     if spec.variant not in _games:
         _games[spec.variant] = make_game(spec.variant)
     game = _games[spec.variant]
-    opening, state = play_opening(game, rules.openings, spec.seed)
-    history = [remote.event('move', move) for move in opening]
+    dice = random.Random(f'{spec.seed}:dice')  # both games of a pair see the same dice
+    history, state = play_opening(game, rules.openings, spec.seed, dice)
+    opening = list(history)
     setup = remote.Setup(spec.variant, _path(make_game), _path(load_player), rules.sandbox,
                          Limits(memory_mb=rules.memory_mb))
     seats = referee.seats_of(game)
@@ -95,9 +102,13 @@ def play_match(spec: GameSpec, rules: Rules, players: Mapping[str, remote.Player
             history.append(remote.event('move', move))
             heartbeat()
 
-        max_plies = None if rules.max_plies is None else max(0, rules.max_plies - len(opening))
+        def after_roll(position, chance, new_state):
+            history.append(remote.event('chance', chance))
+
+        moved = sum(kind == 'move' for kind, _ in opening)
+        max_plies = None if rules.max_plies is None else max(0, rules.max_plies - moved)
         played = referee.play(game, jailed, state=state, max_plies=max_plies,
-                              on_move=after_move, isolate=False)
+                              on_move=after_move, isolate=False, rng=dice, on_chance=after_roll)
     finally:
         for player in jailed:
             player.close()
@@ -110,7 +121,9 @@ def _path(function: Callable) -> str:
 
 
 def record(spec: GameSpec, opening: list, played: referee.GameRecord) -> dict:
-    """Return a game's record as a plain dict of JSON-friendly values."""
+    """Return a game's record as a plain dict of JSON-friendly values; opening is
+    the history (see remote.event) before the players took over."""
+    opening_moves = [value for kind, value in opening if kind == 'move']
     time_moves = [[0.0, 0], [0.0, 0]]
     for seat, seconds in zip(played.movers, played.times):
         time_moves[seat][0] += seconds
@@ -121,8 +134,10 @@ def record(spec: GameSpec, opening: list, played: referee.GameRecord) -> dict:
         'pair': spec.pair, 'leg': spec.leg, 'seed': spec.seed,
         'score': played.score(FIRST), 'termination': played.termination, 'detail': played.detail,
         'forfeit': None if played.offender is None else names[played.offender],
-        'moves': [remote.to_plain(move) for move in list(opening) + played.moves],
-        'opening': len(opening), 'plies': len(opening) + played.plies,
+        'moves': opening_moves + [remote.to_plain(move) for move in played.moves],
+        'rolls': [value for kind, value in opening if kind == 'chance']
+        + [remote.to_plain(roll) for roll in played.rolls],
+        'opening': len(opening_moves), 'plies': len(opening_moves) + played.plies,
         'time_first': time_moves[FIRST][0], 'time_second': time_moves[SECOND][0],
         'moves_first': time_moves[FIRST][1], 'moves_second': time_moves[SECOND][1],
         'nodes_first': played.nodes[FIRST], 'nodes_second': played.nodes[SECOND],

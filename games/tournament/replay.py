@@ -8,6 +8,7 @@ from typing import Any, Iterator
 
 from ..base import Game
 from ..referee import NORMAL, seats_of
+from ..stochastic import from_json, is_chance_node
 from .report import plural
 
 
@@ -29,11 +30,6 @@ class Ply:
     """The state after the move."""
 
 
-def as_move(value):
-    """Return a move read back from JSON: lists become tuples, at every depth."""
-    return tuple(as_move(part) for part in value) if isinstance(value, list) else value
-
-
 def replay(game: Game, record: dict) -> list[Ply]:
     """Return the plies of a record's game from the start, opening included.
     Raises ValueError if a stored move is not legal where it was played (a record
@@ -41,8 +37,11 @@ def replay(game: Game, record: dict) -> list[Ply]:
     seats = seats_of(game)
     names = dict(zip(seats, (record['first'], record['second'])))
     state, plies = game.initial, []
+    rolls = iter(from_json(roll) for roll in record.get('rolls') or [])
     for number, stored in enumerate(record['moves'], 1):
-        move = as_move(stored)
+        move = from_json(stored)
+        while is_chance_node(game, state):
+            state = game.outcome(state, next(rolls))
         if game.terminal_test(state) or move not in list(game.actions(state)):
             raise ValueError(f'game {record["index"]}: move {number}, {stored!r}, is not legal '
                              f'in {game!r}; the record does not belong to this game')

@@ -12,11 +12,14 @@ COLUMNS = {
     'first_spec': 'TEXT', 'second_spec': 'TEXT', 'pair': 'INTEGER', 'leg': 'INTEGER',
     'seed': 'INTEGER', 'score': 'REAL',
     'termination': 'TEXT', 'detail': 'TEXT', 'forfeit': 'TEXT', 'moves': 'TEXT',
-    'opening': 'INTEGER', 'plies': 'INTEGER', 'time_first': 'REAL', 'time_second': 'REAL',
+    'rolls': 'TEXT', 'opening': 'INTEGER', 'plies': 'INTEGER', 'time_first': 'REAL', 'time_second': 'REAL',
     'moves_first': 'INTEGER', 'moves_second': 'INTEGER', 'nodes_first': 'NUMERIC',
     'nodes_second': 'NUMERIC'}
 """The columns of the games table: the fields of a game record. 'first' and
 'second' are the players' names, 'first_spec' and 'second_spec' their specs."""
+
+JSON_COLUMNS = ('moves', 'rolls')
+"""The columns that hold lists, as JSON text: the moves, and the dice's rolls in a game of chance."""
 
 _NAMES = ', '.join(f'"{name}"' for name in COLUMNS)
 RESULTS = {'1-0': 'score = 1', '0-1': 'score = 0', 'draw': 'score = 0.5',
@@ -111,7 +114,7 @@ class Store:
         specs = self.settings.get('specs', {})
         record = {**record, 'first_spec': specs.get(record['first'], record['first']),
                   'second_spec': specs.get(record['second'], record['second'])}
-        values = [json.dumps(record['moves']) if name == 'moves' else record[name]
+        values = [json.dumps(record[name]) if name in JSON_COLUMNS else record[name]
                   for name in COLUMNS]
         self.connection.execute(f'INSERT OR IGNORE INTO games ({_NAMES}) VALUES '
                                 f'({", ".join("?" * len(COLUMNS))})', values)
@@ -141,7 +144,8 @@ class Store:
                 f'SELECT {names} FROM games {condition} ORDER BY "index"', values):
             record = dict.fromkeys(COLUMNS)
             record.update(zip(self.columns, row))
-            record['moves'] = json.loads(record['moves'])
+            for name in JSON_COLUMNS:
+                record[name] = json.loads(record[name] or '[]')
             yield record
 
     def record(self, index: int) -> dict | None:

@@ -31,10 +31,16 @@ class Case:
     """For alpha_beta_cutoff_search: the depth limit d."""
     evals: dict = field(default_factory=dict)
     """A tree's evaluations of inner nodes for MAX, for the cut-off search."""
+    default_eval: bool = False
+    """For alpha_beta_cutoff_search: search with no eval_fn, so AIMA's default
+    (the state's utility) scores the cut-off states."""
 
-    def eval_fn(self) -> Callable[[Any], float]:
-        """The evaluation passed to cut-off searches: a tree's table of values
-        for inner nodes, else the game's utility or evaluate, for the player to move at the root."""
+    def eval_fn(self) -> Callable[[Any], float] | None:
+        """The evaluation passed to cut-off searches: None for the default, a tree's
+        table of values for inner nodes, else the game's utility or evaluate, for the
+        player to move at the root."""
+        if self.default_eval:
+            return None
         game, player = self.game, self.game.to_move(self.state)
         if isinstance(game, TreeGame):
             return lambda state: (game.utility(state, player) if game.terminal_test(state)
@@ -55,12 +61,18 @@ TIE = tree({'A': ['B', 'C', 'D'], 'B': ['B1', 'B2'], 'C': ['C1', 'C2'], 'D': ['D
 """b and c are both worth 3 to MAX: the first, b, is the textbook's move, and alpha-beta
 prunes C2 because C1 = 3 <= alpha = 3 (equal values prune)."""
 
-DEPTH_TRAP = tree({'A': ['B', 'C'], 'B': ['B1', 'B2'], 'C': ['C1', 'C2'],
-                   'B1': ['B11', 'B12'], 'B2': ['B21', 'B22'],
-                   'C1': ['C11', 'C12'], 'C2': ['C21', 'C22']},
-                  dict(B11=7, B12=1, B21=9, B22=2, C11=1, C12=2, C21=5, C22=0))
-"""The best move changes with the depth: b looking 1 ply ahead, c at 2 plies, b at 3."""
+TRAP_SUCCS = {'A': ['B', 'C'], 'B': ['B1', 'B2'], 'C': ['C1', 'C2'],
+              'B1': ['B11', 'B12'], 'B2': ['B21', 'B22'],
+              'C1': ['C11', 'C12'], 'C2': ['C21', 'C22']}
+TRAP_LEAVES = dict(B11=7, B12=1, B21=9, B22=2, C11=1, C12=2, C21=5, C22=0)
 DEPTH_TRAP_EVALS = dict(B=5, C=1, B1=6, B2=0, C1=3, C2=4)
+DEPTH_TRAP = tree(TRAP_SUCCS, {**TRAP_LEAVES, **{node: 0 for node in DEPTH_TRAP_EVALS}})
+"""The best move changes with the depth: b looking 1 ply ahead, c at 2 plies, b at 3
+(with DEPTH_TRAP_EVALS as eval_fn; an inner node's utility is 0, as for a game going on)."""
+SCORED_TRAP = tree(TRAP_SUCCS, {**TRAP_LEAVES, **DEPTH_TRAP_EVALS})
+"""The depth trap whose inner nodes have DEPTH_TRAP_EVALS as their utilities and no
+evaluation (evaluate is 0): AIMA's default scoring by utility chooses c at d=1, and
+scoring by evaluate chooses b."""
 
 DEEP = tree({'A': ['B', 'C'], 'B': ['B1', 'B2', 'B3'], 'C': ['C1', 'C2'],
              'B1': ['B11', 'B12'], 'B2': ['B21', 'B22', 'B23'], 'B3': ['B31', 'B32', 'B33'],
@@ -83,7 +95,10 @@ def tree_cases(function: str) -> list[Case]:
     return [Case(f'depth-trap (d={d})', trap, trap.initial, trap_note, d, DEPTH_TRAP_EVALS)
             for d in (0, 1, 2)] + [
         Case('fig52 (d=1)', fig52, fig52.initial, 'AIMA Figure 5.2 searched to its leaves', 1),
-        Case('deep-pruning (d=1)', deep, deep.initial, 'pruning above the cut-off', 1)]
+        Case('deep-pruning (d=1)', deep, deep.initial, 'pruning above the cut-off', 1),
+        Case('default evaluation (d=1)', SCORED_TRAP, SCORED_TRAP.initial,
+             "no eval_fn: AIMA's default scores a cut-off state with its utility", 1,
+             default_eval=True)]
 
 
 def position_cases(games: dict[str, Game], d: int | None = None) -> list[Case]:

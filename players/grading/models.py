@@ -16,11 +16,13 @@ infinity = math.inf
 
 def model_search(state, game, d: int | None = None, eval_fn: Callable | None = None,
                  prune: bool = True, strict: bool = False, update: bool = True,
-                 last_tie: bool = False, reverse: bool = False):
+                 last_tie: bool = False, reverse: bool = False, evaluate: bool = False):
     """Search like the textbook, or with a mistake: never prune, prune only on
     strict inequality, never update alpha and beta, take the last of tied moves,
-    or search children in reverse actions order. d=None searches to the end;
-    d=N cuts off below depth N as AIMA's alpha_beta_cutoff_search does."""
+    search children in reverse actions order, or without an eval_fn score cut-off
+    states with game.evaluate instead of AIMA's default, the utility. d=None
+    searches to the end; d=N cuts off below depth N as AIMA's
+    alpha_beta_cutoff_search does."""
     player = game.to_move(state)
 
     def actions(state):
@@ -32,7 +34,9 @@ def model_search(state, game, d: int | None = None, eval_fn: Callable | None = N
         if d is not None and (terminal or depth > d):
             if eval_fn:
                 return eval_fn(state)
-            return game.utility(state, player) if terminal else game.evaluate(state, player)
+            if evaluate and not terminal:
+                return game.evaluate(state, player)
+            return game.utility(state, player)
         return game.utility(state, player) if terminal else None
 
     def max_value(state, alpha, beta, depth):
@@ -103,10 +107,13 @@ TOO_DEEP = Mistake('depth off by one (too deep)', 'it matches the textbook with 
 TOO_SHALLOW = Mistake('depth off by one (too shallow)', 'it matches the textbook with d-1: the '
                       'root\'s children are at depth 1 and the cut-off test is depth > d', {}, -1)
 
-IGNORES_EVAL = Mistake('ignores eval_fn', 'it scored the cut-off states with game.evaluate; '
-                       'use the eval_fn it is given, and game.evaluate only when there is none',
+IGNORES_EVAL = Mistake('ignores eval_fn', 'it scored the cut-off states with game.utility; '
+                       'use the eval_fn it is given, and the utility only when there is none',
                        {'eval_fn': None})
+EVALUATE_DEFAULT = Mistake('evaluate by default', 'with no eval_fn it scored the cut-off states '
+                           "with game.evaluate; AIMA's default is the state's utility, "
+                           'game.utility(state, player)', {'evaluate': True})
 
 MINIMAX_MISTAKES = (PRUNES, LAST_TIE, REVERSED)
 ALPHA_BETA_MISTAKES = (NEVER_PRUNES, STRICT, NO_UPDATE, LAST_TIE, REVERSED)
-CUTOFF_MISTAKES = ALPHA_BETA_MISTAKES + (TOO_DEEP, TOO_SHALLOW, IGNORES_EVAL)
+CUTOFF_MISTAKES = ALPHA_BETA_MISTAKES + (TOO_DEEP, TOO_SHALLOW, IGNORES_EVAL, EVALUATE_DEFAULT)

@@ -7,6 +7,7 @@ import copy
 import random
 
 from games import Game, Player, referee
+from games.stochastic import is_chance_node
 
 from ..registry import PLAYER
 
@@ -24,9 +25,12 @@ NOT_IMPLEMENTED = 'not implemented (player raises NotImplementedError)'
 
 
 def opening(game: Game, rng: random.Random, plies: int):
-    """The state after up to plies random moves from the start."""
+    """The state after up to plies random moves from the start (the dice rolled
+    with rng where chance acts)."""
     state = game.initial
     for _ in range(plies):
+        if is_chance_node(game, state):
+            state = game.outcome(state, game.roll(state, rng))
         if game.terminal_test(state):
             break
         state = game.result(state, rng.choice(list(game.actions(state))))
@@ -38,7 +42,8 @@ def play(game: Game, student: Player, opponent: Player, seat: int, state, seed: 
     The global random generator is seeded so that random players repeat."""
     random.seed(seed)
     players = [student, opponent] if seat == 0 else [opponent, student]
-    return referee.play(game, players, state=state, max_plies=MAX_PLIES)
+    return referee.play(game, players, state=state, max_plies=MAX_PLIES,
+                        rng=random.Random(seed))
 
 
 def _fault(name: str, game: Game, record, seat: int) -> str:

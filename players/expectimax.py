@@ -1,0 +1,152 @@
+"""Expectiminimax for games of chance, with tables: exact values for the minimax
+and perfect players, and a depth-limited search for the abN players.
+
+Depth counts the players' moves (plies), as abN's N does in every game: the roll
+before a move is not a ply, and every chance node met within the depth is
+averaged over all its outcomes. Values are for the player to move at the root:
+terminal states score their utility, states at the depth limit their
+evaluation. A value found without scoring any state at the depth limit is
+exact and is kept for every depth; the others are kept for their depth."""
+
+from __future__ import annotations
+
+import math
+from typing import Callable
+
+from games import Game
+from games.stochastic import StochasticGameState, is_chance_node
+
+from .engine import Solution
+
+EvalFn = Callable[[Game, object, object], float]
+TABLE_LIMIT = 50_000
+"""The most entries one table holds; a full table is emptied."""
+TABLES_LIMIT = 6
+"""The most tables kept at once (one per game spec, root player and kind)."""
+
+_TABLES: dict = {}
+
+
+def clear_tables() -> None:
+    """Forget every value kept between searches."""
+    _TABLES.clear()
+
+
+def _table(context) -> dict:
+    """Return the table of a context, making room for it if needed."""
+    table = _TABLES.get(context)
+    if table is None:
+        if len(_TABLES) >= TABLES_LIMIT:
+            _TABLES.clear()
+        table = _TABLES[context] = {}
+    return table
+
+
+def _key(state):
+    """Return what a table keys a state by (a state of chance without its list of moves,
+    which the rest determines), or None if it cannot be hashed."""
+    if isinstance(state, StochasticGameState):
+        state = (state.to_move, state.board, state.chance)
+    try:
+        hash(state)
+    except TypeError:
+        return None
+    return state
+
+
+class _ChanceSearch:
+    """One search from a root player's point of view, with its exact and cut-off tables."""
+
+    def __init__(self, game: Game, player, eval_fn: EvalFn | None, exact: dict, cutoff: dict):
+        self.game, self.player, self.eval_fn = game, player, eval_fn
+        self.exact, self.cutoff = exact, cutoff
+        self.nodes = self.hits = 0
+
+    def value(self, state, depth: int) -> tuple[float, bool]:
+        """Return the value of state, depth plies ahead (to the end if depth < 0),
+        and whether it is exact."""
+        self.nodes += 1
+        game = self.game
+        if game.terminal_test(state):
+            return game.utility(state, self.player), True
+        key = _key(state)
+        if key is not None:
+            if key in self.exact:
+                self.hits += 1
+                return self.exact[key], True
+            if (key, depth) in self.cutoff:
+                self.hits += 1
+                return self.cutoff[key, depth], False
+        if depth == 0:
+            return self.evaluate(state), False
+        if is_chance_node(game, state):
+            value, exact = 0.0, True
+            for chance in game.chances(state):
+                child, child_exact = self.value(game.outcome(state, chance), depth)
+                value += game.probability(chance) * child
+                exact = exact and child_exact
+        else:
+            children = [self.value(game.result(state, move), depth - 1)
+                        for move in game.actions(state)]
+            best = max if game.to_move(state) == self.player else min
+            value = best(child for child, _ in children)
+            exact = all(child_exact for _, child_exact in children)
+        if key is not None:
+            table = self.exact if exact else self.cutoff
+            if len(table) >= TABLE_LIMIT:
+                table.clear()
+            table[key if exact else (key, depth)] = value
+        return value, exact
+
+    def evaluate(self, state) -> float:
+        """The root player's evaluation of a state at the depth limit."""
+        if self.eval_fn is None:
+            return self.game.evaluate(state, self.player)
+        return self.eval_fn(self.game, state, self.player)
+
+    def root(self, state, depth: int) -> Solution:
+        """Return the value of state and the first best move in actions order (None
+        where no player moves: at the end, or where the dice are still to be rolled)."""
+        game = self.game
+        if game.terminal_test(state) or is_chance_node(game, state):
+            return Solution(self.value(state, depth)[0], None, self.nodes)
+        best, best_move = -math.inf, None
+        for move in game.actions(state):
+            value = self.value(game.result(state, move), depth - 1)[0]
+            if value > best or best_move is None:
+                best, best_move = value, move
+        return Solution(best, best_move, self.nodes)
+
+
+def _searcher(game: Game, state, eval_fn: EvalFn | None) -> _ChanceSearch:
+    """Make a search from the point of view of the player to move in state, with
+    the tables kept for its game and that player."""
+    player = game.to_move(state)
+    context = (type(game), repr(game), player)
+    return _ChanceSearch(game, player, eval_fn, _table(context + ('exact',)),
+                         _table(context + ('cut-off', eval_fn)))
+
+
+def solve_chance(game: Game, state=None, stats: dict | None = None) -> Solution:
+    """Return the exact expectiminimax value of a state (default: the start) for
+    the player to move, the first best move in actions order and the nodes searched."""
+    state = game.initial if state is None else state
+    searcher = _searcher(game, state, None)
+    solution = searcher.root(state, -1)
+    if stats is not None:
+        stats.update(nodes=searcher.nodes, hits=searcher.hits, depth=-1)
+    return solution
+
+
+def search_chance(game: Game, state, depth: int, eval_fn: EvalFn | None = None,
+                  stats: dict | None = None) -> Solution:
+    """Return the expectiminimax value and first best move looking depth plies
+    ahead, scoring states at the limit by eval_fn(game, state, player) (by default
+    game.evaluate(state, player)), player being the one to move at the root."""
+    if isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
+        raise ValueError(f'depth must be a whole number >= 1, got {depth!r}')
+    searcher = _searcher(game, state, eval_fn)
+    solution = searcher.root(state, depth)
+    if stats is not None:
+        stats.update(nodes=searcher.nodes, hits=searcher.hits, depth=depth)
+    return solution

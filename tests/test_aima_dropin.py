@@ -1,0 +1,198 @@
+"""AIMA's games.py as a drop-in: aima-python's test assertions, from the book's
+figures and AIMA's documented behaviour, with nothing imported but `from games import *`."""
+
+import subprocess
+import sys
+
+import pytest
+
+from games import *  # noqa: F401,F403  (the only import of an AIMA notebook or exercise)
+
+f52 = Fig52Game()  # noqa: F405
+ttt = TicTacToe()  # noqa: F405
+
+
+def gen_state(to_move='X', x_positions=(), o_positions=(), h=3, v=3):
+    """A tic-tac-toe state with the given pieces, as aima-python's tests make them."""
+    moves = list({(x, y) for x in range(1, h + 1) for y in range(1, v + 1)}
+                 - set(x_positions) - set(o_positions))
+    board = {**{pos: 'X' for pos in x_positions}, **{pos: 'O' for pos in o_positions}}
+    return GameState(to_move=to_move, utility=0, board=board, moves=moves)  # noqa: F405
+
+
+def test_every_aima_name_is_there():
+    for name in ('Game', 'StochasticGame', 'GameState', 'StochasticGameState', 'TicTacToe',
+                 'ConnectFour', 'Gomoku', 'Backgammon', 'Fig52Game', 'Fig52Extended',
+                 'minmax_decision', 'minimax_decision', 'expect_minmax', 'alpha_beta_search',
+                 'alphabeta_search', 'alpha_beta_cutoff_search', 'alphabeta_cutoff_search',
+                 'alphabeta_full_search', 'monte_carlo_tree_search', 'query_player',
+                 'random_player', 'alpha_beta_player', 'alphabeta_player', 'expect_minmax_player',
+                 'expect_min_max_player', 'mcts_player', 'minmax_player', 'play_game', 'random'):
+        assert name in globals(), name
+
+
+def test_figure_5_2():
+    for search in (minmax_decision, minimax_decision, alpha_beta_search,  # noqa: F405
+                   alphabeta_full_search):  # noqa: F405
+        assert [search(node, f52) for node in 'ABCD'] == ['a1', 'b1', 'c1', 'd3']
+
+
+def test_tic_tac_toe_positions():
+    state = gen_state(to_move='X', x_positions=[(1, 1), (3, 3)], o_positions=[(1, 2), (3, 2)])
+    assert alphabeta_full_search(state, ttt) == (2, 2)  # noqa: F405
+    state = gen_state(to_move='O', x_positions=[(1, 1), (3, 1), (3, 3)],
+                      o_positions=[(1, 2), (3, 2)])
+    assert alpha_beta_search(state, ttt) == (2, 2)  # noqa: F405
+    state = gen_state(to_move='O', x_positions=[(1, 1)], o_positions=[])
+    assert alpha_beta_search(state, ttt) == (2, 2)  # noqa: F405
+
+
+def test_cutoff_search_scores_cut_off_states_by_utility_as_aima_does():
+    """AIMA's default eval_fn is the utility, 0 on every board still in play: looking one
+    ply ahead from the empty board every square ties, and the first in actions order,
+    (1, 1), is chosen (the game's heuristic evaluate would choose the centre)."""
+    assert alphabeta_cutoff_search(ttt.initial, ttt, d=0) == (1, 1)  # noqa: F405
+    assert alpha_beta_cutoff_search(  # noqa: F405
+        ttt.initial, ttt, d=0, eval_fn=lambda s: ttt.evaluate(s, 'X')) == (2, 2)
+
+
+def test_play_game():
+    random.seed('aima-python')  # noqa: F405
+    assert play_game(Fig52Game(), alphabeta_player, alphabeta_player) == 3  # noqa: F405
+    assert Fig52Game().play_game(alpha_beta_player, alpha_beta_player) == 3  # noqa: F405
+    assert ttt.play_game(alpha_beta_player, alpha_beta_player) >= 0  # noqa: F405
+    for _ in range(3):
+        assert ttt.play_game(alpha_beta_player, random_player) >= 0  # noqa: F405
+
+
+def test_one_player_takes_every_seat():
+    assert Fig52Game().play_game(alpha_beta_player) == 3  # noqa: F405
+    assert ttt.play_game(alpha_beta_player) == 0  # noqa: F405
+    with pytest.raises(ValueError, match='at least one player'):
+        ttt.play_game()
+
+
+def test_backgammon_states_are_aimas():
+    """AIMA's chance game: the roll is the state's chance, the mover does not change."""
+    game = Backgammon()  # noqa: F405
+    state = game.outcome(game.initial, (6, 6))  # noqa: F405
+    assert isinstance(state, StochasticGameState)  # noqa: F405
+    assert state.chance == (6, 6) and game.to_move(state) == 'W'
+    assert len(game.chances(game.initial)) == 21 and game.probability((6, 6)) == 1 / 36
+
+
+def test_expect_minmax_on_a_chance_game():
+    """Dice Nim, one pile of 2 and a die of 2 faces, P1 rolled 1: taking 1 is the only
+    move; with a 2 rolled, taking both wins at once (the other move leaves the pile of 1)."""
+    game = DiceNim(piles=(2,), sides=2)  # noqa: F405
+    assert expect_minmax(game.outcome(game.initial, 1), game) == (1, 1)  # noqa: F405
+    assert expect_minmax(game.outcome(game.initial, 2), game) == (1, 2)  # noqa: F405
+    assert expect_min_max_player(game, game.outcome(game.initial, 2)) == (1, 2)  # noqa: F405
+
+
+def test_fig52_extended():
+    """Nodes 0-39, moves l, m, r; leaves get utilities later, as AIMA's notebook does."""
+    game = Fig52Extended()  # noqa: F405
+    assert game.actions(0) == ['l', 'm', 'r'] and game.result(0, 'm').board == 2
+    assert game.to_move(1) == 'MIN' and game.to_move(4) == 'MAX'
+    game.utils = {leaf: leaf for leaf in range(13, 40)}
+    assert minmax_decision(0, game) == 'r'  # noqa: F405  (the highest leaves are under r)
+    game.utils = {leaf: -leaf for leaf in range(13, 40)}
+    assert alpha_beta_search(0, game) == 'l'  # noqa: F405
+
+
+def test_gomoku_is_aima_five_in_a_row():
+    game = Gomoku()  # noqa: F405
+    assert (game.h, game.v, game.k) == (15, 16, 5) and isinstance(game, TicTacToe)  # noqa: F405
+    state = game.initial
+    for move in ((1, 1), (1, 16), (2, 2), (2, 16), (3, 3), (3, 16), (4, 4), (4, 16)):
+        state = game.result(state, move)
+    assert not game.terminal_test(state)
+    state = game.result(state, (5, 5))
+    assert game.terminal_test(state) and game.utility(state, 'X') == 1
+
+
+def test_query_player_reads_a_tuple(monkeypatch, capsys):
+    typed = iter(['(1, 2)'])
+    monkeypatch.setattr('builtins.input', lambda prompt='': next(typed))
+    assert query_player(ttt, ttt.initial) == (1, 2)  # noqa: F405
+    typed = iter(['__import__("os").getcwd()', "'a2'"])
+    assert query_player(f52, f52.initial) == 'a2'  # noqa: F405  (never eval)
+    assert 'is not a legal move' in capsys.readouterr().out
+
+
+def test_no_import_cycle_at_start_up():
+    code = ('import sys, games; assert "players" not in sys.modules; '
+            'from games import alpha_beta_player, query_player; '
+            'assert "players" in sys.modules; print(alpha_beta_player.__name__)')
+    done = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == 'alpha_beta_player'
+    missing = subprocess.run([sys.executable, '-c', 'from games import no_such_name'],
+                             capture_output=True, text=True, timeout=60)
+    assert 'cannot import name' in missing.stderr
+
+
+def aima_cutoff_search(state, game, d=4):
+    """AIMA's alpha_beta_cutoff_search as the book and aima-python give it, with its
+    default evaluation, the utility; return its move and its number of result calls."""
+    player, calls = game.to_move(state), [0]
+
+    def child(s, a):
+        calls[0] += 1
+        return game.result(s, a)
+
+    def max_value(s, alpha, beta, depth):
+        if depth > d or game.terminal_test(s):
+            return game.utility(s, player)
+        v = -infinity  # noqa: F405
+        for a in game.actions(s):
+            v = max(v, min_value(child(s, a), alpha, beta, depth + 1))
+            if v >= beta:
+                return v
+            alpha = max(alpha, v)
+        return v
+
+    def min_value(s, alpha, beta, depth):
+        if depth > d or game.terminal_test(s):
+            return game.utility(s, player)
+        v = infinity  # noqa: F405
+        for a in game.actions(s):
+            v = min(v, max_value(child(s, a), alpha, beta, depth + 1))
+            if v <= alpha:
+                return v
+            beta = min(beta, v)
+        return v
+
+    best_score, best_action = -infinity, None  # noqa: F405
+    for a in game.actions(state):
+        v = min_value(child(state, a), best_score, infinity, 1)  # noqa: F405
+        if v > best_score:
+            best_score, best_action = v, a
+    return best_action, calls[0]
+
+
+class CountingTicTacToe(TicTacToe):  # noqa: F405
+    """Tic-tac-toe that counts its result calls."""
+
+    calls = 0
+
+    def result(self, state, move):
+        self.calls += 1
+        return super().result(state, move)
+
+
+@pytest.mark.parametrize('d', [1, 2, 4])
+def test_cutoff_search_is_aimas_move_for_move_and_call_for_call(d):
+    rng = random.Random(d)  # noqa: F405
+    game = CountingTicTacToe()
+    for _ in range(25):
+        state = game.initial
+        for _ in range(rng.randrange(2, 6)):
+            state = game.result(state, rng.choice(game.actions(state)))
+        if game.terminal_test(state):
+            continue
+        game.calls = 0
+        move = alpha_beta_cutoff_search(state, game, d=d)  # noqa: F405
+        assert (move, game.calls) == aima_cutoff_search(state, TicTacToe(), d)  # noqa: F405
