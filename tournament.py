@@ -13,6 +13,8 @@ import functools
 import os
 import sys
 import tempfile
+from concurrent.futures import Executor
+from typing import Callable
 
 import tabulate
 
@@ -200,6 +202,7 @@ def cmd_tournament(args) -> int:
     check_outputs(args)
     if args.resume and not args.db:
         fail('--resume needs the --db file of the run to continue')
+    check_executor(args)
     rules = Rules(args.openings, args.move_timeout, args.max_plies, args.clock,
                   sandbox_level(args.sandbox), args.memory)
     jail.prepare_jailer()
@@ -210,7 +213,9 @@ def cmd_tournament(args) -> int:
                             rules.load_seconds())
     settings = {'players': names, 'specs': specs, 'variants': chosen, 'games': args.games,
                 'seed': args.seed, 'gauntlet': gauntlet, **vars(rules)}
-    with tempfile.TemporaryDirectory() as scratch:
+    silence = 2 * rules.load_seconds() + args.move_timeout + 5
+    executor, in_flight = start_executor(args, silence, rules.sandbox)
+    with executor, tempfile.TemporaryDirectory() as scratch:
         try:
             store = Store(args.db or os.path.join(scratch, 'games.sqlite'), settings, args.resume)
         except StoreError as error:
@@ -221,11 +226,9 @@ def cmd_tournament(args) -> int:
         progress = Progress(total, done=store.count())
         job = functools.partial(play_match, rules=rules, players=codes, make_game=variants.make,
                                 load_player=players.load_player)
-        silence = 2 * rules.load_seconds() + args.move_timeout + 5
         try:
-            with WorkerPool(args.jobs, hard_timeout=silence) as executor:
-                run(schedule(names, chosen, args.games, args.seed, gauntlet), job, executor,
-                    store, in_flight=2 * args.jobs, progress=progress)
+            run(schedule(names, chosen, args.games, args.seed, gauntlet), job, executor,
+                store, in_flight=in_flight, progress=progress)
         except (KeyboardInterrupt, MachineryError) as stop:
             progress.close()
             for path in created:
@@ -239,6 +242,33 @@ def cmd_tournament(args) -> int:
         write_results(args, store)
         store.close()
     return 0
+
+
+def check_executor(args) -> None:
+    """Fail unless the executor asked for can be used: Dask's needs its package."""
+    if args.scheduler and args.executor != 'dask':
+        fail('--scheduler is for --executor dask')
+    if args.executor == 'dask':
+        try:
+            from games.tournament import cluster  # noqa: F401 (only to check it imports)
+        except ImportError as error:
+            fail(f"--executor dask needs Dask's distributed ({error}); install it with "
+                 "pip install 'aima-games[dask]'")
+
+
+def start_executor(args, hard_timeout: float,
+                   sandbox: str) -> tuple[Executor, int | Callable[[], int]]:
+    """Return the executor that plays the games (worker processes here, or a Dask
+    cluster's workers) and how many games to keep submitted to it, or fail."""
+    if args.executor == 'local':
+        return WorkerPool(args.jobs, hard_timeout=hard_timeout), 2 * args.jobs
+    from games.tournament import cluster
+    try:
+        executor = cluster.DaskExecutor(args.scheduler, args.jobs, hard_timeout, sandbox)
+    except cluster.ClusterError as error:
+        fail(str(error))
+    print(executor.describe(), file=sys.stderr, flush=True)
+    return executor, lambda: 2 * max(1, executor.slots())
 
 
 def tournament_players(text: str | None,
@@ -486,7 +516,13 @@ def add_tournament_options(parser: ArgumentParser) -> None:
     option('--seed', type=int, default=0, help='the seed every random choice derives from '
            '(default 0)')
     option('--jobs', type=count(1), default=cpu_count(), metavar='J',
-           help=f'worker processes (default: the CPU count, {cpu_count()})')
+           help=f'worker processes, here or in the LocalCluster of --executor dask '
+           f'(default: the CPU count, {cpu_count()})')
+    option('--executor', choices=('local', 'dask'), default='local',
+           help='play the games in worker processes here (default), or on a Dask cluster: '
+           "--scheduler's, or a LocalCluster of --jobs workers (needs the dask extra)")
+    option('--scheduler', metavar='ADDRESS', help='the Dask scheduler of --executor dask, '
+           'such as tcp://10.0.0.5:8786')
     option('--move-timeout', type=seconds, default=10.0, metavar='SECONDS',
            help='time for one move; a player past it forfeits (default 10)')
     option('--clock', type=time_control, default=None, metavar='BASE[+INC]',

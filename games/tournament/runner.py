@@ -22,9 +22,11 @@ class MachineryError(RuntimeError):
 
 
 def run(specs: Iterable[GameSpec], job: Callable[[GameSpec], dict], executor: Executor,
-        store: Store, in_flight: int, progress: Callable[[], None] = lambda: None) -> int:
+        store: Store, in_flight: int | Callable[[], int],
+        progress: Callable[[], None] = lambda: None) -> int:
     """Play every game of specs that store does not hold yet, as job(spec) on the
-    executor with at most in_flight games submitted at a time, storing each
+    executor with at most in_flight games submitted at a time (a number, or a
+    function that returns it, for an executor whose workers come and go), storing each
     record as it finishes and calling progress() after each. A game that fails
     through no player's fault (its worker is lost: the players' faults are in
     the records) is played again, up to TRIES times, and then raises
@@ -33,6 +35,7 @@ def run(specs: Iterable[GameSpec], job: Callable[[GameSpec], dict], executor: Ex
     pending: dict[Future, GameSpec] = {}
     failures: dict[int, int] = {}
     played = 0
+    limit = in_flight if callable(in_flight) else lambda: in_flight
 
     def finished(interrupted: Callable[[], bool]) -> set:
         """Wait briefly for games to finish; raise KeyboardInterrupt if Ctrl-C was pressed."""
@@ -65,7 +68,7 @@ def run(specs: Iterable[GameSpec], job: Callable[[GameSpec], dict], executor: Ex
             for spec in specs:
                 if store.has(spec.index):
                     continue
-                while len(pending) >= in_flight:
+                while len(pending) >= limit():
                     collect(finished(interrupted))
                 pending[executor.submit(job, spec)] = spec
             while pending:

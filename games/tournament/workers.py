@@ -74,15 +74,20 @@ class WorkerPool(Executor):
     future fails with WorkerLost(timed_out=True); a worker that dies (os._exit, a
     crash) fails its future with WorkerLost. Either way a new worker takes its
     place. Workers ignore Ctrl-C (the parent handles it) and write their standard
-    output and error to os.devnull."""
+    output and error to os.devnull. Workers start as start_method says (see
+    multiprocessing; default: fork where the system has it); a pool made in a
+    process with other threads should use 'forkserver', so that no worker is
+    forked holding a lock another thread held."""
 
-    def __init__(self, max_workers: int | None = None, hard_timeout: float | None = None):
+    def __init__(self, max_workers: int | None = None, hard_timeout: float | None = None,
+                 start_method: str | None = None):
         if max_workers is None:
             max_workers = os.cpu_count() or 1
         if max_workers < 1:
             raise ValueError('max_workers must be at least 1')
-        methods = multiprocessing.get_all_start_methods()
-        self._context = multiprocessing.get_context('fork' if 'fork' in methods else None)
+        if start_method is None and 'fork' in multiprocessing.get_all_start_methods():
+            start_method = 'fork'
+        self._context = multiprocessing.get_context(start_method)
         self._hard_timeout = hard_timeout
         self._tasks: collections.deque = collections.deque()
         self._condition = threading.Condition()
