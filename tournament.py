@@ -245,15 +245,21 @@ def cmd_tournament(args) -> int:
 
 
 def check_executor(args) -> None:
-    """Fail unless the executor asked for can be used: Dask's needs its package."""
+    """Fail unless the executor asked for can be used: Dask's needs its package and
+    a scheduler's address that it can try to reach."""
     if args.scheduler and args.executor != 'dask':
         fail('--scheduler is for --executor dask')
     if args.executor == 'dask':
         try:
-            from games.tournament import cluster  # noqa: F401 (only to check it imports)
+            from games.tournament import cluster
         except ImportError as error:
             fail(f"--executor dask needs Dask's distributed ({error}); install it with "
                  "pip install 'aima-games[dask]'")
+        if args.scheduler:
+            try:
+                cluster.check_address(args.scheduler)
+            except cluster.ClusterError as error:
+                fail(str(error))
 
 
 def start_executor(args, hard_timeout: float,

@@ -24,6 +24,7 @@ import importlib
 import logging
 import multiprocessing
 import os
+import signal
 import threading
 import time
 import uuid
@@ -65,19 +66,20 @@ class DaskExecutor(Executor):
                  connect_seconds: float = CONNECT_SECONDS):
         self.address = scheduler
         self._cluster = None
-        try:
-            if scheduler is None:
-                self._cluster = distributed.LocalCluster(
-                    n_workers=workers, threads_per_worker=1, processes=True,
-                    dashboard_address=None, silence_logs=logging.CRITICAL)
-                self.address = self._cluster.scheduler_address
-            self._client = distributed.Client(self._cluster or scheduler, set_as_default=False,
-                                              timeout=connect_seconds)
-        except (OSError, ValueError, TypeError) as error:
-            if self._cluster is not None:
-                self._cluster.close()
-            raise ClusterError(f'cannot reach the Dask scheduler at {scheduler}: '
-                               f'{error or type(error).__name__}') from None
+        if scheduler is None:
+            self._cluster = distributed.LocalCluster(
+                n_workers=workers, threads_per_worker=1, processes=True,
+                dashboard_address=':0', silence_logs=logging.CRITICAL, preload=[__name__])
+            self.address = self._cluster.scheduler_address
+            self._client = distributed.Client(self._cluster, set_as_default=False)
+        else:
+            check_address(scheduler)
+            try:
+                self._client = distributed.Client(scheduler, set_as_default=False,
+                                                  timeout=connect_seconds)
+            except OSError as error:
+                raise ClusterError(f'cannot reach the Dask scheduler at {scheduler}: '
+                                   f'{error}') from None
         self._needs = dict(hard_timeout=hard_timeout, sandbox=sandbox,
                            project=project_fingerprint())
         self._jobs: dict[int, tuple[Callable, str]] = {}
@@ -154,6 +156,27 @@ class DaskExecutor(Executor):
         self._client.close()
         if self._cluster is not None:
             self._cluster.close()
+
+
+def dask_setup(worker: distributed.Worker) -> None:
+    """Make a worker process of this machine's LocalCluster (which preloads this
+    module) ignore Ctrl-C, as WorkerPool's do: the process that runs the tournament
+    handles it, and closes the cluster."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def check_address(address: str) -> None:
+    """Raise ClusterError unless address is one of a scheduler that Dask can try to
+    reach (a tls:// address also needs Dask's TLS settings)."""
+    try:
+        distributed.comm.get_address_host_port(address)
+    except ValueError as error:
+        raise ClusterError(f'{address!r} is no Dask scheduler address ({error}); give one '
+                           'such as tcp://10.0.0.5:8786') from None
+    if (address.startswith('tls://')
+            and distributed.Security().get_connection_args('client')['ssl_context'] is None):
+        raise ClusterError(f'{address} needs the TLS settings of Dask (distributed.comm.tls '
+                           'in its configuration)')
 
 
 class _Job(WorkerPlugin):

@@ -1,0 +1,228 @@
+"""Tournaments on a Dask cluster (a LocalCluster of worker processes): the same games
+as on one machine, a worker killed mid-run costs no game and no forfeit, a killed
+run resumes, and without Dask's package --executor dask says what to install."""
+
+import importlib.util
+import json
+import logging
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from functools import partial
+
+import pytest
+
+import players
+import variants
+from games import referee, remote
+from games.tournament.match import Rules, play_match
+from games.tournament.runner import run
+from games.tournament.schedule import schedule
+from games.tournament.store import Store
+from games.tournament.workers import WorkerPool
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+HOSTILE = os.path.join(ROOT, 'tests', 'hostile_players.py')
+needs_dask = pytest.mark.skipif(importlib.util.find_spec('distributed') is None,
+                                reason="needs Dask's distributed: pip install -e '.[dask]'")
+VARIANTS = ['tictactoe', 'dice-nim']
+RULES = Rules(openings=1, move_timeout=5, sandbox='process')
+SLOW_PLAYER = '''import time
+
+
+def player(game, state):
+    """Play the first legal move, after a while, so that games last long enough to be cut."""
+    time.sleep(0.03)
+    return game.actions(state)[0]
+'''
+
+
+@pytest.fixture(scope='module')
+def codes(tmp_path_factory):
+    """The players: a file player that takes its time, one that plays with the
+    random module (seeded per game), and a registry player."""
+    slow = tmp_path_factory.mktemp('players') / 'slow.py'
+    slow.write_text(SLOW_PLAYER)
+    return {name: remote.read_player(name) for name in (str(slow), f'{HOSTILE}:lucky', 'ab2')}
+
+
+def play(executor, codes, db, in_flight=4, progress=lambda: None):
+    """Play the round robin of the players on VARIANTS with executor; return the
+    games played and the stored records."""
+    job = partial(play_match, rules=RULES, players=codes, make_game=variants.make,
+                  load_player=players.load_player)
+    store = Store(str(db), {'test': True})
+    with executor:
+        played = run(schedule(list(codes), VARIANTS, 1, seed=5), job, executor, store,
+                     in_flight, progress)
+    records = list(store.records())
+    store.close()
+    return played, records
+
+
+def outcome(record):
+    """A game's result, without its timings."""
+    return {key: value for key, value in record.items()
+            if not key.startswith(('time_', 'nodes_'))}
+
+
+@pytest.fixture(scope='module')
+def local_games(codes, tmp_path_factory):
+    """The games as the local executor plays them."""
+    _, records = play(WorkerPool(2, hard_timeout=30), codes,
+                      tmp_path_factory.mktemp('local') / 'games.sqlite')
+    return [outcome(record) for record in records]
+
+
+@pytest.fixture(scope='module')
+def scheduler():
+    """The address of a LocalCluster of two worker processes, one thread each."""
+    distributed = pytest.importorskip('distributed')
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=':0',
+                                  silence_logs=logging.CRITICAL) as cluster:
+        yield cluster.scheduler_address
+
+
+@needs_dask
+def test_a_cluster_plays_the_same_games_as_one_machine(scheduler, codes, local_games, tmp_path):
+    from games.tournament.cluster import DaskExecutor
+    executor = DaskExecutor(scheduler, hard_timeout=30)
+    assert executor.slots() == 2
+    played, records = play(executor, codes, tmp_path / 'games.sqlite')
+    assert played == len(local_games) == 12
+    assert [outcome(record) for record in records] == local_games
+
+
+@needs_dask
+def test_a_worker_killed_mid_game_costs_no_game_and_no_forfeit(scheduler, codes, local_games,
+                                                               tmp_path):
+    import distributed
+    from games.tournament.cluster import DaskExecutor
+    killed = []
+    with distributed.Client(scheduler, set_as_default=False) as client:
+        client.wait_for_workers(2)
+
+        def kill_a_busy_worker():
+            """After the first game, kill a worker process that is playing one."""
+            if killed:
+                return
+            busy = [worker for worker, keys in client.processing().items() if keys]
+            pid = client.run(os.getpid, workers=busy[:1])[busy[0]]
+            os.kill(pid, signal.SIGKILL)
+            killed.append(pid)
+
+        played, records = play(DaskExecutor(scheduler, hard_timeout=30), codes,
+                               tmp_path / 'games.sqlite', progress=kill_a_busy_worker)
+    assert killed and not alive(killed[0])
+    assert played == len(records) == 12, 'a game was lost or stored twice'
+    assert all(record['termination'] == referee.NORMAL for record in records)
+    assert [outcome(record) for record in records] == local_games
+
+
+def tournament(*args):
+    """Run python tournament.py with args; return the finished process."""
+    done = subprocess.run([sys.executable, 'tournament.py', *args], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return done
+
+
+def games_of(path):
+    """The JSON file's games, without their timings."""
+    with open(path) as file:
+        return [outcome(game) for game in json.load(file)['games']]
+
+
+def stored(db):
+    """How many games the file holds so far."""
+    try:
+        with sqlite3.connect(f'file:{db}?mode=ro', uri=True) as connection:
+            return connection.execute('SELECT COUNT(*) FROM games').fetchone()[0]
+    except sqlite3.Error:
+        return 0
+
+
+def descendants(pid):
+    """The processes below pid."""
+    found = []
+    for task in os.listdir(f'/proc/{pid}/task'):
+        with open(f'/proc/{pid}/task/{task}/children') as file:
+            for child in map(int, file.read().split()):
+                found += [child, *descendants(child)]
+    return found
+
+
+def alive(pid):
+    """Whether pid is a process that has not ended."""
+    try:
+        with open(f'/proc/{pid}/stat') as file:
+            return file.read().rsplit(')', 1)[1].split()[0] != 'Z'
+    except OSError:
+        return False
+
+
+@needs_dask
+def test_a_killed_run_on_a_cluster_resumes_to_the_same_games(scheduler, tmp_path):
+    """Kill the main process of a run on its own LocalCluster hard, part-way: its
+    cluster ends with it, and the run resumes (here on another cluster) to the
+    games of an uninterrupted local run."""
+    options = ['--players', 'random,ab1,ab2', '--variants', 'simple-nim', '--games', '8',
+               '--openings', '2', '--sandbox', 'process']
+    db = str(tmp_path / 'run.sqlite')
+    process = subprocess.Popen([sys.executable, 'tournament.py', *options, '--db', db,
+                                '--executor', 'dask', '--jobs', '2'], cwd=ROOT,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        while stored(db) < 4 and process.poll() is None:
+            time.sleep(0.01)
+        below = descendants(process.pid)
+    finally:
+        process.send_signal(signal.SIGKILL)
+        process.wait()
+    assert 0 < stored(db) < 48, 'the run was not killed part-way; make it longer'
+    deadline = time.monotonic() + 15
+    while time.monotonic() < deadline and any(map(alive, below)):
+        time.sleep(0.1)
+    assert not [pid for pid in below if alive(pid)], 'the cluster outlived its killed run'
+    resumed = tournament(*options, '--db', db, '--resume', '--executor', 'dask',
+                         '--scheduler', scheduler, '--json', str(tmp_path / 'resumed.json'))
+    assert 'Playing on the Dask scheduler at' in resumed.stderr
+    tournament(*options, '--json', str(tmp_path / 'whole.json'))
+    with sqlite3.connect(db) as connection:
+        indexes = [row[0] for row in connection.execute('SELECT "index" FROM games')]
+    assert sorted(indexes) == list(range(48))
+    assert games_of(tmp_path / 'resumed.json') == games_of(tmp_path / 'whole.json')
+
+
+WITHOUT_DASK = '''import sys
+sys.modules['distributed'] = None  # as if Dask's package were not installed
+import tournament
+sys.exit(tournament.main(sys.argv[1:]))
+'''
+
+
+@pytest.mark.parametrize('args, message', [
+    (['--executor', 'dask'], "--executor dask needs Dask's distributed"),
+    (['--scheduler', 'tcp://127.0.0.1:8786'], '--scheduler is for --executor dask'),
+])
+def test_without_dask_or_without_its_executor_the_error_says_what_to_do(tmp_path, args, message):
+    done = subprocess.run([sys.executable, '-c', WITHOUT_DASK, '--players', 'random,ab1',
+                           '--db', str(tmp_path / 'run.sqlite'), *args],
+                          cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and done.stdout == ''
+    assert done.stderr.count('\n') == 1 and message in done.stderr, done.stderr
+    assert 'aima-games[dask]' in done.stderr or '--scheduler' in message
+    assert not os.path.exists(tmp_path / 'run.sqlite')
+
+
+@needs_dask
+def test_a_malformed_scheduler_address_is_a_one_line_error():
+    done = subprocess.run([sys.executable, 'tournament.py', '--players', 'random,ab1',
+                           '--executor', 'dask', '--scheduler', 'nonsense'],
+                          cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and done.stderr.count('\n') == 1
+    assert "'nonsense' is no Dask scheduler address" in done.stderr
