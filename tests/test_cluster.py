@@ -71,7 +71,8 @@ def outcome(record):
 
 @pytest.fixture(scope='module')
 def local_games(codes, tmp_path_factory):
-    """The games as the local executor plays them."""
+    """The games as the local executor plays them (its processes forked before the
+    cluster's threads start, as tests request it first)."""
     _, records = play(WorkerPool(2, hard_timeout=30), codes,
                       tmp_path_factory.mktemp('local') / 'games.sqlite')
     return [outcome(record) for record in records]
@@ -88,7 +89,7 @@ def scheduler():
 
 
 @needs_dask
-def test_a_cluster_plays_the_same_games_as_one_machine(scheduler, codes, local_games, tmp_path):
+def test_a_cluster_plays_the_same_games_as_one_machine(codes, local_games, scheduler, tmp_path):
     from games.tournament.cluster import DaskExecutor
     executor = DaskExecutor(scheduler, hard_timeout=30)
     assert executor.slots() == 2
@@ -98,7 +99,7 @@ def test_a_cluster_plays_the_same_games_as_one_machine(scheduler, codes, local_g
 
 
 @needs_dask
-def test_a_worker_killed_mid_game_costs_no_game_and_no_forfeit(scheduler, codes, local_games,
+def test_a_worker_killed_mid_game_costs_no_game_and_no_forfeit(codes, local_games, scheduler,
                                                                tmp_path):
     import distributed
     from games.tournament.cluster import DaskExecutor
