@@ -1,10 +1,10 @@
-"""Tournaments on a Dask cluster (a LocalCluster of worker processes): the same games
+"""Tournaments on a Dask cluster of worker processes on this machine: the same games
 as on one machine, a worker killed mid-run costs no game and no forfeit, a killed
-run resumes, and without Dask's package --executor dask says what to install."""
+run on a LocalCluster resumes, and without Dask's package --executor dask says
+what to install."""
 
 import importlib.util
 import json
-import logging
 import os
 import signal
 import sqlite3
@@ -26,6 +26,7 @@ from games.tournament.workers import WorkerPool
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HOSTILE = os.path.join(ROOT, 'tests', 'hostile_players.py')
+QUIET = dict(cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 needs_dask = pytest.mark.skipif(importlib.util.find_spec('distributed') is None,
                                 reason="needs Dask's distributed: pip install -e '.[dask]'")
 VARIANTS = ['tictactoe', 'dice-nim']
@@ -79,13 +80,27 @@ def local_games(codes, tmp_path_factory):
 
 
 @pytest.fixture(scope='module')
-def scheduler():
-    """The address of a LocalCluster of two worker processes, one thread each."""
+def scheduler(tmp_path_factory):
+    """The address of a cluster on this machine, started as on several machines (see
+    the README): `dask scheduler`, and `dask worker` with two worker processes of
+    one thread each. (In other processes than the tests', which must leave no
+    process behind, and start no thread before they fork.)"""
     distributed = pytest.importorskip('distributed')
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  dashboard_address=':0',
-                                  silence_logs=logging.CRITICAL) as cluster:
-        yield cluster.scheduler_address
+    file = str(tmp_path_factory.mktemp('dask') / 'scheduler.json')
+    dask = [sys.executable, '-m', 'dask']
+    started = [subprocess.Popen(dask + ['scheduler', '--port', '0', '--dashboard-address', ':0',
+                                        '--scheduler-file', file], **QUIET)]
+    started.append(subprocess.Popen(dask + ['worker', '--scheduler-file', file, '--nworkers', '2',
+                                            '--nthreads', '1', '--no-dashboard'], **QUIET))
+    try:
+        with distributed.Client(scheduler_file=file, timeout=60, set_as_default=False) as client:
+            client.wait_for_workers(2, timeout=60)
+            address = client.scheduler.address
+        yield address
+    finally:
+        for process in reversed(started):
+            process.terminate()
+            process.wait(timeout=30)
 
 
 @needs_dask
@@ -122,6 +137,29 @@ def test_a_worker_killed_mid_game_costs_no_game_and_no_forfeit(codes, local_game
     assert played == len(records) == 12, 'a game was lost or stored twice'
     assert all(record['termination'] == referee.NORMAL for record in records)
     assert [outcome(record) for record in records] == local_games
+
+
+@needs_dask
+def test_a_player_that_dies_or_hangs_on_a_worker_forfeits_as_on_one_machine(scheduler, tmp_path):
+    from games.tournament.cluster import DaskExecutor
+    codes = {name: remote.read_player(f'{HOSTILE}:{name}') for name in ('dies', 'sleeps', 'first')}
+    job = partial(play_match, rules=Rules(move_timeout=0.5, sandbox='process'), players=codes,
+                  make_game=variants.make, load_player=players.load_player)
+    store = Store(str(tmp_path / 'games.sqlite'), {'test': True})
+    with DaskExecutor(scheduler, hard_timeout=30) as executor:
+        run(schedule(list(codes), ['nim(piles=(2, 3))'], 1, seed=0), job, executor, store, 4)
+    records = list(store.records())
+    store.close()
+    assert len(records) == 6
+    for record in records:
+        seats = [record['first'], record['second']]
+        loser = seats[0] if 'first' not in seats else seats[1 - seats.index('first')]
+        assert record['forfeit'] == loser, 'the first hostile player to move forfeits'
+        if loser == 'sleeps':
+            assert record['termination'] == referee.TIMEOUT
+        else:
+            assert record['termination'] == referee.ERROR
+            assert 'exited with status 7' in record['detail']
 
 
 def tournament(*args):
@@ -174,17 +212,19 @@ def test_a_killed_run_on_a_cluster_resumes_to_the_same_games(scheduler, tmp_path
     options = ['--players', 'random,ab1,ab2', '--variants', 'simple-nim', '--games', '8',
                '--openings', '2', '--sandbox', 'process']
     db = str(tmp_path / 'run.sqlite')
-    process = subprocess.Popen([sys.executable, 'tournament.py', *options, '--db', db,
-                                '--executor', 'dask', '--jobs', '2'], cwd=ROOT,
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        while stored(db) < 4 and process.poll() is None:
-            time.sleep(0.01)
-        below = descendants(process.pid)
-    finally:
-        process.send_signal(signal.SIGKILL)
-        process.wait()
-    assert 0 < stored(db) < 48, 'the run was not killed part-way; make it longer'
+    with open(tmp_path / 'stderr', 'w+') as stderr:
+        process = subprocess.Popen([sys.executable, 'tournament.py', *options, '--db', db,
+                                    '--executor', 'dask', '--jobs', '1'], cwd=ROOT,
+                                   stdout=subprocess.DEVNULL, stderr=stderr)
+        try:
+            while stored(db) < 4 and process.poll() is None:
+                time.sleep(0.01)
+            below = descendants(process.pid)
+        finally:
+            process.send_signal(signal.SIGKILL)
+            process.wait()
+        stderr.seek(0)
+        assert 0 < stored(db) < 48, f'the run was not killed part-way: {stderr.read()}'
     deadline = time.monotonic() + 15
     while time.monotonic() < deadline and any(map(alive, below)):
         time.sleep(0.1)

@@ -202,7 +202,7 @@ _pools: dict[float | None, WorkerPool] = {}
 _pools_lock = threading.Lock()
 
 
-def _play(name: str, args: tuple, kwargs: dict):
+def _play(name: str, args: tuple, kwargs: dict) -> object:
     """Call the job of the plugin name with args and kwargs in one of this Dask
     worker's referee processes, and return what it returns (run by Dask on a worker)."""
     worker = distributed.get_worker()
@@ -216,7 +216,8 @@ def _play(name: str, args: tuple, kwargs: dict):
         if job.hard_timeout not in _pools:
             # Dask starts its workers as daemons, which multiprocessing forbids to
             # have children lest a daemon's end orphan them; the pool's processes
-            # end with this one anyway (they watch their parent, their jails theirs).
+            # end soon after this one anyway (with the fork server, their parent,
+            # which ends with this process), and their jails with them.
             multiprocessing.current_process().daemon = False
             multiprocessing.set_forkserver_preload(PRELOAD)
             _pools[job.hard_timeout] = WorkerPool(worker.state.nthreads, job.hard_timeout,
@@ -227,8 +228,8 @@ def _play(name: str, args: tuple, kwargs: dict):
 
 @functools.lru_cache(maxsize=None)
 def project_fingerprint() -> str:
-    """Return a digest of the project's Python code (the files of PACKAGES), which
-    is the same on two machines only if they play every game the same way."""
+    """Return a digest of the project's Python code (the files of PACKAGES): two
+    machines with the same digest have the same code, and play every game alike."""
     digest = hashlib.sha256()
     for package in PACKAGES:
         top = os.path.dirname(os.path.dirname(importlib.import_module(package).__file__))
