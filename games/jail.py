@@ -26,6 +26,7 @@ import functools
 import importlib
 import json
 import os
+import pkgutil
 import resource
 import select
 import shutil
@@ -238,14 +239,24 @@ def describe(level: str) -> str:
     return 'process (own process, OS limits; same user, no filesystem isolation)'
 
 
-def prepare_jailer() -> None:
+def prepare_jailer(packages: Sequence[str] = ()) -> None:
     """Prepare this process to start jails: forbid other processes of this user to
-    trace it or read its memory and, run by root, import the standard modules a
-    process-level jail may be unable to read once it has its own user."""
+    trace it or read its memory and, run by root, import every module of packages
+    and the standard modules a process-level jail may need, which it may be unable
+    to read once it has its own user (a Python under /root, a project in a private
+    folder)."""
     _prctl(_PR_SET_DUMPABLE, 0)
-    if os.geteuid() == 0:
-        for name in PRELOADED:
-            importlib.import_module(name)
+    if os.geteuid() != 0:
+        return
+    for name in PRELOADED:
+        importlib.import_module(name)
+    for package in packages:
+        folder = os.path.dirname(importlib.import_module(package).__file__)
+        for module in pkgutil.walk_packages([folder], f'{package}.'):
+            try:
+                importlib.import_module(module.name)
+            except ImportError:  # a module for an optional extra that is not installed
+                pass
 
 
 def become_reaper() -> None:
