@@ -123,7 +123,9 @@ class Jail:
             if len(self._buffer) > MESSAGE_LIMIT:
                 raise JailError(f'sent a message over {MESSAGE_LIMIT} bytes', 'garbled')
             wait = None if deadline is None else max(0.0, deadline - time.monotonic())
-            if not select.select([self._answer], [], [], wait)[0]:
+            poll = select.poll()
+            poll.register(self._answer, select.POLLIN)
+            if not poll.poll(None if wait is None else 1000 * wait):
                 raise JailError(f'no answer within {timeout:g} s', 'timeout')
             chunk = os.read(self._answer, MESSAGE_LIMIT + 1)
             if not chunk:
@@ -318,7 +320,8 @@ def _become_jail(request_read: int, answer_write: int, jail: Jail, entry: str, a
             _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
             os.execv(argv[0], argv)
         os.chdir(jail.home)
-        os.environ.update(HOME=jail.home, TMPDIR=jail.home)
+        os.environ.clear()  # no secret of the trusted side's environment
+        os.environ.update(PATH='/usr/bin:/bin', HOME=jail.home, TMPDIR=jail.home)
         if jail.uid is not None:
             os.setgroups([])
             os.setresgid(jail.uid, jail.uid, jail.uid)

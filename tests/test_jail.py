@@ -83,15 +83,15 @@ def test_a_game_clock_that_runs_out_forfeits_on_time(tmp_path):
     assert clock.time_left() is None  # the trusted side's own clock is never set
 
 
-def test_operating_system_limits_hold_in_the_jail(tmp_path):
+def test_operating_system_limits_hold_and_the_environment_is_private(tmp_path):
     told = answer(tmp_path, '''
         import resource
         limits = [resource.getrlimit(kind)[0] for kind in
                   (resource.RLIMIT_AS, resource.RLIMIT_CORE, resource.RLIMIT_FSIZE)]
-        raise RuntimeError(f"{limits} {os.getsid(0) == os.getpid()}")''')
+        raise RuntimeError(f"{limits} {os.getsid(0) == os.getpid()} {sorted(os.environ)}")''')
     mib = 1 << 20
     assert told.startswith(f'RuntimeError: [{jail.Limits.memory_mb * mib}, 0, '
-                           f'{jail.Limits.file_mb * mib}] True')
+                           f"{jail.Limits.file_mb * mib}] True ['HOME', 'PATH', 'TMPDIR']")
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason='only a jail started by root changes its user')
