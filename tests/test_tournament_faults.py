@@ -130,6 +130,7 @@ def test_a_hostile_player_gains_nothing_and_changes_no_other_game(tmp_path, name
             assert record['termination'] == referee.NORMAL
     if name in HARMLESS:
         assert [outcome(r) for r in records] == [outcome(r) for r in as_first]
+    assert not os.path.exists('/tmp/aima-games-pwned')  # the forger's pickle never ran
 
 
 def test_nodes_that_players_report_are_totalled(tmp_path):
