@@ -23,6 +23,7 @@ from __future__ import annotations
 import ctypes
 import fcntl
 import functools
+import gc
 import importlib
 import json
 import os
@@ -248,8 +249,13 @@ def prepare_jailer(packages: Sequence[str] = ()) -> None:
     to read once it has its own user (a Python under /root, a project in a private
     folder)."""
     _prctl(_PR_SET_DUMPABLE, 0)
-    if os.geteuid() != 0:
-        return
+    if os.geteuid() == 0:
+        _preload(packages)
+    gc.freeze()  # what exists now is shared with every jail: never copied by a collection
+
+
+def _preload(packages: Sequence[str]) -> None:
+    """Import every module of packages, and the standard modules a player may need."""
     for name in PRELOADED:
         importlib.import_module(name)
     for package in packages:
