@@ -166,7 +166,8 @@ def cmd_tree(args) -> int:
     except ValueError as error:
         fail(str(error))
     reach = f'{args.depth} plies' if args.depth else 'to the end'
-    dot = treedraw.to_dot(game, root, f'{game}: {args.algorithm} {reach}')
+    title = f'{game} from {treedraw.root_name(game, state, args.position)}'
+    dot = treedraw.to_dot(game, root, f'{title}: {args.algorithm} {reach}')
     if args.out is None:
         print(dot, end='')
         return 0

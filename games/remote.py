@@ -132,14 +132,15 @@ class JailedPlayer:
     sends is run, compared or called: only JSON is read, and only as data."""
 
     def __init__(self, code: PlayerCode, setup: Setup, seed: str, history: list,
-                 timing: TimeControl = TimeControl()):
-        """Start the jail and send it the setup; history is the list of events the
-        referee keeps adding to (see event())."""
+                 timing: TimeControl = TimeControl(), jail: Jail | None = None):
+        """Start the jail (or use jail, one already started whose entry answers this
+        protocol, such as the grader's) and send it the setup; history is the list
+        of events the referee keeps adding to (see event())."""
         self.code, self.timing, self.history = code, timing, history
         self.remaining = timing.base
         self.stats: dict = {}
         level = setup.level if code.source is not None else 'process'  # shipped players: no bwrap
-        self.jail = Jail(ENTRY, level, setup.limits, PACKAGES)
+        self.jail = jail or Jail(ENTRY, level, setup.limits, PACKAGES)
         self._ready = False
         self.jail.send({'game': setup.game, 'make_game': setup.make_game,
                         'load_player': setup.load_player, 'player': vars(code),
@@ -283,7 +284,7 @@ def serve(channel) -> None:
     random.seed(setup['seed'])
     try:
         game = _imported(setup['make_game'])(setup['game'])
-        state = _replay(game, game.initial, setup['history'])
+        state = replay_history(game, game.initial, setup['history'])
         player = _load(code, setup['load_player'])
     except BaseException as error:  # whatever the player's file does as it loads
         channel.send({'error': f'cannot load player: {_describe(error, code.filename)}'})
@@ -294,19 +295,24 @@ def serve(channel) -> None:
             request = channel.receive()
         except EOFError:
             return
-        received = time.monotonic()
-        limit = request['time']
-        clock.set_current(clock.MoveClock(None if limit is None else received + limit,
-                                          request['clock'], request['increment']))
-        state, answer = _answer(player, game, state, request['history'], code.filename)
+        state, answer = answer_move(player, game, state, request, code.filename)
         channel.send(answer)
+
+
+def answer_move(player, game: Game, state, request: dict, filename: str) -> tuple[Any, dict]:
+    """In a jail: answer one move request (see the protocol above), starting the
+    player's clock, and return the new state and the answer to send."""
+    limit = request['time']
+    clock.set_current(clock.MoveClock(None if limit is None else time.monotonic() + limit,
+                                      request['clock'], request['increment']))
+    return _answer(player, game, state, request['history'], filename)
 
 
 def _answer(player, game: Game, state, history: list, filename: str) -> tuple[Any, dict]:
     """Follow the history, ask the player for its move on private copies of the
     game and the state, and return the new state and the answer message."""
     try:
-        state = _replay(game, state, history)
+        state = replay_history(game, state, history)
         move = to_plain(player(copy.deepcopy(game), copy.deepcopy(state)))
         stats = getattr(player, 'stats', None)
         nodes = stats.get('nodes') if isinstance(stats, dict) else None
@@ -316,8 +322,9 @@ def _answer(player, game: Game, state, history: list, filename: str) -> tuple[An
         return state, {'error': _describe(error, filename)[:referee.DETAIL_LIMIT]}
 
 
-def _replay(game: Game, state, history: list):
-    """Return the state after a history of events, each played as the game's own move."""
+def replay_history(game: Game, state, history: list):
+    """Return the state after a history of events (see event()), each move played
+    as the game's own move."""
     for kind, plain in history:
         if kind == 'move':
             moves = {key(move): move for move in game.actions(state)}
