@@ -105,6 +105,8 @@ class Report:
     """How many times the file was loaded (once, plus once after each timeout or crash)."""
     missing: list = field(default_factory=list)
     """The functions asked for that the file does not define."""
+    leaderboard: dict = field(default_factory=dict)
+    """Figures for a leaderboard, such as the gauntlet's score in percent."""
 
     @property
     def points(self) -> int:
@@ -189,12 +191,16 @@ def grade(path: str, settings: Settings = Settings(), checks: list[Check] | None
     started = time.perf_counter()
     games = make_games(settings) if games is None else games
     checks = make_checks(settings, games) if checks is None else checks
-    source = read_source(path)
-    filename = os.path.basename(path)
-    session = Session(source, filename, settings.functions, settings.sandbox,
+    if not os.path.isfile(path):
+        raise LoadError(f'no such file {path!r}')
+    report = Report(path, [], settings.describe())
+    try:
+        source = read_source(path)
+    except LoadError as error:
+        return unloadable(path, settings, checks, str(error))
+    session = Session(source, os.path.basename(path), settings.functions, settings.sandbox,
                       Limits(memory_mb=settings.memory_mb), settings.allow_reference,
                       settings.timeout)
-    report = Report(path, [], settings.describe())
     try:
         defined = _load(session, report)
         table = Table(session, games, settings.move_timeout)
@@ -207,10 +213,21 @@ def grade(path: str, settings: Settings = Settings(), checks: list[Check] | None
     if report.reference:
         for result in report.results:
             result.passed, result.points = False, 0
-            result.message = f"{report.reference}: the project's reference implementations " \
-                             f'are not allowed'
+            result.message = (f"{report.reference}: the project's reference implementations "
+                              'are not allowed')
+    report.leaderboard = table.leaderboard
     report.missing = [function for function in settings.functions if function not in defined]
     report.loads, report.seconds = session.loads, time.perf_counter() - started
+    return report
+
+
+def unloadable(path: str, settings: Settings, checks: list[Check], reason: str) -> Report:
+    """The report of a file that cannot be read: every check failed, saying why."""
+    report = Report(path, [], settings.describe(), load_error=reason,
+                    missing=list(settings.functions))
+    report.results = [Result(check.name, check.function, False, 0, check.points,
+                             f'cannot load {os.path.basename(path)}: {reason}', check.visibility)
+                      for check in checks]
     return report
 
 

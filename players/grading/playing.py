@@ -6,7 +6,7 @@ limit, as in a tournament."""
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from games import Game, StochasticGame, referee, remote
 from games.tournament.match import play_opening
@@ -39,6 +39,8 @@ class Table:
     session: Session
     games: dict
     move_seconds: float
+    leaderboard: dict = field(default_factory=dict)
+    """What the gauntlet scored, in percent, once played."""
 
 
 def play(table: Table, name: str, opponent: str, seat: int, plies: int, seed: str):
@@ -128,5 +130,6 @@ def check_gauntlet(table: Table) -> tuple[bool, str]:
     share = total / (games_each * len(GAUNTLET)) if fixed else 0.0
     detail = ', '.join(f'{points[opponent]:g}/{games_each} against {opponent}'
                        for opponent in GAUNTLET)
+    table.leaderboard['gauntlet %'] = round(100 * share, 1)
     verdict = f'scored {total:g} of {games_each * len(GAUNTLET)} points ({share:.0%}: {detail})'
     return share >= PASS_SHARE, f'{verdict}; the pass mark is {PASS_SHARE:.0%}'
