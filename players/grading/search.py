@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Callable
 
 from games import remote
@@ -47,8 +47,9 @@ class Trace:
     move: str
     keys: list
 
-    @property
+    @cached_property
     def counts(self) -> Counter:
+        """How many times each state was generated."""
         return Counter(self.keys)
 
 
@@ -132,7 +133,10 @@ def _makes(mistake: Mistake, case: Case, base: dict, got: Trace) -> bool:
         return False
     if 'eval_fn' in mistake.options and case.position.options.get('eval_fn') is None:
         return False
-    model = trace(model_search, case, **options)
+    try:
+        model = trace(model_search, case, **options)
+    except (KeyError, ValueError, TypeError):  # the mistake cannot be made here, such as
+        return False                           # scoring by utility where inner nodes have none
     return model.move == got.move and model.counts == got.counts
 
 
@@ -144,9 +148,10 @@ def _explanation(mistake: Mistake, case: Case, got: Trace, want: Trace) -> str:
     early = next(key for key in got.keys if got.counts[key] > want.counts[key])
     parent = tree.parents.get(early)
     cut = _cuts(case).get(parent, '')
-    return (f'it made {_name(case, early)} before searching its first sibling, but the textbook '
-            f'stops at {_name(case, parent)} once {cut} and never makes it; make each child '
-            f'just before searching it')
+    where = (f'the textbook stops at {_name(case, parent)} once {cut} and never makes it' if cut
+             else 'the textbook never makes it there')
+    return (f'it made {_name(case, early)} before searching its first sibling, but {where}; '
+            f'make each child just before searching it')
 
 
 def _difference(case: Case, want: Trace, got: Trace) -> str:

@@ -48,7 +48,8 @@ def serve(channel) -> None:
     except BaseException as error:  # whatever the file does as it loads
         channel.send(_with_reference({'error': explain(error, filename)}))
         return
-    defined = [name for name in setup['functions'] if callable(getattr(module, name, None))]
+    defined = [name for name in setup['functions'] if callable(getattr(module, name, None))
+               and not getattr(getattr(module, name), 'stand_in', False)]
     channel.send(_with_reference({'defined': defined}))
     game = state = player = None
     while True:
