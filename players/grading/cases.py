@@ -92,9 +92,10 @@ TRAP_SUCCS = {'A': ['B', 'C'], 'B': ['B1', 'B2'], 'C': ['C1', 'C2'],
               'C1': ['C11', 'C12'], 'C2': ['C21', 'C22']}
 TRAP_LEAVES = dict(B11=7, B12=1, B21=9, B22=2, C11=1, C12=2, C21=5, C22=0)
 DEPTH_TRAP_EVALS = dict(B=5, C=1, B1=6, B2=0, C1=3, C2=4)
-DEPTH_TRAP = tree(TRAP_SUCCS, TRAP_LEAVES)
+TRAP_UTILS = {**TRAP_LEAVES, **{node: 0 for node in DEPTH_TRAP_EVALS}}
+DEPTH_TRAP = tree(TRAP_SUCCS, TRAP_UTILS)
 """The best move changes with the depth: b looking 1 ply ahead, c at 2 plies, b at 3
-(with DEPTH_TRAP_EVALS as eval_fn)."""
+(with DEPTH_TRAP_EVALS as eval_fn; an inner node's utility is 0, as for a game going on)."""
 SCORED_LEAVES = {**TRAP_LEAVES, **DEPTH_TRAP_EVALS}
 """The depth trap whose inner nodes have DEPTH_TRAP_EVALS as their utilities and no
 evaluation (evaluate is 0): AIMA's default scoring by utility chooses c at d=1, and
@@ -112,7 +113,7 @@ generate a different set of states."""
 
 EARLY_END_SUCCS = {'A': ['B', 'C', 'D'], 'C': ['C1', 'C2'], 'D': ['D1', 'D2'],
                    'C2': ['C21', 'C22'], 'D2': ['D21', 'D22']}
-EARLY_END_UTILS = dict(B=1, C1=5, C21=9, C22=4, D1=-4, D21=6, D22=8)
+EARLY_END_UTILS = dict(B=1, C1=5, C21=9, C22=4, D1=-4, D21=6, D22=8, C=0, D=0, C2=0, D2=0)
 EARLY_END_EVALS = dict(C=2, D=6, C2=7, D2=3)
 """Games that end within the cut-off depth: B is a finished game worth 1 right after
 the first move and C1, D1 finished ones a ply later. Cut off at d=1, C = min(5, 7) = 5
@@ -124,10 +125,11 @@ FIVE_PLY_SUCCS = {'A': ['B', 'C'], 'B': ['B1', 'B2'], 'C': ['C1', 'C2'],
                   'C2': ['C21', 'C22'], 'B11': ['B111', 'B112'], 'B12': ['B121', 'B122'],
                   'B21': ['B211', 'B212'], 'B22': ['B221', 'B222'], 'C11': ['C111', 'C112'],
                   'C12': ['C121', 'C122'], 'C21': ['C211', 'C212'], 'C22': ['C221', 'C222']}
-FIVE_PLY_UTILS = dict(B111=4, B112=6, B121=7, B122=9, B211=1, B212=2, B221=0, B222=-1,
-                      C111=8, C112=3, C121=5, C122=9, C211=6, C212=2, C221=1, C222=7)
-"""Four plies, deep enough that alpha, passed down two levels, prunes inside MIN
-nodes: a search that never updates alpha (or beta) generates more states here."""
+FIVE_PLY_UTILS = dict(B111=0, B112=7, B121=0, B122=4, B211=9, B212=9, B221=9, B222=6,
+                      C111=2, C112=2, C121=8, C122=3, C211=0, C212=3, C221=8, C222=8)
+"""Four plies, deep enough that alpha and beta are passed down two levels: never
+updating alpha, never updating beta, both, no alpha at the root, swapped tests,
+never pruning and strict pruning each generate a different set of states here."""
 
 BUILTIN: list[dict] = [
     {'name': 'fig52', 'tree': FIG52, 'utilities': FIG52_UTILS,
@@ -138,7 +140,7 @@ BUILTIN: list[dict] = [
      'note': 'cut-offs at two depths'},
     {'name': 'four-ply', 'tree': FIVE_PLY_SUCCS, 'utilities': FIVE_PLY_UTILS,
      'note': 'alpha and beta passed down two levels'},
-    {'name': 'depth-trap', 'tree': TRAP_SUCCS, 'utilities': TRAP_LEAVES, 'd': [0, 1, 2],
+    {'name': 'depth-trap', 'tree': TRAP_SUCCS, 'utilities': TRAP_UTILS, 'd': [0, 1, 2],
      'eval': 'table', 'evals': DEPTH_TRAP_EVALS,
      'note': 'a depth trap: the best move changes with the depth'},
     {'name': 'fig52', 'tree': FIG52, 'utilities': FIG52_UTILS, 'd': 1,
@@ -153,7 +155,7 @@ BUILTIN: list[dict] = [
     {'name': 'default evaluation', 'tree': TRAP_SUCCS, 'utilities': SCORED_LEAVES, 'd': 1,
      'eval': 'default',
      'note': "no eval_fn: AIMA's default scores a cut-off state with its utility"},
-    {'name': 'given cutoff_test', 'tree': TRAP_SUCCS, 'utilities': TRAP_LEAVES, 'd': 4,
+    {'name': 'given cutoff_test', 'tree': TRAP_SUCCS, 'utilities': TRAP_UTILS, 'd': 4,
      'eval': 'table', 'evals': DEPTH_TRAP_EVALS, 'cutoff': ['B', 'C1', 'C2'],
      'note': 'a cutoff_test that cuts off at B, C1 and C2, whatever the depth'},
 ]
