@@ -8,6 +8,8 @@ import time
 from games.jail import Jail, JailError, Limits
 
 from .cases import Case
+from .jailed import inmate  # noqa: F401 (a process-level jail, forked from here, may be
+                            # unable to read the project's files to import its entry)
 
 ENTRY = 'players.grading.jailed.inmate:serve'
 PACKAGES = ('games', 'variants', 'players.grading.jailed')
