@@ -2,16 +2,11 @@
 of small buggy student files (each one classic mistake), crashes and hangs."""
 
 import inspect
-import json
 import os
-import subprocess
-import sys
 
 import pytest
 
-import variants
-from games import Fig52Game, Nim
-from games import jail
+from games import Fig52Game, Nim, jail
 from players import grading, textbook
 from players.grading.cases import (DEEP, DEPTH_TRAP, DEPTH_TRAP_EVALS, EARLY_END_EVALS,
                                    EARLY_END_SUCCS, EARLY_END_UTILS, FIVE_PLY_SUCCS,

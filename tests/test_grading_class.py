@@ -28,6 +28,18 @@ def run(*args, env=None):
                           capture_output=True, text=True, timeout=300, cwd=ROOT, env=env)
 
 
+def test_one_file(tmp_path):
+    report = tmp_path / 'report.json'
+    result = run('check', os.path.join(STUDENTS, 'only_alpha_beta.py'), '--functions',
+                 'alpha_beta_search', '--variants', 'nim', '--json', str(report), *FAST)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith('Grading ') and '1 s for each move of the player' in lines[0]
+    assert lines[-1] == 'Total: 5/5 points, 5 of 5 checks passed'
+    data = json.loads(report.read_text())
+    assert data['passed'] and data['by_function'] == {'alpha_beta_search': 5}
+
+
 def test_a_class_folder(tmp_path):
     """Three students, one of whom cannot be loaded: a row and a report each."""
     folder = tmp_path / 'class'

@@ -16,7 +16,7 @@ from dataclasses import asdict, dataclass, field
 import variants
 from games import Game
 from games.jail import describe as describe_level
-from games.jail import Limits, prepare_jailer
+from games.jail import Limits
 
 from .cases import SEARCH_FUNCTIONS, Case, CaseError, load_cases, search_cases
 from .playing import PlayerTimeout, Table, check_gauntlet, check_legal, check_safe

@@ -9,7 +9,6 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from games import Game, TreeGame
-from games.remote import key
 
 ROOT = 'A'
 """The root of every tree given as a table."""
