@@ -139,18 +139,22 @@ class JailedPlayer:
     sends is run, compared or called: only JSON is read, and only as data."""
 
     def __init__(self, code: PlayerCode, setup: Setup, seed: str, history: list,
-                 timing: TimeControl = TimeControl(), reuse: bool = False):
+                 timing: TimeControl = TimeControl(), reuse: bool = False,
+                 jail: Jail | None = None):
         """Start the jail and send it the setup; history is the list of events the
-        referee keeps adding to (see event()). A file or module player always gets
-        a jail of its own, started for this game; with reuse, a shipped (registry)
-        player may get one that an earlier game of this process left in good order
-        (it starts each game afresh: new seed, new game, new player)."""
+        referee keeps adding to (see event()). A file or module player gets a jail
+        of its own, started for this game, or jail, one already started whose
+        entry answers this protocol (such as the grader's). With reuse, a shipped
+        (registry) player may get a jail that an earlier game of this process left
+        in good order (it starts each game afresh: new seed, new game, new player)."""
         self.code, self.timing, self.history = code, timing, history
         self.remaining = timing.base
         self.stats: dict = {}
         self.key = (code.spec, setup.limits) if reuse and code.source is None else None
         waiting = [index for index, (key, _) in enumerate(_idle) if key == self.key]
-        if waiting:
+        if jail is not None:
+            self.jail = jail
+        elif waiting:
             self.jail = _idle.pop(waiting[0])[1]
         else:
             level = setup.level if code.source is not None else 'process'  # shipped: no bwrap
@@ -318,26 +322,31 @@ def serve(channel) -> None:
                 if setup['game'] not in games:
                     games[setup['game']] = _imported(setup['make_game'])(setup['game'])
                 game = games[setup['game']]
-                state = _replay(game, game.initial, setup['history'])
+                state = replay_history(game, game.initial, setup['history'])
                 player = _load(code, setup['load_player'])
             except BaseException as error:  # whatever the player's file does as it loads
                 channel.send({'error': f'cannot load player: {_describe(error, code.filename)}'})
                 return
             channel.send({'ready': True})
             continue
-        received = time.monotonic()
-        limit = message['time']
-        clock.set_current(clock.MoveClock(None if limit is None else received + limit,
-                                          message['clock'], message['increment']))
-        state, answer = _answer(player, game, state, message['history'], code.filename)
+        state, answer = answer_move(player, game, state, message, code.filename)
         channel.send(answer)
+
+
+def answer_move(player, game: Game, state, request: dict, filename: str) -> tuple[Any, dict]:
+    """In a jail: answer one move request (see the protocol above), starting the
+    player's clock, and return the new state and the answer to send."""
+    limit = request['time']
+    clock.set_current(clock.MoveClock(None if limit is None else time.monotonic() + limit,
+                                      request['clock'], request['increment']))
+    return _answer(player, game, state, request['history'], filename)
 
 
 def _answer(player, game: Game, state, history: list, filename: str) -> tuple[Any, dict]:
     """Follow the history, ask the player for its move on private copies of the
     game and the state, and return the new state and the answer message."""
     try:
-        state = _replay(game, state, history)
+        state = replay_history(game, state, history)
         move = to_plain(player(copy.deepcopy(game), copy.deepcopy(state)))
         stats = getattr(player, 'stats', None)
         nodes = stats.get('nodes') if isinstance(stats, dict) else None
@@ -347,8 +356,9 @@ def _answer(player, game: Game, state, history: list, filename: str) -> tuple[An
         return state, {'error': _describe(error, filename)[:referee.DETAIL_LIMIT]}
 
 
-def _replay(game: Game, state, history: list):
-    """Return the state after a history of events, each played as the game's own move."""
+def replay_history(game: Game, state, history: list):
+    """Return the state after a history of events (see event()), each move played
+    as the game's own move."""
     for kind, plain in history:
         if kind == 'move':
             moves = {key(move): move for move in game.actions(state)}
