@@ -32,6 +32,7 @@ from games.tournament.schedule import count_games, schedule
 from games.tournament.store import RESULTS, Store, StoreError
 from games.tournament.workers import WorkerPool
 from players import bench, bench_gomoku, grading, treedraw
+from players.grading import batch, gradescope
 
 USAGE_ERROR = 2
 ENDING_CHOICES = (referee.NORMAL, referee.ADJUDICATED, 'forfeit', referee.TIMEOUT,
@@ -104,7 +105,7 @@ def cmd_play(args) -> int:
     setup = remote.Setup(args.variant, level=sandbox_level(args.sandbox))
     names = dict(zip(seats, specs))
     print(f'{game}: {names[seats[0]]} plays {seats[0]}, {names[seats[1]]} plays {seats[1]}')
-    jail.prepare_jailer()
+    jail.prepare_jailer(remote.PACKAGES)
     history: list = []
     chosen = [players.load_player(spec) if code is None else
               remote.JailedPlayer(code, setup, str(seat), history)
@@ -139,22 +140,125 @@ def cmd_play(args) -> int:
     return 0
 
 
-def cmd_check(args) -> int:
-    """Grade a student's file: a PASS or FAIL line per check and a total; exit 0 only if all pass."""
-    default_games = {name: make_game(name) for name in variants.DEFAULT_VARIANTS}
-    if args.json and not os.path.isdir(os.path.dirname(os.path.abspath(args.json))):
-        fail(f'cannot write the report {args.json!r}: no such folder')
-    if args.json and os.path.isdir(args.json):
-        fail(f'cannot write the report {args.json!r}: it is a folder')
+def grading_settings(args) -> grading.Settings:
+    """Return the grading settings of check's options, or fail naming the bad one."""
+    functions = tuple(args.functions.split(',')) if args.functions else grading.FUNCTIONS
+    unknown = [name for name in functions if name not in grading.FUNCTIONS]
+    if unknown or not functions:
+        fail(f'--functions: unknown function {unknown[0] if unknown else ""!r}; the functions '
+             f'are {",".join(grading.FUNCTIONS)}')
+    names = tuple(dict.fromkeys(args.variants or variants.DEFAULT_VARIANTS))
+    for name in names:
+        make_game(name)
     try:
-        report = grading.grade(args.file, grading.make_checks(default_games), args.timeout)
+        cases = tuple(grading.load_cases(args.cases)) if args.cases else ()
+    except grading.CaseError as error:
+        fail(str(error))
+    return grading.Settings(functions, names, args.timeout, args.move_timeout,
+                            sandbox_level(args.sandbox), args.memory, args.allow_reference, cases)
+
+
+def writable(path: str, option: str) -> None:
+    """Fail unless an output file can be written: its folder exists and it is no folder."""
+    if not os.path.isdir(os.path.dirname(os.path.abspath(path))):
+        fail(f'cannot write {option} {path!r}: no such folder')
+    if os.path.isdir(path):
+        fail(f'cannot write {option} {path!r}: it is a folder')
+
+
+def cmd_check(args) -> int:
+    """Grade students' files: for one file, a PASS or FAIL line per check and a total
+    (exit 0 only if all pass); for a class, a line per student and a summary."""
+    for path, option in ((args.json, '--json'), (args.gradescope, '--gradescope')):
+        if path:
+            writable(path, option)
+    if args.out and not os.path.isdir(os.path.dirname(os.path.abspath(args.out))):
+        fail(f'cannot write --out {args.out!r}: no such folder')
+    if args.out and os.path.exists(args.out) and not os.path.isdir(args.out):
+        fail(f'cannot write --out {args.out!r}: it is a file')
+    settings = grading_settings(args)
+    if args.gradescope:
+        return check_gradescope(args, settings)
+    try:
+        files = batch.collect(args.paths)
     except grading.LoadError as error:
         fail(str(error))
+    if not files:
+        fail(f'no Python files in {", ".join(args.paths)}')
+    one = len(files) == 1 and not os.path.isdir(args.paths[0])
+    if args.json and not one:
+        fail('--json is for one file; for a class, --out FOLDER writes every report')
+    jail.prepare_jailer()
+    if one and not args.out:
+        report = grading.grade(files[0], settings)
+        print('\n'.join(report.lines()))
+        if args.json:
+            with open(args.json, 'w', encoding='utf-8') as file:
+                file.write(report.json() + '\n')
+        return 0 if report.passed else 1
+    names = batch.student_names(files)
+    print(f'Grading {len(files)} files, {args.jobs} at a time: {settings.describe()}', flush=True)
+    reports = []
+    by_file = {path: name for path, name in names.items()}
+    for report in batch.grade_all(files, settings, args.jobs):
+        reports.append(report)
+        print(batch.one_line(report, by_file[report.file]), flush=True)
+    rows = batch.summary_rows(reports, names, settings.functions)
+    print()
+    print(tabulate.tabulate([[row['student'], *[row[f] for f in settings.functions],
+                              f'{row["total"]}/{row["max"]}', tables.shorten(row['status'], 40)]
+                             for row in rows],
+                            headers=['Student', *settings.functions, 'Total', 'Status']))
+    if args.out:
+        written = batch.write_summary(args.out, reports, names, settings)
+        print(f'\nwrote {written[0]}, {written[1]} and {len(written) - 2} report files in '
+              f'{os.path.join(args.out, "reports")}')
+    return 0 if all(report.passed for report in reports) else 1
+
+
+def check_gradescope(args, settings: grading.Settings) -> int:
+    """Grade one submission (a file, or a folder holding one Python file) and write
+    Gradescope's results.json; a submission with nothing to grade gets results saying so."""
+    if len(args.paths) != 1:
+        fail('--gradescope grades one submission: give one file or folder')
+    path = args.paths[0]
+    if os.path.isdir(path):
+        files = sorted(os.path.join(folder, name) for folder, _, names in os.walk(path)
+                       for name in names if name.endswith('.py'))
+    elif os.path.isfile(path):
+        files = [path]
+    else:
+        fail(f'no such file or folder {path!r}')
+    if len(files) != 1:
+        found = ', '.join(os.path.relpath(name, path) for name in files) or 'none'
+        message = (f'Submit one Python file with the functions of players/template.py; '
+                   f'this submission has {len(files)} ({found}).')
+        gradescope.write(args.gradescope, gradescope.no_submission(message))
+        print(message)
+        return 1
+    jail.prepare_jailer()
+    report = grading.grade(files[0], settings)
+    gradescope.write(args.gradescope, gradescope.results(report))
     print('\n'.join(report.lines()))
-    if args.json:
-        with open(args.json, 'w', encoding='utf-8') as file:
-            file.write(report.json() + '\n')
     return 0 if report.passed else 1
+
+
+def cmd_bundle(args) -> int:
+    """Write a Gradescope autograder bundle that grades with check's options."""
+    writable(args.bundle, 'the bundle')
+    grading_settings(args)  # the options must make sense before they are baked in
+    options = ['--timeout', f'{args.timeout:g}', '--move-timeout', f'{args.move_timeout:g}',
+               '--memory', str(args.memory), '--sandbox', args.sandbox]
+    if args.functions:
+        options += ['--functions', args.functions]
+    if args.variants:
+        options += ['--variants', *args.variants]
+    if args.allow_reference:
+        options.append('--allow-reference')
+    project = os.path.dirname(os.path.abspath(__file__))
+    gradescope.bundle(args.bundle, project, options, args.cases)
+    print(f'wrote {args.bundle}: upload it as the autograder of a Gradescope assignment')
+    return 0
 
 
 def cmd_tree(args) -> int:
@@ -168,7 +272,8 @@ def cmd_tree(args) -> int:
     except ValueError as error:
         fail(str(error))
     reach = f'{args.depth} plies' if args.depth else 'to the end'
-    dot = treedraw.to_dot(game, root, f'{game}: {args.algorithm} {reach}')
+    title = f'{game} from {treedraw.root_name(game, state, args.position)}'
+    dot = treedraw.to_dot(game, root, f'{title}: {args.algorithm} {reach}')
     if args.out is None:
         print(dot, end='')
         return 0
@@ -205,7 +310,7 @@ def cmd_tournament(args) -> int:
     check_executor(args)
     rules = Rules(args.openings, args.move_timeout, args.max_plies, args.clock,
                   sandbox_level(args.sandbox), args.memory)
-    jail.prepare_jailer()
+    jail.prepare_jailer(remote.PACKAGES)
     specs, gauntlet = tournament_players(args.players, args.gauntlet)
     names = list(specs)
     codes = checked_players(specs, remote.Setup(chosen[0], level=rules.sandbox,
@@ -505,6 +610,26 @@ def add_sandbox_option(parser: ArgumentParser) -> None:
                         '(default auto: bwrap where it works)')
 
 
+def add_grading_options(parser: ArgumentParser) -> None:
+    """Add the options that say what check grades and how."""
+    option = parser.add_argument
+    option('--functions', metavar='F,G,...', help='the functions the assignment asks for; '
+           f'a missing one scores 0 (default: all, {",".join(grading.FUNCTIONS)})')
+    option('--variants', nargs='+', metavar='V', help='the games of the player checks and of the '
+           "searches' real positions (default: the default set, see list)")
+    option('--cases', metavar='FILE', help='your own trees and positions, as JSON (see the README)')
+    option('--timeout', type=seconds, default=10.0, metavar='S',
+           help='seconds for each search check and for loading the file (default 10)')
+    option('--move-timeout', type=seconds, default=10.0, metavar='S',
+           help="seconds for each of the player's moves, as in a tournament (default 10)")
+    option('--memory', type=count(64), default=jail.Limits.memory_mb, metavar='MB',
+           help=f'address-space limit of the student\'s jail, in MiB (default '
+           f'{jail.Limits.memory_mb})')
+    option('--allow-reference', action='store_true', help="let students' code use this project's "
+           'own searches (players.textbook and the rest); by default that fails')
+    add_sandbox_option(parser)
+
+
 def add_tournament_options(parser: ArgumentParser) -> None:
     """Add the options of the round robin, which runs when no subcommand is given."""
     option = parser.add_argument
@@ -598,12 +723,25 @@ def build_parser() -> ArgumentParser:
     play.set_defaults(run=cmd_play)
     listing = commands.add_parser('list', help='list the players and the variants')
     listing.set_defaults(run=cmd_list)
-    check = commands.add_parser('check', help="grade a student's file, for example: check mine.py")
-    check.add_argument('file', help='the Python file with the functions of players/template.py')
-    check.add_argument('--json', metavar='REPORT', help='also write the report as JSON')
-    check.add_argument('--timeout', type=seconds, default=30.0, metavar='S',
-                       help='seconds for each check (default 30)')
+    check = commands.add_parser('check', help="grade students' files, for example: check "
+                                'mine.py, or check submissions/ --jobs 2 --out grades')
+    check.add_argument('paths', nargs='+', metavar='PATH', help='Python files with the functions '
+                       'of players/template.py, or folders of them (one per student)')
+    check.add_argument('--json', metavar='REPORT', help='also write the report as JSON (one file)')
+    check.add_argument('--out', metavar='FOLDER', help='write summary.csv, summary.json and each '
+                       "student's report (reports/NAME.txt and .json) in FOLDER")
+    check.add_argument('--gradescope', metavar='RESULTS', help="write Gradescope's results.json "
+                       'for one submission (a file, or a folder holding one Python file)')
+    check.add_argument('--jobs', type=count(1), default=cpu_count(), metavar='J',
+                       help=f'files graded at once (default: the CPU count, {cpu_count()})')
+    add_grading_options(check)
     check.set_defaults(run=cmd_check)
+    bundle_ = commands.add_parser('gradescope-bundle', help='write a Gradescope autograder '
+                                  'bundle, for example: gradescope-bundle autograder.zip '
+                                  '--functions alpha_beta_search,player')
+    bundle_.add_argument('bundle', metavar='ZIP', help='the bundle to write')
+    add_grading_options(bundle_)
+    bundle_.set_defaults(run=cmd_bundle)
     tree = commands.add_parser('tree', help='draw a game tree as Graphviz DOT, for example: '
                                "tree nim --position '1 2 2'")
     tree.add_argument('variant', help='a variant name or spec')

@@ -23,9 +23,11 @@ from __future__ import annotations
 import ctypes
 import fcntl
 import functools
+import gc
 import importlib
 import json
 import os
+import pkgutil
 import resource
 import select
 import shutil
@@ -122,7 +124,9 @@ class Jail:
             if len(self._buffer) > MESSAGE_LIMIT:
                 raise JailError(f'sent a message over {MESSAGE_LIMIT} bytes', 'garbled')
             wait = None if deadline is None else max(0.0, deadline - time.monotonic())
-            if not select.select([self._answer], [], [], wait)[0]:
+            poll = select.poll()
+            poll.register(self._answer, select.POLLIN)
+            if not poll.poll(None if wait is None else 1000 * wait):
                 raise JailError(f'no answer within {timeout:g} s', 'timeout')
             chunk = os.read(self._answer, MESSAGE_LIMIT + 1)
             if not chunk:
@@ -238,14 +242,29 @@ def describe(level: str) -> str:
     return 'process (own process, OS limits; same user, no filesystem isolation)'
 
 
-def prepare_jailer() -> None:
+def prepare_jailer(packages: Sequence[str] = ()) -> None:
     """Prepare this process to start jails: forbid other processes of this user to
-    trace it or read its memory and, run by root, import the standard modules a
-    process-level jail may be unable to read once it has its own user."""
+    trace it or read its memory and, run by root, import every module of packages
+    and the standard modules a process-level jail may need, which it may be unable
+    to read once it has its own user (a Python under /root, a project in a private
+    folder)."""
     _prctl(_PR_SET_DUMPABLE, 0)
     if os.geteuid() == 0:
-        for name in PRELOADED:
-            importlib.import_module(name)
+        _preload(packages)
+    gc.freeze()  # what exists now is shared with every jail: never copied by a collection
+
+
+def _preload(packages: Sequence[str]) -> None:
+    """Import every module of packages, and the standard modules a player may need."""
+    for name in PRELOADED:
+        importlib.import_module(name)
+    for package in packages:
+        folder = os.path.dirname(importlib.import_module(package).__file__)
+        for module in pkgutil.walk_packages([folder], f'{package}.'):
+            try:
+                importlib.import_module(module.name)
+            except ImportError:  # a module for an optional extra that is not installed
+                pass
 
 
 def become_reaper() -> None:
@@ -307,7 +326,8 @@ def _become_jail(request_read: int, answer_write: int, jail: Jail, entry: str, a
             _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
             os.execv(argv[0], argv)
         os.chdir(jail.home)
-        os.environ.update(HOME=jail.home, TMPDIR=jail.home)
+        os.environ.clear()  # no secret of the trusted side's environment
+        os.environ.update(PATH='/usr/bin:/bin', HOME=jail.home, TMPDIR=jail.home)
         if jail.uid is not None:
             os.setgroups([])
             os.setresgid(jail.uid, jail.uid, jail.uid)

@@ -5,8 +5,6 @@ from __future__ import annotations
 import copy
 import math
 import random
-import signal
-import threading
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
@@ -19,9 +17,6 @@ ADJUDICATED = 'adjudicated draw'
 ILLEGAL = 'illegal move'
 ERROR = 'error'
 TIMEOUT = 'timeout'
-ALARM_RANGE = (1e-6, 1e8)
-"""The shortest and longest time limits the alarm timer can keep (outside, 0 would
-switch it off and a huge one overflow); limits are clamped to it."""
 DETAIL_LIMIT = 500
 """The most characters of a forfeit's detail kept in the record (a player's message may be huge)."""
 
@@ -96,15 +91,13 @@ def seats_of(game: Game) -> tuple:
 
 def play(game: Game, players: Sequence[Player], state=None, max_plies: int | None = None,
          on_move: Callable[[Any, Any, Any], None] | None = None,
-         call: Callable[[Player, Game, Any], Any] | None = None,
          isolate: bool = True, rng: random.Random | None = None,
          on_chance: Callable[[Any, Any, Any], None] | None = None) -> GameRecord:
     """Play a game from state (default: the initial state) and return its record.
     players[i] plays seat i. The referee asks to_move who moves and checks every
     move. A player that raises (referee.Forfeit says how it forfeits) or makes an
     illegal move forfeits; past max_plies the game is adjudicated a draw.
-    on_move(state, move, new_state) is told of each move; call(player, game, state)
-    may replace the plain call player(game, state), to add time limits. With
+    on_move(state, move, new_state) is told of each move. With
     isolate, players in this process get private copies of the game and the state
     and any change to the game's classes is undone and forfeits; stand-ins for
     players in other processes (games.remote) need none of that. In a game of
@@ -114,7 +107,6 @@ def play(game: Game, players: Sequence[Player], state=None, max_plies: int | Non
     state = game.initial if state is None else state
     views = [copy.deepcopy(game) if isolate else game for _ in players]
     record = GameRecord(seats=seats, nodes=[None] * len(seats))
-    call = call or (lambda player, view, position: player(view, position))
     rules = _snapshot(game) if isolate else []
     rng = random.Random() if rng is None else rng
     while not game.terminal_test(state):
@@ -131,13 +123,11 @@ def play(game: Game, players: Sequence[Player], state=None, max_plies: int | Non
         seat = seats.index(game.to_move(state))
         started = time.perf_counter()
         try:
-            move = call(players[seat], views[seat], copy.deepcopy(state) if isolate else state)
+            move = players[seat](views[seat], copy.deepcopy(state) if isolate else state)
         except (PlayerQuit, KeyboardInterrupt):
             raise
         except Forfeit as forfeit:
             return _forfeit(record, game, state, seat, forfeit.termination, forfeit.detail)
-        except TimeoutError as error:
-            return _forfeit(record, game, state, seat, TIMEOUT, describe(error, 'out of time'))
         except BaseException as error:  # a player's fault must never stop the referee
             return _forfeit(record, game, state, seat, ERROR, describe(error))
         finally:
@@ -193,15 +183,13 @@ def _legal_move(game: Game, state, move):
     return legal[legal.index(move)] if move in legal else move
 
 
-def describe(error: BaseException, default: str = '') -> str:
+def describe(error: BaseException) -> str:
     """Return 'Type: message' for a player's exception, even one whose str() fails."""
     name = type(error).__name__
     try:
         message = str(error)
     except Exception:
         message = ''
-    if isinstance(error, TimeoutError):
-        return message or default
     return f'{name}: {message}' if message else name
 
 
@@ -214,30 +202,6 @@ def _count_nodes(record: GameRecord, seat: int, player) -> None:
         return
     if isinstance(nodes, (int, float)) and not isinstance(nodes, bool) and math.isfinite(nodes):
         record.nodes[seat] = (record.nodes[seat] or 0) + nodes
-
-
-def time_limited(seconds: float | None, before: Callable[[Any], None] | None = None) -> Callable:
-    """Return a call(player, game, state) for play() that raises TimeoutError in a
-    player still thinking after seconds. It uses SIGALRM, so it limits time only in
-    a main thread on Unix. before(state), if given, is told of each call first."""
-    def out_of_time(signum, frame):
-        raise TimeoutError(f'no move within {seconds:g} s')
-
-    def call(player, view, position):
-        if before:
-            before(position)
-        if (seconds is None or not hasattr(signal, 'setitimer')
-                or threading.current_thread() is not threading.main_thread()):
-            return player(view, position)
-        previous = signal.signal(signal.SIGALRM, out_of_time)
-        signal.setitimer(signal.ITIMER_REAL, min(max(seconds, ALARM_RANGE[0]), ALARM_RANGE[1]))
-        try:
-            return player(view, position)
-        finally:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, previous)
-
-    return call
 
 
 def _end(record: GameRecord, game: Game, state, termination: str, detail: str) -> GameRecord:

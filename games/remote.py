@@ -2,10 +2,11 @@
 the player's clock and turns its answers into the referee's own legal moves, and
 the loop the jail runs.
 
-The protocol, one JSON object a line. The trusted side first sends the setup:
-the game's spec, how to make the game and load the player, the player (a
-registry spec, or a file's source), the seed of the player's random module and
-the history so far; the jail answers {"ready": true} or {"error": ...}. Then,
+The protocol, one JSON object a line. The trusted side first sends the setup,
+{"setup": {...}}: the game's spec, how to make the game and load the player, the
+player (a registry spec, or a file's source), the seed of the player's random
+module and the history so far; the jail answers {"ready": true} or {"error": ...}.
+(A jail of a shipped player may be sent the setup of another game later.) Then,
 for each move, the trusted side sends the history since its last request and the
 time the player has; the jail answers {"move": ..., "stats": {"nodes": N}} or
 {"error": "Type: message (file, line N)"}. A history is a list of events,
@@ -36,6 +37,12 @@ LOAD_SECONDS = 10.0
 """Seconds a jail may take to start and load its player, besides any move's time."""
 PACKAGES = ('games', 'players', 'variants')
 """The packages a jailed player may import from this project."""
+IDLE_LIMIT = 32
+"""The most jails of shipped players that a process keeps between games."""
+
+_idle: list = []
+"""Jails of shipped players waiting in this process for their next game, as
+((spec, limits), jail), oldest first."""
 
 
 @dataclass(frozen=True)
@@ -132,18 +139,30 @@ class JailedPlayer:
     sends is run, compared or called: only JSON is read, and only as data."""
 
     def __init__(self, code: PlayerCode, setup: Setup, seed: str, history: list,
-                 timing: TimeControl = TimeControl()):
+                 timing: TimeControl = TimeControl(), reuse: bool = False,
+                 jail: Jail | None = None):
         """Start the jail and send it the setup; history is the list of events the
-        referee keeps adding to (see event())."""
+        referee keeps adding to (see event()). A file or module player gets a jail
+        of its own, started for this game, or jail, one already started whose
+        entry answers this protocol (such as the grader's). With reuse, a shipped
+        (registry) player may get a jail that an earlier game of this process left
+        in good order (it starts each game afresh: new seed, new game, new player)."""
         self.code, self.timing, self.history = code, timing, history
         self.remaining = timing.base
         self.stats: dict = {}
-        level = setup.level if code.source is not None else 'process'  # shipped players: no bwrap
-        self.jail = Jail(ENTRY, level, setup.limits, PACKAGES)
-        self._ready = False
-        self.jail.send({'game': setup.game, 'make_game': setup.make_game,
-                        'load_player': setup.load_player, 'player': vars(code),
-                        'seed': seed, 'history': history})
+        self.key = (code.spec, setup.limits) if reuse and code.source is None else None
+        waiting = [index for index, (key, _) in enumerate(_idle) if key == self.key]
+        if jail is not None:
+            self.jail = jail
+        elif waiting:
+            self.jail = _idle.pop(waiting[0])[1]
+        else:
+            level = setup.level if code.source is not None else 'process'  # shipped: no bwrap
+            self.jail = Jail(ENTRY, level, setup.limits, PACKAGES)
+        self._ready = self._sound = False
+        self.jail.send({'setup': {'game': setup.game, 'make_game': setup.make_game,
+                                  'load_player': setup.load_player, 'player': vars(code),
+                                  'seed': seed, 'history': history}})
         self.seen = len(history)
 
     def wait_ready(self, seconds: float = LOAD_SECONDS) -> None:
@@ -156,7 +175,7 @@ class JailedPlayer:
             raise referee.Forfeit(referee.ERROR, f'cannot load player: {error}') from None
         if answer != {'ready': True}:
             raise referee.Forfeit(referee.ERROR, _error_text(answer, 'cannot load player'))
-        self._ready = True
+        self._ready = self._sound = True
 
     def __call__(self, game: Game, state) -> Any:
         """Ask the jail for its move in state and return the equal legal move."""
@@ -167,6 +186,7 @@ class JailedPlayer:
                    'clock': self.remaining, 'increment': self.timing.increment}
         self.seen = len(self.history)
         started = time.perf_counter()
+        self._sound = False  # until the answer is a legal move in time
         try:
             self.jail.send(request)
             answer = self.jail.receive(limit)
@@ -179,11 +199,20 @@ class JailedPlayer:
         if not isinstance(answer, dict) or 'move' not in answer:
             raise referee.Forfeit(referee.ERROR, _error_text(answer, 'error'))
         self.stats = _stats(answer.get('stats'))
-        return legal_move(game, state, answer['move'])
+        move = legal_move(game, state, answer['move'])
+        self._sound = True
+        return move
 
     def close(self) -> None:
-        """Kill the jail and everything in it."""
-        self.jail.close()
+        """End the player's game: kill the jail and everything in it, or, for a
+        reusable jail whose every answer was sound, keep it for the next game."""
+        if self.key is None or not self._sound:
+            self.jail.close()
+            return
+        _idle.append((self.key, self.jail))
+        if len(_idle) > IDLE_LIMIT:
+            _idle.pop(0)[1].close()
+        self._sound = False
 
     def _charge(self, seconds: float) -> None:
         """Take a move's time off the game clock; raise Forfeit if it ran out."""
@@ -276,37 +305,48 @@ def _error_text(answer: Any, prefix: str) -> str:
 # The jail's side: runs only inside a jail.
 
 def serve(channel) -> None:
-    """Play one seat of one game in a jail: load the player from the setup, then
-    answer each request with the player's move, until the trusted side goes."""
-    setup = channel.receive()
-    code = PlayerCode(**setup['player'])
-    random.seed(setup['seed'])
-    try:
-        game = _imported(setup['make_game'])(setup['game'])
-        state = _replay(game, game.initial, setup['history'])
-        player = _load(code, setup['load_player'])
-    except BaseException as error:  # whatever the player's file does as it loads
-        channel.send({'error': f'cannot load player: {_describe(error, code.filename)}'})
-        return
-    channel.send({'ready': True})
+    """Play one seat of a game in a jail: at each setup, load the player and the
+    game, then answer each request with the player's move, until the trusted side
+    goes (or sends the setup of the next game, for a shipped player)."""
+    games: dict = {}
     while True:
         try:
-            request = channel.receive()
+            message = channel.receive()
         except EOFError:
             return
-        received = time.monotonic()
-        limit = request['time']
-        clock.set_current(clock.MoveClock(None if limit is None else received + limit,
-                                          request['clock'], request['increment']))
-        state, answer = _answer(player, game, state, request['history'], code.filename)
+        if 'setup' in message:
+            setup = message['setup']
+            code = PlayerCode(**setup['player'])
+            random.seed(setup['seed'])
+            try:
+                if setup['game'] not in games:
+                    games[setup['game']] = _imported(setup['make_game'])(setup['game'])
+                game = games[setup['game']]
+                state = replay_history(game, game.initial, setup['history'])
+                player = _load(code, setup['load_player'])
+            except BaseException as error:  # whatever the player's file does as it loads
+                channel.send({'error': f'cannot load player: {_describe(error, code.filename)}'})
+                return
+            channel.send({'ready': True})
+            continue
+        state, answer = answer_move(player, game, state, message, code.filename)
         channel.send(answer)
+
+
+def answer_move(player, game: Game, state, request: dict, filename: str) -> tuple[Any, dict]:
+    """In a jail: answer one move request (see the protocol above), starting the
+    player's clock, and return the new state and the answer to send."""
+    limit = request['time']
+    clock.set_current(clock.MoveClock(None if limit is None else time.monotonic() + limit,
+                                      request['clock'], request['increment']))
+    return _answer(player, game, state, request['history'], filename)
 
 
 def _answer(player, game: Game, state, history: list, filename: str) -> tuple[Any, dict]:
     """Follow the history, ask the player for its move on private copies of the
     game and the state, and return the new state and the answer message."""
     try:
-        state = _replay(game, state, history)
+        state = replay_history(game, state, history)
         move = to_plain(player(copy.deepcopy(game), copy.deepcopy(state)))
         stats = getattr(player, 'stats', None)
         nodes = stats.get('nodes') if isinstance(stats, dict) else None
@@ -316,8 +356,9 @@ def _answer(player, game: Game, state, history: list, filename: str) -> tuple[An
         return state, {'error': _describe(error, filename)[:referee.DETAIL_LIMIT]}
 
 
-def _replay(game: Game, state, history: list):
-    """Return the state after a history of events, each played as the game's own move."""
+def replay_history(game: Game, state, history: list):
+    """Return the state after a history of events (see event()), each move played
+    as the game's own move."""
     for kind, plain in history:
         if kind == 'move':
             moves = {key(move): move for move in game.actions(state)}

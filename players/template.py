@@ -2,18 +2,27 @@
 
     python tournament.py check mine.py
 
-The grader wraps each game so that it sees every call to game.result, and runs
-your search beside the textbook's (players/textbook.py, AIMA Figures 5.3 and
-5.7) on Figure 5.2, on small trees built to catch the classic mistakes and on
-real positions of Nim and tic-tac-toe. A search passes a check when it chooses
-the textbook's move AND generates exactly the textbook's states: children in
-game.actions order, each child made once by game.result. When it fails, the
-message names the mistake: never prunes, prunes on strict inequality, wrong
-tie rule, depth off by one, and so on.
+Your file runs in a jail, loaded once for all the checks: it may not use this
+project's own searches (importing players, or reading their files, fails every
+check), and what it prints is thrown away. The grader sees every state your
+search makes with game.result (on the game it is given, or on a copy of it)
+and compares them with the textbook's search (AIMA Figures 5.3 and 5.7) on
+Figure 5.2, on small trees built to catch the classic mistakes and on real
+positions of Nim and tic-tac-toe. A search passes a check when it chooses the
+textbook's move AND generates the textbook's states, each as many times: make
+a child with game.result once, just before searching it (minimax, and
+alpha-beta at the root, may make all the children first; below the root that
+makes children alpha-beta prunes). When it fails, the message names the
+mistake: never prunes, prunes on strict inequality, never updates alpha,
+wrong tie rule, depth off by one, and so on, and the positions it names can be
+drawn with `python tournament.py tree VARIANT --position '...'`.
 
 Use only the game's methods: game.actions(state), game.result(state, move),
 game.terminal_test(state), game.utility(state, player), game.to_move(state)
-and, for an eval_fn of your player's, game.evaluate(state, player)."""
+and, for an eval_fn of your player's, game.evaluate(state, player). A function
+left out of the file scores 0 for its checks, as does one that raises
+NotImplementedError; after a check times out, that function's other checks are
+skipped."""
 
 import math
 
@@ -47,10 +56,12 @@ def alpha_beta_cutoff_search(state, game, d=4, cutoff_test=None, eval_fn=None):
     As in AIMA, the root's children are at depth 1 and, by default, a state is
     cut off when depth > d or it is terminal, so d=0 looks one ply ahead. A
     cut-off state scores eval_fn(state), by default (as in AIMA) its utility,
-    game.utility(state, player), for the player to move at the root.
+    game.utility(state, player), for the player to move at the root. When a
+    cutoff_test(state, depth) is given, it decides where to cut off instead.
 
     Checked as alpha_beta_search, with several values of d on a tree whose best
-    move changes with the depth: searching one ply too deep or too shallow fails."""
+    move changes with the depth (one ply too deep or too shallow fails), on trees
+    where games end within the depth, with no eval_fn and with a cutoff_test."""
     raise NotImplementedError
 
 
@@ -60,7 +71,9 @@ def player(game, state):
     and an eval_fn that scores a final state with game.utility and any other
     with game.evaluate, for the player to move in state.
 
-    Checked: legal moves on every default game against random players, never a
-    loss to random at tic-tac-toe (10 games as X, 10 as O), and a short gauntlet
-    against random, ab2 and ab3 on every default game, passed with 60% of the points."""
+    Checked in games played by the grader's referee, each move within a time
+    limit (10 s unless your instructor says otherwise): legal moves on every game
+    of the assignment against random players, never a loss to random at
+    tic-tac-toe (10 games as X, 10 as O), and a short gauntlet against random,
+    ab2 and ab3 on every game without dice, passed with 60% of the points."""
     raise NotImplementedError

@@ -18,13 +18,11 @@ from typing import Any
 
 from games import Game
 
-from .grading.counting import describe
+from .grading.jailed.plain import describe, parse_position, position_text
 from .human import as_typed
 
 NODE_LIMIT = 400
 """The most nodes (pruned stubs included) a drawing may have."""
-PILE_LIMIT = 2 * NODE_LIMIT
-"""The biggest pile a --position may have: a bigger one has more moves than a drawing shows."""
 ALGORITHMS = ('minimax', 'alphabeta')
 """The searches a drawing can show."""
 RENDERED = ('svg', 'png', 'pdf')
@@ -181,35 +179,18 @@ def to_dot(game: Game, root: Node, title: str = '') -> str:
 
 
 def start_position(game: Game, spec: str | None):
-    """The state a --position spec names: None for the start; for games played
-    on piles, the pile sizes ('1 2 3', the first player to move); otherwise
-    moves played from the start, separated by ';' ('2 2; 1 1' in tic-tac-toe,
-    'a1' in fig52). Raises ValueError naming what is wrong."""
-    state = game.initial
+    """The state a --position spec names, as the grader's messages name positions
+    (see players.grading.jailed.plain.parse_position). Raises ValueError naming
+    what is wrong."""
+    return parse_position(game, spec)
+
+
+def root_name(game: Game, state, spec: str | None) -> str:
+    """The root a drawing starts from, for its title: 'the start', or the position."""
     if spec is None:
-        return state
-    board = getattr(state, 'board', None)
-    if isinstance(board, tuple) and all(isinstance(pile, int) for pile in board):
-        try:
-            piles = tuple(int(word) for word in spec.replace(',', ' ').split())
-        except ValueError:
-            raise ValueError(f'a position is pile sizes, such as "1 2 3"; got {spec!r}') from None
-        if not piles or min(piles) < 0:
-            raise ValueError(f'a position is one or more pile sizes >= 0, got {spec!r}')
-        if max(piles) > PILE_LIMIT:
-            raise ValueError(f'a pile of {max(piles)} has too many moves to draw; '
-                             f'give piles of at most {PILE_LIMIT}')
-        return state._replace(board=piles)
-    for text in filter(str.strip, spec.split(';')):
-        if game.terminal_test(state):
-            raise ValueError(f'in --position {spec!r}: the game is over before {text.strip()!r}')
-        try:
-            move = game.parse_move(text, state)
-            game.check_move(state, move)
-        except ValueError as error:  # IllegalMoveError too
-            raise ValueError(f'in --position {spec!r}: {error}') from None
-        state = game.result(state, move)
-    return state
+        return 'the start'
+    named = position_text(game, state)
+    return named if named else spec.strip()
 
 
 def render(dot: str, path: str) -> None:

@@ -1,64 +1,146 @@
 #!/usr/bin/env python3
 """Benchmark the tournament runner (not a test; pytest does not collect it).
 
-    python tests/benchmark_tournament.py            # all three figures
-    python tests/benchmark_tournament.py --skip-default
+    python tests/benchmark_tournament.py                    # every figure
+    python tests/benchmark_tournament.py --baseline b9d42a0 # also the same run on an older commit
 
-Prints the default run's wall time, the --jobs 1 against --jobs 2 speed-up on a
-tournament of at least 200 games, and the peak memory (resident set) of runs of
-growing size, which should stay flat because records stream to the store."""
+Prints the default run's wall time (with --baseline, beside the same run of an
+older commit of this repository, the runs interleaved), the --jobs 1 against
+--jobs 2 speed-up on a tournament of 300 heavy games, what a jail costs (its
+start-up a game, at each level, and its protocol a move), and the peak memory
+(resident set) of runs of growing size, which should stay flat because records
+stream to the store."""
 
 from __future__ import annotations
 
 import argparse
 import os
+import statistics
 import subprocess
 import sys
+import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path[:0] = [ROOT]
+
+from games import jail, remote  # noqa: E402  (after the path is set)
+
+PLAYERS = ','.join(['random', 'minimax', 'perfect'] + [f'ab{n}' for n in range(1, 21)] + ['mcts'])
+"""The 24 players of the default run before games of chance came."""
+DEFAULT = ['--players', PLAYERS, '--variants', 'simple-nim', 'nim', 'misere-nim', 'nim-limit',
+           'split-nim', 'tictactoe']
+"""The default run before games of chance: 3312 games, the same on any commit."""
 SPEEDUP = ['--players', 'mcts,ab3,random', '--variants', 'tictactoe', 'misere-nim',
            '--games', '25', '--openings', '2']
 """3 players, 3 pairings, 2 variants, 25 pairs of 2 games: 300 games, most with mcts."""
 MEMORY = ['--players', 'random,ab1', '--variants', 'simple-nim']
+FIRST_MOVE = 'def player(game, state):\n    return game.actions(state)[0]\n'
 
 
-def timed_run(*args: str) -> tuple[float, float, float]:
-    """Run python tournament.py with args; return its wall time in seconds, the CPU
-    seconds of it and its workers, and the peak resident memory in MB of its
-    largest process."""
+def timed_run(*args: str, root: str = ROOT) -> tuple[float, float, float]:
+    """Run python tournament.py with args in root; return its wall time in seconds,
+    the CPU seconds of it and its children, and the peak resident memory in MB of
+    its largest process."""
     started = time.perf_counter()
-    process = subprocess.Popen([sys.executable, 'tournament.py', *args], cwd=ROOT,
+    process = subprocess.Popen([sys.executable, 'tournament.py', *args], cwd=root,
                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     _, status, usage = os.wait4(process.pid, 0)
     seconds = time.perf_counter() - started
-    process.returncode = os.waitstatus_to_exitcode(status)
-    if process.returncode:
+    if os.waitstatus_to_exitcode(status):
         sys.exit(f'tournament {" ".join(args)} failed: {process.stderr.read().decode()}')
     return seconds, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
+
+
+def interleaved(runs: dict, repeat: int) -> dict:
+    """Run each of runs (label: (args, root)) repeat times, taking turns, so that
+    all see the same background load; return the best (wall, CPU, MB) of each."""
+    times: dict = {label: [] for label in runs}
+    for _ in range(repeat):
+        for label, (args, root) in runs.items():
+            times[label].append(timed_run(*args, root=root))
+    return {label: min(measured) for label, measured in times.items()}
+
+
+def default_run(baseline: str | None, repeat: int) -> None:
+    """Print the default run's time, beside the baseline commit's when given."""
+    if baseline is None:
+        seconds, cpu, _ = timed_run()
+        print(f'default run (python tournament.py): {seconds:.1f} s ({cpu:.1f} CPU s)')
+        return
+    with tempfile.TemporaryDirectory() as folder:
+        old = os.path.join(folder, 'baseline')
+        subprocess.run(['git', 'worktree', 'add', '--detach', '-q', old, baseline], cwd=ROOT,
+                       check=True)
+        try:
+            best = interleaved({baseline: (DEFAULT, old), 'this tree': (DEFAULT, ROOT)}, repeat)
+        finally:
+            subprocess.run(['git', 'worktree', 'remove', '--force', old], cwd=ROOT)
+    print(f'the default run of 3312 games ({len(PLAYERS.split(","))} players, 6 variants), '
+          f'best of {repeat}, interleaved:')
+    for label, (seconds, cpu, _) in best.items():
+        print(f'  {label}: {seconds:.1f} s wall, {cpu:.1f} CPU s')
+    print(f'  ratio: {best["this tree"][0] / best[baseline][0]:.2f}x the baseline\'s wall time')
+
+
+def speedup(repeat: int) -> None:
+    """Print the --jobs 1 against --jobs 2 speed-up on 300 heavy games."""
+    print(f'speed-up on 300 games ({" ".join(SPEEDUP)}), best of {repeat}, interleaved:')
+    best = interleaved({jobs: ([*SPEEDUP, '--jobs', str(jobs)], ROOT) for jobs in (1, 2)}, repeat)
+    for jobs, (seconds, cpu, _) in best.items():
+        print(f'  --jobs {jobs}: {seconds:.1f} s wall, {cpu:.1f} CPU s')
+    print(f'  speed-up: {best[1][0] / best[2][0]:.2f}x')
+
+
+def jail_costs(count: int = 200) -> None:
+    """Print a jail's start-up cost (start, load the player, close) at each level,
+    and the protocol's cost a move (a question and its answer)."""
+    import variants
+    jail.prepare_jailer(remote.PACKAGES)
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, 'first.py')
+        with open(path, 'w') as file:
+            file.write(FIRST_MOVE)
+        kinds = {'registry player (process)': ('random', 'process'),
+                 'file player (process)': (path, 'process')}
+        if jail.bwrap_problem() is None:
+            kinds['file player (bwrap)'] = (path, 'bwrap')
+        print(f'jail start-up (start, load the player, kill), median of {count}:')
+        for label, (spec, level) in kinds.items():
+            code, setup, costs = remote.read_player(spec), remote.Setup('nim', level=level), []
+            for _ in range(count if level == 'process' else count // 10):
+                started = time.perf_counter()
+                player = remote.JailedPlayer(code, setup, '0', [])
+                player.wait_ready()
+                player.close()
+                costs.append(time.perf_counter() - started)
+            print(f'  {label}: {1000 * statistics.median(costs):.2f} ms')
+        game = variants.make('nim')
+        player = remote.JailedPlayer(remote.read_player(path), remote.Setup('nim'), '0', [])
+        player.wait_ready()
+        started = time.perf_counter()
+        for _ in range(count * 10):
+            player(game, game.initial)
+        per_move = (time.perf_counter() - started) / (count * 10)
+        player.close()
+        print(f'protocol a move (a first-move player on nim, {count * 10} moves): '
+              f'{1e6 * per_move:.0f} µs')
 
 
 def main() -> None:
     """Print the benchmark's figures."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument('--skip-default', action='store_true', help='skip the default run')
-    parser.add_argument('--repeat', type=int, default=3, help='runs of each speed-up case')
+    parser.add_argument('--baseline', metavar='REV', help='also time the default run of this '
+                        'commit, interleaved with this tree\'s')
+    parser.add_argument('--repeat', type=int, default=3, help='runs of each compared case')
     args = parser.parse_args()
     print(f'CPUs usable: {len(os.sched_getaffinity(0))}; Python {sys.version.split()[0]}; '
           f'load average before: {os.getloadavg()[0]:.2f} (other work slows the figures)')
     if not args.skip_default:
-        seconds, cpu, _ = timed_run()
-        print(f'default run (python tournament.py): {seconds:.1f} s ({cpu:.1f} CPU s)')
-    print(f'speed-up on 300 games ({" ".join(SPEEDUP)}), best of {args.repeat}, '
-          'the runs interleaved so that both see the same background load:')
-    runs: dict[int, list] = {1: [], 2: []}
-    for _ in range(args.repeat):
-        for jobs in runs:
-            runs[jobs].append(timed_run(*SPEEDUP, '--jobs', str(jobs)))
-    best = {jobs: min(times) for jobs, times in runs.items()}
-    for jobs, (seconds, cpu, _) in best.items():
-        print(f'  --jobs {jobs}: {seconds:.1f} s wall, {cpu:.1f} CPU s')
-    print(f'  speed-up: {best[1][0] / best[2][0]:.2f}x')
+        default_run(args.baseline, args.repeat)
+    speedup(args.repeat)
+    jail_costs()
     for pairs in (250, 1000, 4000):
         seconds, _, megabytes = timed_run(*MEMORY, '--games', str(pairs), '--jobs', '2')
         print(f'memory, {2 * pairs} games: peak {megabytes:.0f} MB ({seconds:.1f} s)')

@@ -55,3 +55,11 @@ def test_bad_arguments_are_one_line_errors_with_status_2(args, message):
     assert result.returncode == 2
     assert message in result.stderr and len(result.stderr.strip().splitlines()) == 1
     assert 'Traceback' not in result.stderr
+
+
+def test_a_file_player_plays_from_its_jail():
+    hostile = os.path.join(ROOT, 'tests', 'hostile_players.py')
+    result = run('play', 'nim(piles=(2, 3))', f'{hostile}:first', 'ab1', '--sandbox', 'process')
+    assert result.returncode == 0 and 'wins.' in result.stdout
+    result = run('play', 'nim(piles=(2, 3))', f'{hostile}:raises', 'ab1')
+    assert result.returncode == 0 and 'forfeits: error: ValueError: boom' in result.stdout

@@ -2,23 +2,24 @@
 of small buggy student files (each one classic mistake), crashes and hangs."""
 
 import inspect
-import json
 import os
-import subprocess
-import sys
 
 import pytest
 
-import variants
-from games import Fig52Game, Nim
+from games import Fig52Game, Nim, jail
 from players import grading, textbook
-from players.grading.cases import DEEP, DEPTH_TRAP, DEPTH_TRAP_EVALS, TIE, Case, tree_cases
+from players.grading.cases import (DEEP, DEPTH_TRAP, DEPTH_TRAP_EVALS, EARLY_END_EVALS,
+                                   EARLY_END_SUCCS, EARLY_END_UTILS, FIVE_PLY_SUCCS,
+                                   FIVE_PLY_UTILS, TIE, tree, tree_cases)
 from players.grading.counting import counting, describe
-from players.grading.models import model_search
+from players.grading.models import (NEVER_PRUNES, NO_ALPHA, NO_BETA, NO_UPDATE, ROOT_ALPHA,
+                                    STRICT, SWAPPED, model_search)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-GAMES = {name: variants.make(name) for name in variants.DEFAULT_VARIANTS}
-CHECKS = grading.make_checks(GAMES)
+SETTINGS = grading.Settings(timeout=2, move_timeout=2)
+GAMES = grading.make_games(SETTINGS)
+CHECKS = grading.make_checks(SETTINGS, GAMES)
+jail.prepare_jailer()
 TEXTBOOK = inspect.getsource(textbook)
 PLAYER = '''
 
@@ -47,11 +48,11 @@ def mutant(tmp_path, *edits):
     return student(tmp_path, source)
 
 
-def grade(path, *names, timeout=10):
+def grade(path, *names, settings=SETTINGS):
     """Grade path on the checks whose names contain one of names (all if none); return
     {check name: (passed, message)}."""
     chosen = [check for check in CHECKS if not names or any(name in check.name for name in names)]
-    report = grading.grade(path, chosen, timeout)
+    report = grading.grade(path, settings, chosen, GAMES)
     return {result.check: (result.passed, result.message) for result in report.results}
 
 
@@ -82,8 +83,38 @@ def test_tie_tree():
 def test_depth_trap_best_move_changes_with_depth(d, best):
     """By hand: 1 ply: B=5 > C=1; 2 plies: B=min(6,0)=0 < C=min(3,4)=3; 3 plies:
     B=min(max(7,1), max(9,2))=7 > C=min(max(1,2), max(5,0))=2."""
-    evals = Case('trap', DEPTH_TRAP, DEPTH_TRAP.initial, evals=DEPTH_TRAP_EVALS).eval_fn()
-    assert generated(textbook.alpha_beta_cutoff_search, DEPTH_TRAP, d=d, eval_fn=evals)[0] == best
+    assert generated(textbook.alpha_beta_cutoff_search, DEPTH_TRAP, d=d,
+                     eval_fn=table(DEPTH_TRAP, DEPTH_TRAP_EVALS))[0] == best
+
+
+def table(game, evals):
+    """An eval_fn for MAX: a leaf's utility, an inner node's value in evals."""
+    return lambda state: (game.utility(state, 'MAX') if game.terminal_test(state)
+                          else evals.get(game.node(state), 0))
+
+
+def test_early_end_tree():
+    """By hand, d=1: B is a finished game worth 1; C = min(C1 = 5, C2 = 7) = 5; D stops
+    at D1 = -4 <= alpha = 5. A search that goes on below finished games finds no moves
+    at B and scores it +infinity, so it chooses b."""
+    game = tree(EARLY_END_SUCCS, EARLY_END_UTILS)
+    evals = table(game, EARLY_END_EVALS)
+    assert generated(textbook.alpha_beta_cutoff_search, game, d=1, eval_fn=evals) == (
+        'c', ['B', 'C', 'C1', 'C2', 'D', 'D1'])
+    assert generated(model_search, game, d=1, eval_fn=evals, terminal_test=False)[0] == 'b'
+
+
+def test_four_ply_tree_needs_both_updates():
+    """By hand: B11 = min(0, 7) = 0, B12 = 0, B1 = 0; B21 = 9, B22 = 6, B2 = 9; B = 0.
+    C11 = 2, C12 = 3, C1 = 3; C21 = 0, C22 = 8, C2 = 8; C = 3: MAX plays c. Each of
+    the pruning mistakes generates states of its own here."""
+    game = tree(FIVE_PLY_SUCCS, FIVE_PLY_UTILS)
+    right = generated(textbook.alpha_beta_search, game)
+    assert right[0] == generated(textbook.minmax_decision, game)[0] == 'c'
+    traces = [tuple(generated(model_search, game, **mistake.options)[1])
+              for mistake in (NO_ALPHA, NO_BETA, NO_UPDATE, ROOT_ALPHA, SWAPPED, NEVER_PRUNES,
+                              STRICT)]
+    assert len(set(traces)) == len(traces) and tuple(right[1]) not in traces
 
 
 def test_deep_tree_cuts_off_at_two_depths():
@@ -100,7 +131,7 @@ def test_model_without_mistakes_is_the_textbook():
         assert (generated(model_search, case.game, prune=False)
                 == generated(textbook.minmax_decision, case.game))
     for case in tree_cases('alpha_beta_cutoff_search'):
-        options = dict(d=case.d, eval_fn=case.eval_fn())
+        options = case.position.options
         assert (generated(model_search, case.game, **options)
                 == generated(textbook.alpha_beta_cutoff_search, case.game, **options))
 
@@ -113,13 +144,16 @@ def test_real_positions_are_small_and_described():
     assert describe(nim, nim.initial) == 'P1:1,2'
 
 
-# The grader on students' files.
+
+
+# The grader on students' files: the textbook with one mistake made.
 
 def test_textbook_copy_passes_every_check(tmp_path):
-    results = grade(student(tmp_path, TEXTBOOK + PLAYER))
-    assert len(results) == len(CHECKS)
-    failed = {name: message for name, (passed, message) in results.items() if not passed}
+    report = grading.grade(student(tmp_path, TEXTBOOK + PLAYER), SETTINGS, CHECKS, GAMES)
+    assert len(report.results) == len(CHECKS) and report.loads == 1
+    failed = {result.check: result.message for result in report.results if not result.passed}
     assert not failed
+    assert report.points == report.max_points == 43
 
 
 @pytest.mark.parametrize('edits, check, diagnosis', [
@@ -129,6 +163,8 @@ def test_textbook_copy_passes_every_check(tmp_path):
      'alpha_beta_search on tie', 'prunes on strict inequality'),
     ([('alpha = max(alpha, v)', 'pass'), ('beta = min(beta, v)', 'pass')],
      'alpha_beta_search on deep-pruning', 'never updates alpha/beta'),
+    ([('alpha = max(alpha, v)', 'pass')], 'alpha_beta_search on four-ply', 'never updates alpha'),
+    ([('beta = min(beta, v)', 'pass')], 'alpha_beta_search on four-ply', 'never updates beta'),
     ([('if v > best_score or', 'if v >= best_score or')],
      'alpha_beta_search on tie', 'wrong tie rule'),
     ([('depth > d', 'depth >= d')], 'alpha_beta_cutoff_search on depth-trap (d=1)',
@@ -172,23 +208,17 @@ def test_minimax_mistakes(tmp_path):
     assert not passed and message.startswith('wrong tie rule'), message
 
 
-def test_wrong_point_of_view_is_a_wrong_move(tmp_path):
-    """Scoring terminal states for the player to move there, not the root's player."""
-    source = TEXTBOOK.replace('return game.utility(state, player)',
-                              'return game.utility(state, game.to_move(state))', 2)
-    [(passed, message)] = grade(student(tmp_path, source), 'minmax_decision on tictactoe').values()
-    assert not passed and message.startswith('wrong move'), message
-
-
 def test_a_search_that_never_calls_result_is_told_so(tmp_path):
-    path = student(tmp_path, 'def alpha_beta_search(state, game):\n    return None\n')
+    path = student(tmp_path, 'def alpha_beta_search(state, game):\n    return "b"\n')
     [(passed, message)] = grade(path, 'alpha_beta_search on fig52').values()
-    assert not passed and 'generated no states' in message and 'prunes too' not in message, message
+    assert not passed and 'no call of result reached the game it was given' in message, message
+    assert 'prunes too' not in message and 'wrong move' not in message
 
 
 FAULTS = [
     ('while True:\n        pass', 'timed out'),
-    ('return 1 / 0', 'ZeroDivisionError'),
+    ('return 1 / 0', 'raised ZeroDivisionError: division by zero (student.py, line 2, in '
+                     'alpha_beta_search)'),
     ('import sys; sys.exit(3)', 'called sys.exit(3)'),
     ('import os; os._exit(1)', 'ended without an answer'),
     ('raise NotImplementedError', 'not implemented'),
@@ -198,7 +228,8 @@ FAULTS = [
 @pytest.mark.parametrize('body, diagnosis', FAULTS)
 def test_faults_fail_a_check_not_the_grader(tmp_path, body, diagnosis):
     path = student(tmp_path, f'def alpha_beta_search(state, game):\n    {body}\n')
-    results = grade(path, 'alpha_beta_search on fig52', timeout=1)
+    settings = grading.Settings(timeout=0.5)
+    results = grade(path, 'alpha_beta_search on fig52', settings=settings)
     assert list(results) == ['alpha_beta_search on fig52']
     passed, message = results['alpha_beta_search on fig52']
     assert not passed and diagnosis in message, message
@@ -213,8 +244,8 @@ def test_printing_does_not_reach_the_report(tmp_path, capfd):
     assert 'junk' not in capfd.readouterr().out
 
 
-def test_template_is_not_implemented(tmp_path):
-    report = grading.grade(os.path.join(ROOT, 'players', 'template.py'), CHECKS, 10)
+def test_template_is_not_implemented():
+    report = grading.grade(os.path.join(ROOT, 'players', 'template.py'), SETTINGS, CHECKS, GAMES)
     assert len(report.results) == len(CHECKS) and report.points == 0
     assert all(result.message.startswith('not implemented') for result in report.results)
 
@@ -233,67 +264,21 @@ def test_players_that_forfeit_or_lose(tmp_path):
     assert not passed and 'the pass mark is 60%' in message
 
 
-def test_only_defined_functions_are_graded(tmp_path):
-    report = grading.grade(student(tmp_path, TEXTBOOK), CHECKS, 10)
-    assert report.skipped == ['player'] and report.passed
-    assert 'SKIP player: not defined' in '\n'.join(report.lines())
-
-
 @pytest.mark.parametrize('source, error', [
-    (None, 'no such file'),
-    ('def minmax_decision(state, game):\n    return (\n', 'SyntaxError'),
-    ('raise RuntimeError("at import")\n', 'RuntimeError'),
-    ('x = 1\n', 'defines none of'),
+    ('def minmax_decision(state, game):\n    return (\n', "SyntaxError: '(' was never closed "
+                                                          '(student.py, line 2)'),
+    ('raise RuntimeError("at import")\n', 'RuntimeError: at import (student.py, line 1)'),
 ])
-def test_unloadable_files(tmp_path, source, error):
-    path = str(tmp_path / 'missing.py') if source is None else student(tmp_path, source)
-    with pytest.raises(grading.LoadError, match=error):
-        grading.grade(path, CHECKS, 5)
+def test_unloadable_files_get_a_report_that_says_why(tmp_path, source, error):
+    report = grading.grade(student(tmp_path, source), SETTINGS, CHECKS, GAMES)
+    assert error in report.load_error and report.points == 0 and report.max_points == 43
+    assert all(error in result.message for result in report.results)
 
 
-def run(*args):
-    """Run tournament.py with args and return the finished process."""
-    return subprocess.run([sys.executable, os.path.join(ROOT, 'tournament.py'), *args],
-                          capture_output=True, text=True, timeout=300, cwd=ROOT)
-
-
-def test_check_command(tmp_path):
-    report = tmp_path / 'report.json'
-    good = run('check', student(tmp_path, TEXTBOOK + PLAYER), '--json', str(report))
-    assert good.returncode == 0, good.stderr
-    lines = good.stdout.splitlines()
-    assert lines[-1] == f'Total: 37/37 points, {len(CHECKS)} of {len(CHECKS)} checks passed'
-    assert all(line.startswith('PASS ') for line in lines[:-1])
-    data = json.loads(report.read_text())
-    assert data['passed'] and data['points'] == data['max_points'] == 37
-    bad = run('check', mutant(tmp_path, ('depth > d', 'depth >= d')), '--timeout', '20')
-    assert bad.returncode == 1
-    assert ('FAIL 0/1 alpha_beta_cutoff_search on depth-trap (d=1): depth off by one (too shallow)'
-            in bad.stdout)
-
-
-@pytest.mark.parametrize('args, error', [
-    (['check', 'no/such.py'], "no such file 'no/such.py'"),
-    (['check', 'players/template.py', '--json', 'no/such/dir/r.json'], 'no such folder'),
-    (['check', 'players/template.py', '--json', 'players'], 'it is a folder'),
-    (['check', 'players/template.py', '--timeout', '0'], 'expected a positive number'),
-])
-def test_check_usage_errors(args, error):
-    result = run(*args)
-    assert result.returncode == 2 and error in result.stderr and not result.stdout
-    assert len(result.stderr.strip().splitlines()) == 1
-
-
-def test_results_the_grader_cannot_read(tmp_path):
-    """A move of the student's own class cannot be read back; a cheat on the
-    textbook in the student's process changes nothing, as the grader judges in its own."""
-    path = student(tmp_path, 'class Move:\n    pass\n\n\n'
-                   'def alpha_beta_search(state, game):\n    return Move()\n')
-    passed, message = grade(path, 'alpha_beta_search on fig52')['alpha_beta_search on fig52']
-    assert not passed and 'cannot read' in message, message
-    cheat = student(tmp_path, 'import players.textbook as book\n\n\n'
-                    'def alpha_beta_search(state, game):\n'
-                    '    book.alpha_beta_search = lambda state, game: "a2"\n    return "a2"\n',
-                    'cheat.py')
-    passed, message = grade(cheat, 'alpha_beta_search on fig52')['alpha_beta_search on fig52']
-    assert not passed and 'wrong move' in message, message
+def test_a_missing_function_scores_zero_and_counts(tmp_path):
+    report = grading.grade(student(tmp_path, TEXTBOOK), SETTINGS, CHECKS, GAMES)
+    assert report.missing == ['player'] and report.max_points == 43 and report.points == 36
+    assert 'FAIL 0/2 player: legal moves: player is not defined in student.py' in report.lines()
+    only = grading.Settings(functions=('minmax_decision',))
+    report = grading.grade(student(tmp_path, TEXTBOOK), only)
+    assert report.passed and {r.function for r in report.results} == {'minmax_decision'}

@@ -5,6 +5,7 @@ no process behind."""
 import contextlib
 import ctypes
 import os
+import time
 from functools import partial
 
 import pytest
@@ -39,15 +40,23 @@ def adopting_orphans():
         yield
     finally:
         prctl(36, 0, 0, 0, 0)
-    alive = []
-    for pid in jail._children():
-        with open(f'/proc/{pid}/stat') as file:
-            if file.read().rsplit(')', 1)[1].split()[0] != 'Z':
-                alive.append(pid)
+    for _ in range(40):  # processes killed as the run ended take a moment to go
+        alive = [pid for pid in jail._children() if not _reaped(pid)]
+        if not alive:
+            break
+        time.sleep(0.05)
+    for pid in alive:
         jail._kill_group(pid)
-        os.kill(pid, 9)
         os.waitpid(pid, 0)
     assert not alive, f'processes left after the run: {alive}'
+
+
+def _reaped(pid):
+    """Reap a child that has ended; return False if it is still running."""
+    try:
+        return os.waitpid(pid, os.WNOHANG)[0] == pid
+    except ChildProcessError:
+        return True
 
 
 def tournament(tmp_path, codes, variant=VARIANT, jobs=2, sandbox='process'):
@@ -130,6 +139,7 @@ def test_a_hostile_player_gains_nothing_and_changes_no_other_game(tmp_path, name
             assert record['termination'] == referee.NORMAL
     if name in HARMLESS:
         assert [outcome(r) for r in records] == [outcome(r) for r in as_first]
+    assert not os.path.exists('/tmp/aima-games-pwned')  # the forger's pickle never ran
 
 
 def test_nodes_that_players_report_are_totalled(tmp_path):

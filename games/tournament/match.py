@@ -90,7 +90,7 @@ def play_match(spec: GameSpec, rules: Rules, players: Mapping[str, remote.Player
     try:
         for seat, name in enumerate((spec.first, spec.second)):
             jailed.append(remote.JailedPlayer(players[name], setup, f'{spec.game_seed}:{seat}',
-                                              history, rules.timing()))
+                                              history, rules.timing(), reuse=True))
         for seat, player in enumerate(jailed):
             try:
                 player.wait_ready(rules.load_seconds())

@@ -1,15 +1,18 @@
-"""Checking a student's player in real games: legal moves on every game, never a
-loss to random at tic-tac-toe, and a short gauntlet against reference players."""
+"""Checking a student's player in real games, played by the trusted referee against
+the jailed player: legal moves on every game, never a loss to random at
+tic-tac-toe, and a short gauntlet against reference players. Each move has a time
+limit, as in a tournament."""
 
 from __future__ import annotations
 
-import copy
 import random
+from dataclasses import dataclass, field
 
-from games import Game, Player, referee
-from games.stochastic import is_chance_node
+from games import Game, StochasticGame, referee, remote
+from games.tournament.match import play_opening
 
 from ..registry import PLAYER
+from .session import Session
 
 GAUNTLET = ('random', 'ab2', 'ab3')
 """The reference players of the gauntlet, by registry name."""
@@ -24,26 +27,44 @@ MAX_PLIES = 500
 NOT_IMPLEMENTED = 'not implemented (player raises NotImplementedError)'
 
 
-def opening(game: Game, rng: random.Random, plies: int):
-    """The state after up to plies random moves from the start (the dice rolled
-    with rng where chance acts)."""
-    state = game.initial
-    for _ in range(plies):
-        if is_chance_node(game, state):
-            state = game.outcome(state, game.roll(state, rng))
-        if game.terminal_test(state):
-            break
-        state = game.result(state, rng.choice(list(game.actions(state))))
-    return state
+class PlayerTimeout(Exception):
+    """The student's player ran out of time for a move: its message is the check's."""
 
 
-def play(game: Game, student: Player, opponent: Player, seat: int, state, seed: str):
-    """Play one game with the student in seat (0 or 1) from state; return its record.
-    The global random generator is seeded so that random players repeat."""
+@dataclass
+class Table:
+    """Where the player checks are played: the student's session, the games by
+    variant name and each move's time limit."""
+
+    session: Session
+    games: dict
+    move_seconds: float
+    leaderboard: dict = field(default_factory=dict)
+    """What the gauntlet scored, in percent, once played."""
+
+
+def play(table: Table, name: str, opponent: str, seat: int, plies: int, seed: str):
+    """Play one game of variant name with the student in seat (0 or 1) against a
+    reference player, from plies random opening moves; return its record."""
+    game = table.games[name]
     random.seed(seed)
-    players = [student, opponent] if seat == 0 else [opponent, student]
-    return referee.play(game, players, state=state, max_plies=MAX_PLIES,
-                        rng=random.Random(seed))
+    dice = random.Random(f'{seed}:dice')
+    history, state = play_opening(game, plies, seed, dice)
+    code = remote.PlayerCode(table.session.filename, None, table.session.filename, 'player')
+    timing = remote.TimeControl(move_seconds=table.move_seconds)
+    student = remote.JailedPlayer(code, remote.Setup(name), f'{seed}:student', history, timing,
+                                  jail=table.session.ready_jail())
+    players = [student, PLAYER[opponent]] if seat == 0 else [PLAYER[opponent], student]
+    record = referee.play(game, players, state=state, max_plies=MAX_PLIES, isolate=False,
+                          rng=dice, on_move=lambda s, move, t: history.append(
+                              remote.event('move', move)),
+                          on_chance=lambda s, chance, t: history.append(
+                              remote.event('chance', chance)))
+    if record.offender == seat and record.detail.startswith('ReferenceUsed'):
+        table.session.note({'reference': record.detail.split(': ', 1)[-1]})
+    if record.offender == seat and record.termination == referee.TIMEOUT:
+        raise PlayerTimeout(_fault(name, game, record, seat))
+    return record
 
 
 def _fault(name: str, game: Game, record, seat: int) -> str:
@@ -53,45 +74,35 @@ def _fault(name: str, game: Game, record, seat: int) -> str:
             f'{plies} move{"s" * (plies != 1)}: {record.detail}')
 
 
-def unimplemented(student: Player, games: dict[str, Game]) -> bool:
-    """Does the player raise NotImplementedError at the start of the first game?"""
-    game = next(iter(games.values()))
-    try:
-        student(copy.deepcopy(game), game.initial)
-    except NotImplementedError:
-        return True
-    except Exception:  # other faults show in the games, with their details
-        pass
-    return False
+def _forfeit_message(name: str, game: Game, record, seat: int) -> str:
+    """A forfeit's message, or NOT_IMPLEMENTED for a player that is only a stub."""
+    if record.detail.startswith('NotImplementedError'):
+        return NOT_IMPLEMENTED
+    return _fault(name, game, record, seat)
 
 
-def check_legal(student: Player, games: dict[str, Game]) -> tuple[bool, str]:
+def check_legal(table: Table) -> tuple[bool, str]:
     """Play each game against random from random openings; any forfeit fails."""
-    if unimplemented(student, games):
-        return False, NOT_IMPLEMENTED
-    for name, game in games.items():
-        rng = random.Random(name)
+    for name, game in table.games.items():
         for number in range(LEGAL_GAMES):
             seat = number % 2
-            record = play(game, student, PLAYER['random'], seat, opening(game, rng, 2),
-                          f'legal {name} {number}')
+            record = play(table, name, 'random', seat, 2, f'legal {name} {number}')
             if record.offender == seat:
-                return False, _fault(name, game, record, seat)
-    return True, (f'legal moves in {LEGAL_GAMES * len(games)} games against random on '
-                  f'{", ".join(games)}')
+                return False, _forfeit_message(name, game, record, seat)
+    return True, (f'legal moves in {LEGAL_GAMES * len(table.games)} games against random on '
+                  f'{", ".join(table.games)}')
 
 
-def check_safe(student: Player, name: str, game: Game) -> tuple[bool, str]:
-    """Play SAFE_GAMES games in each seat against random; any loss fails."""
-    if unimplemented(student, {name: game}):
-        return False, NOT_IMPLEMENTED
+def check_safe(table: Table, name: str) -> tuple[bool, str]:
+    """Play SAFE_GAMES games in each seat at variant name against random; any loss fails."""
+    game = table.games[name]
     seats = referee.seats_of(game)
     losses = {seat: 0 for seat in seats}
     for number in range(2 * SAFE_GAMES):
         seat = number % 2
-        record = play(game, student, PLAYER['random'], seat, game.initial, f'safe {number}')
+        record = play(table, name, 'random', seat, 0, f'safe {number}')
         if record.offender == seat:
-            return False, _fault(name, game, record, seat)
+            return False, _forfeit_message(name, game, record, seat)
         losses[seats[seat]] += record.score(seat) == 0
     lost = sum(losses.values())
     if lost:
@@ -100,25 +111,25 @@ def check_safe(student: Player, name: str, game: Game) -> tuple[bool, str]:
     return True, f'{name}: lost none of {2 * SAFE_GAMES} games to random'
 
 
-def check_gauntlet(student: Player, games: dict[str, Game]) -> tuple[bool, str]:
+def check_gauntlet(table: Table) -> tuple[bool, str]:
     """Play a pair of games (one in each seat, from the same random opening) against
-    each reference player on each game; pass with at least PASS_SHARE of the points."""
-    if unimplemented(student, games):
-        return False, NOT_IMPLEMENTED
+    each reference player on each game without chance; pass with at least
+    PASS_SHARE of the points."""
+    fixed = {name: game for name, game in table.games.items()
+             if not isinstance(game, StochasticGame)}
     points = {opponent: 0.0 for opponent in GAUNTLET}
-    for name, game in games.items():
+    for name, game in fixed.items():
         for opponent in GAUNTLET:
-            start = opening(game, random.Random(f'{name} {opponent}'), 1)
             for seat in (0, 1):
-                record = play(game, student, PLAYER[opponent], seat, start,
-                              f'gauntlet {name} {opponent} {seat}')
+                record = play(table, name, opponent, seat, 1, f'{name} {opponent}')
                 if record.offender == seat:
-                    return False, _fault(name, game, record, seat)
+                    return False, _forfeit_message(name, game, record, seat)
                 points[opponent] += record.score(seat)
-    games_each = 2 * len(games)
+    games_each = 2 * len(fixed)
     total = sum(points.values())
-    share = total / (games_each * len(GAUNTLET))
+    share = total / (games_each * len(GAUNTLET)) if fixed else 0.0
     detail = ', '.join(f'{points[opponent]:g}/{games_each} against {opponent}'
                        for opponent in GAUNTLET)
+    table.leaderboard['gauntlet %'] = round(100 * share, 1)
     verdict = f'scored {total:g} of {games_each * len(GAUNTLET)} points ({share:.0%}: {detail})'
     return share >= PASS_SHARE, f'{verdict}; the pass mark is {PASS_SHARE:.0%}'

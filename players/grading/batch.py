@@ -1,0 +1,135 @@
+"""Grading a whole class: many files (or folders of them) in parallel, one summary
+(CSV and JSON: a row per student, points per function, total) and each student's
+report. A file that cannot be loaded still gets its row and a report saying why."""
+
+from __future__ import annotations
+
+import concurrent.futures
+import csv
+import json
+import multiprocessing
+import os
+from typing import Iterator
+
+from games import jail
+
+from . import FUNCTIONS, LoadError, Report, Settings, grade, make_checks, make_games, unloadable
+
+
+def collect(paths: list[str]) -> list[str]:
+    """Return the Python files the paths name: a file itself, a folder's .py files
+    (sorted, not those in subfolders). Raise LoadError for a path that does not exist."""
+    files = []
+    for path in paths:
+        if os.path.isdir(path):
+            files += sorted(os.path.join(path, name) for name in os.listdir(path)
+                            if name.endswith('.py') and os.path.isfile(os.path.join(path, name)))
+        elif os.path.isfile(path):
+            files.append(path)
+        else:
+            raise LoadError(f'no such file or folder {path!r}')
+    return list(dict.fromkeys(files))
+
+
+def student_names(files: list[str]) -> dict[str, str]:
+    """A name for each file's student: the file's name without .py, with its folder's
+    name in front where two files share a name."""
+    stems = [os.path.splitext(os.path.basename(path))[0] for path in files]
+    names = {}
+    for path, stem in zip(files, stems):
+        folder = os.path.basename(os.path.dirname(os.path.abspath(path)))
+        names[path] = stem if stems.count(stem) == 1 else f'{folder}-{stem}'
+    return names
+
+
+def grade_all(files: list[str], settings: Settings, jobs: int = 1) -> Iterator[Report]:
+    """Grade each file, jobs at a time; yield the reports as they are done."""
+    if jobs <= 1 or len(files) <= 1:
+        games = make_games(settings)
+        checks = make_checks(settings, games)
+        for path in files:
+            yield _grade_one(path, settings, checks, games)
+        return
+    context = multiprocessing.get_context('fork')
+    with concurrent.futures.ProcessPoolExecutor(jobs, context, initializer=_start_worker,
+                                                initargs=(settings,)) as pool:
+        futures = [pool.submit(_grade_in_worker, path) for path in files]
+        for future in concurrent.futures.as_completed(futures):
+            yield future.result()
+
+
+_worker: dict = {}
+
+
+def _start_worker(settings: Settings) -> None:
+    """In a grading worker: prepare to start jails, and make the checks once."""
+    jail.become_reaper()
+    games = make_games(settings)
+    _worker.update(settings=settings, games=games, checks=make_checks(settings, games))
+
+
+def _grade_in_worker(path: str) -> Report:
+    return _grade_one(path, _worker['settings'], _worker['checks'], _worker['games'])
+
+
+def _grade_one(path: str, settings: Settings, checks, games) -> Report:
+    """Grade one file; a file that vanished or cannot be read gets a report saying so."""
+    try:
+        return grade(path, settings, checks, games)
+    except LoadError as error:  # the file went away after it was listed
+        return unloadable(path, settings, checks, str(error))
+
+
+def summary_rows(reports: list[Report], names: dict[str, str],
+                 functions: tuple = FUNCTIONS) -> list[dict]:
+    """A row per student, in the order of names: points per function, total, status."""
+    by_file = {report.file: report for report in reports}
+    rows = []
+    for path, name in names.items():
+        report = by_file[path]
+        points = report.by_function()
+        status = ('cannot load: ' + report.load_error if report.load_error else
+                  'uses the reference implementations' if report.reference else 'graded')
+        rows.append({'student': name, 'file': path,
+                     **{function: points.get(function, 0) for function in functions},
+                     'total': report.points, 'max': report.max_points,
+                     'checks_passed': sum(result.passed for result in report.results),
+                     'checks': len(report.results), 'status': status,
+                     'seconds': round(report.seconds, 2)})
+    return rows
+
+
+def write_summary(folder: str, reports: list[Report], names: dict[str, str],
+                  settings: Settings) -> list[str]:
+    """Write summary.csv, summary.json and reports/NAME.txt and NAME.json in folder
+    (made if missing); return the paths written."""
+    os.makedirs(os.path.join(folder, 'reports'), exist_ok=True)
+    rows = summary_rows(reports, names, settings.functions)
+    written = [os.path.join(folder, 'summary.csv'), os.path.join(folder, 'summary.json')]
+    with open(written[0], 'w', newline='', encoding='utf-8') as file:
+        writer = csv.DictWriter(file, fieldnames=list(rows[0]) if rows else ['student'])
+        writer.writeheader()
+        writer.writerows(rows)
+    with open(written[1], 'w', encoding='utf-8') as file:
+        json.dump({'settings': settings.describe(), 'functions': list(settings.functions),
+                   'students': rows}, file, indent=2)
+        file.write('\n')
+    by_file = {report.file: report for report in reports}
+    for path, name in names.items():
+        base = os.path.join(folder, 'reports', name)
+        with open(base + '.txt', 'w', encoding='utf-8') as file:
+            file.write('\n'.join(by_file[path].lines()) + '\n')
+        with open(base + '.json', 'w', encoding='utf-8') as file:
+            file.write(by_file[path].json() + '\n')
+        written += [base + '.txt', base + '.json']
+    return written
+
+
+def one_line(report: Report, name: str) -> str:
+    """A student's result in one line, for progress."""
+    if report.load_error:
+        return f'{name}: 0/{report.max_points}, cannot load: {report.load_error}'
+    passed = sum(result.passed for result in report.results)
+    return (f'{name}: {report.points}/{report.max_points} points, {passed} of '
+            f'{len(report.results)} checks passed ({report.seconds:.1f} s)')
+

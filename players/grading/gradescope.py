@@ -1,0 +1,124 @@
+"""Gradescope: a report in its autograder results format, and a ready autograder
+bundle (setup.sh and run_autograder, which install this project and grade
+/autograder/submission into /autograder/results/results.json)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import stat
+import zipfile
+
+from . import FUNCTIONS, Report
+
+PROJECT_FILES = ('tournament.py', 'setup.cfg', 'pyproject.toml', 'README.md')
+PROJECT_PACKAGES = ('games', 'players', 'variants')
+"""What the bundle carries of this project, to install it in the autograder."""
+CASES_NAME = 'cases.json'
+"""The name of the instructor's case file in the bundle."""
+
+
+def results(report: Report) -> dict:
+    """Return the report in Gradescope's results format: a test per check, each with
+    its points, status, message and visibility (hidden cases stay hidden), the
+    gauntlet's score on the leaderboard."""
+    tests = []
+    numbers: dict[str, int] = {}
+    for result in report.results:
+        group = FUNCTIONS.index(result.function) + 1 if result.function in FUNCTIONS else 0
+        numbers[result.function] = numbers.get(result.function, 0) + 1
+        tests.append({'name': result.check, 'number': f'{group}.{numbers[result.function]}',
+                      'score': result.points, 'max_score': result.max_points,
+                      'status': 'passed' if result.passed else 'failed',
+                      'output': result.message, 'tags': [result.function],
+                      'visibility': result.visibility})
+    output = [report.settings]
+    if report.load_error:
+        output.append(f'Cannot load {os.path.basename(report.file)}: {report.load_error}')
+    if report.reference:
+        output.append(f"{os.path.basename(report.file)} {report.reference}: the project's "
+                      'reference implementations are not allowed, so every check fails')
+    if report.missing:
+        output.append(f'Not defined: {", ".join(report.missing)} (each scores 0)')
+    output.append(f'Total: {report.points}/{report.max_points} points')
+    leaderboard = [{'name': 'Points', 'value': report.points, 'order': 'desc'}]
+    leaderboard += [{'name': name, 'value': value, 'order': 'desc'}
+                    for name, value in report.leaderboard.items()]
+    return {'score': report.points, 'execution_time': round(report.seconds, 1),
+            'output': '\n'.join(output), 'visibility': 'visible', 'stdout_visibility': 'hidden',
+            'tests': tests, 'leaderboard': leaderboard}
+
+
+def no_submission(message: str) -> dict:
+    """The results of a submission that has nothing to grade, saying why."""
+    return {'score': 0, 'execution_time': 0, 'output': message, 'visibility': 'visible',
+            'stdout_visibility': 'hidden', 'tests': [], 'leaderboard': []}
+
+
+def write(path: str, data: dict) -> None:
+    """Write results as JSON to path."""
+    with open(path, 'w', encoding='utf-8') as file:
+        json.dump(data, file, indent=2)
+        file.write('\n')
+
+
+SETUP = '''#!/usr/bin/env bash
+# Gradescope runs this once, as root, when it builds the autograder's image.
+set -euo pipefail
+SOURCE="$(cd "$(dirname "$0")" && pwd)"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -q
+apt-get install -y -q python3 python3-venv bubblewrap || apt-get install -y -q python3 python3-venv
+python3 -m venv "$SOURCE/../venv"
+"$SOURCE/../venv/bin/pip" install -q "$SOURCE/project"
+'''
+
+RUN = '''#!/usr/bin/env bash
+# Gradescope runs this for each submission: grade the Python file the student
+# submitted and write the results where Gradescope reads them. AUTOGRADER_ROOT
+# points it at another folder than /autograder (to try it out).
+set -uo pipefail
+ROOT="${{AUTOGRADER_ROOT:-/autograder}}"
+PYTHON="$ROOT/venv/bin/python"
+[ -x "$PYTHON" ] || PYTHON=python3
+mkdir -p "$ROOT/results"
+cd "$ROOT/source/project"
+"$PYTHON" tournament.py check "$ROOT/submission" --gradescope "$ROOT/results/results.json" {options}
+status=$?
+# 0: all passed, 1: some failed; anything else is the grader's own trouble
+[ "$status" -le 1 ] || echo "the grader exited with status $status" >&2
+exit 0
+'''
+
+
+def bundle(path: str, project: str, options: list[str], cases: str | None = None) -> None:
+    """Write a Gradescope autograder bundle (a zip) to path: setup.sh, run_autograder
+    with the grading options, the project's source from the folder project, and the
+    instructor's case file if any (options then name it by its place in the bundle)."""
+    if cases is not None:
+        options = options + ['--cases', CASES_NAME]
+    with zipfile.ZipFile(path, 'w', zipfile.ZIP_DEFLATED) as archive:
+        _add_text(archive, 'setup.sh', SETUP)
+        _add_text(archive, 'run_autograder',
+                  RUN.format(options=' '.join(shlex.quote(option) for option in options)))
+        for name in PROJECT_FILES:
+            if os.path.isfile(os.path.join(project, name)):
+                archive.write(os.path.join(project, name), f'project/{name}')
+        for package in PROJECT_PACKAGES:
+            for folder, subfolders, files in os.walk(os.path.join(project, package)):
+                subfolders[:] = sorted(name for name in subfolders if name != '__pycache__')
+                for name in sorted(files):
+                    if not name.endswith(('.pyc', '.pyo')):
+                        full = os.path.join(folder, name)
+                        archive.write(full, 'project/' + os.path.relpath(full, project))
+        if cases is not None:
+            archive.write(cases, f'project/{CASES_NAME}')
+
+
+def _add_text(archive: zipfile.ZipFile, name: str, content: str) -> None:
+    """Add an executable script to the archive."""
+    info = zipfile.ZipInfo(name)
+    info.external_attr = (stat.S_IFREG | 0o755) << 16
+    info.compress_type = zipfile.ZIP_DEFLATED
+    archive.writestr(info, content)

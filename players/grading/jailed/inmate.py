@@ -1,0 +1,158 @@
+"""The jail's side of grading: load a student's file once, then answer the
+grader's requests, each a line of JSON, until the grader goes.
+
+The grader first sends {"source", "filename", "functions", "allow_reference"};
+the jail answers {"defined": [names]} or {"error": why it cannot load}. Then:
+
+- {"search": name, "position": spec, "limit": N}: run the student's search on
+  the position (see plain.build) with a counting game; answer with chunks
+  {"states": [keys]} and then {"done": true, "move": move} (or "error",
+  "not_implemented" or "stopped"), "count" and "on_given" (the calls that
+  reached the game it was given).
+- a game's setup, then move requests, as games.remote's protocol has them:
+  the student's player answers them.
+
+The answers to loading and to searches carry "reference": the first use of a
+reference implementation refused so far (see guard), or null; in a game, such a
+use is the player's error."""
+
+from __future__ import annotations
+
+import copy
+import random
+import sys
+import traceback
+from typing import Any
+
+import variants
+from games import remote
+from games.referee import DETAIL_LIMIT, describe
+
+from . import guard
+from .counting import Recorder, counting
+from .plain import build
+
+CHUNK = 1 << 15
+"""The most characters of state keys in one message (a jail's message is at most 64 KiB)."""
+
+
+def serve(channel) -> None:
+    """Load the student's file, say which functions it defines, then answer requests."""
+    setup = channel.receive()
+    filename = setup['filename']
+    random.seed(0)
+    if not setup['allow_reference']:
+        guard.guard()
+    try:
+        module = load(setup['source'], filename)
+    except BaseException as error:  # whatever the file does as it loads
+        channel.send(_with_reference({'error': explain(error, filename)}))
+        return
+    defined = [name for name in setup['functions'] if callable(getattr(module, name, None))
+               and not getattr(getattr(module, name), 'stand_in', False)]
+    channel.send(_with_reference({'defined': defined}))
+    game = state = player = None
+    while True:
+        try:
+            request = channel.receive()
+        except EOFError:
+            return
+        if 'search' in request:
+            for answer in search(module, request, filename):
+                channel.send(_with_reference(answer))
+        elif 'setup' in request:  # a game's setup
+            game, state, player, answer = start_game(module, request['setup'], filename)
+            channel.send(answer)
+        else:
+            state, answer = remote.answer_move(player, game, state, request, filename)
+            channel.send(answer)
+
+
+def load(source: str, filename: str):
+    """Run a student's source as a module of its own and return the module."""
+    module = type(sys)('student')
+    module.__file__ = filename
+    sys.modules['student'] = module
+    exec(compile(source, filename, 'exec'), module.__dict__)
+    return module
+
+
+def search(module, request: dict, filename: str):
+    """Run the student's search on a position; yield the answer's messages."""
+    position = build(request['position'], variants.make)
+    recorder = Recorder(request['limit'])
+    proxy = counting(position.game, recorder)
+    random.seed(0)
+    answer: dict[str, Any] = {}
+    try:
+        move = getattr(module, request['search'])(copy.deepcopy(position.state), proxy,
+                                                  **position.options)
+    except NotImplementedError:
+        answer['not_implemented'] = True
+    except BaseException as error:  # the student's fault, reported with its place
+        said = explain(error, filename)
+        answer['error'] = said if isinstance(error, SystemExit) else f'raised {said}'
+    else:
+        try:
+            answer['move'] = remote.to_plain(move)
+        except TypeError as error:
+            answer['error'] = f'returned {_shown(move)}, which is not a move: {error}'
+    if recorder.stopped:  # even if the search caught TooManyStates and went on
+        answer = {'stopped': True}
+    chunk, size = [], 0
+    for key in recorder.keys:
+        chunk.append(key)
+        size += len(key) + 8
+        if size > CHUNK:
+            yield {'states': chunk}
+            chunk, size = [], 0
+    if chunk:
+        yield {'states': chunk}
+    yield {**answer, 'done': True, 'count': len(recorder.keys), 'on_given': recorder.on_given}
+
+
+def start_game(module, setup: dict, filename: str) -> tuple:
+    """Start a game of the player checks; return the game, the state, the player
+    and the answer to the setup."""
+    function = setup['player']['function']
+    player = getattr(module, function, None)
+    if not callable(player):
+        return None, None, None, {'error': f'{filename} has no player function {function!r}'}
+    try:
+        game = variants.make(setup['game'])
+        state = remote.replay_history(game, game.initial, setup['history'])
+    except Exception as error:  # the grader's own mistake, said as such
+        return None, None, None, {'error': f'the grader cannot start the game: {error}'}
+    random.seed(setup['seed'])
+    return game, state, player, {'ready': True}
+
+
+def explain(error: BaseException, filename: str) -> str:
+    """Return 'Type: message (file, line N, in function)' for an exception, naming
+    the last place in the student's own file that it passed through."""
+    text = describe(error)
+    if isinstance(error, SystemExit):
+        text = f'called sys.exit({error.code!r})'
+    places = [(frame.f_code.co_name, line) for frame, line in traceback.walk_tb(error.__traceback__)
+              if frame.f_code.co_filename == filename]
+    if isinstance(error, SyntaxError) and error.filename == filename:
+        places.append(('<module>', error.lineno))
+    if places:
+        function, line = places[-1]
+        where = '' if function == '<module>' else f', in {function}'
+        text = f'{text} ({filename}, line {line}{where})'
+    return text[:DETAIL_LIMIT]
+
+
+def _with_reference(answer: dict) -> dict:
+    """The answer with the first refused use of a reference implementation, if any."""
+    return {**answer, 'reference': guard.violations[0] if guard.violations else None}
+
+
+def _shown(value: Any) -> str:
+    """A short text for something a student's search returned."""
+    try:
+        text = repr(value)
+    except Exception:  # a repr that fails
+        text = f'a {type(value).__name__}'
+    return text if len(text) <= 80 else text[:79] + '…'

@@ -1,0 +1,186 @@
+"""What crosses between the grader and a student's jail, as plain JSON data:
+states encoded field by field, and the positions a search check is run on."""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from games import Game, TreeGame
+
+ROOT = 'A'
+"""The root of every tree given as a table."""
+
+
+def encode(value: Any) -> Any:
+    """Return a state (or any value in one) as plain JSON data: tuples and
+    namedtuples as lists of their fields, dicts as sorted [key, value] pairs,
+    sets sorted, other objects as their repr."""
+    if value is None or isinstance(value, (bool, int, str)):
+        return value
+    if isinstance(value, float):
+        return value if math.isfinite(value) else repr(value)
+    if isinstance(value, (tuple, list)):
+        return [encode(item) for item in value]
+    if isinstance(value, dict):
+        return {'dict': sorted(([encode(k), encode(v)] for k, v in value.items()), key=text)}
+    if isinstance(value, (set, frozenset)):
+        return {'set': sorted((encode(item) for item in value), key=text)}
+    return {'repr': repr(value)[:200]}
+
+
+def text(plain: Any) -> str:
+    """Return the canonical JSON text of plain data."""
+    return json.dumps(plain, separators=(',', ':'), sort_keys=True)
+
+
+def state_key(state: Any) -> str:
+    """Return the text by which the grader tells states apart."""
+    return text(encode(state))
+
+
+def tree_game(tree: dict, utilities: dict) -> TreeGame:
+    """Return a TreeGame from a table: each inner node maps to its children, and a
+    move is the child's name in lower case (node 'B1' is reached by move 'b1')."""
+    return TreeGame({node: {child.lower(): child for child in children}
+                     for node, children in tree.items()}, utilities, ROOT)
+
+
+@dataclass
+class Position:
+    """A search check's position, made from its plain spec (see build)."""
+
+    game: Game
+    state: Any
+    options: dict
+    """The keyword arguments the search is called with: d, eval_fn, cutoff_test."""
+
+
+def build(spec: dict, make_game: Callable[[str], Game]) -> Position:
+    """Return the position a plain spec describes. A spec has either 'tree' (inner
+    node -> children) and 'utilities' (leaf -> value for MAX), or 'variant' (a
+    variant spec for make_game) and 'moves' (plain moves from the start); and, for
+    a cut-off search, 'd', 'eval' ('table' with 'evals' for a tree's inner nodes,
+    'evaluate' for the game's evaluate, or 'default' for none) and optionally
+    'cutoff' (names of tree nodes at which to cut off, as a given cutoff_test)."""
+    if 'tree' in spec:
+        game = tree_game(spec['tree'], spec['utilities'])
+        state = game.initial
+    else:
+        game = make_game(spec['variant'])
+        state = parse_position(game, spec.get('position'))
+    options = {}
+    if spec.get('d') is not None:
+        options['d'] = spec['d']
+        options['eval_fn'] = _eval_fn(spec, game, game.to_move(state))
+        if spec.get('cutoff') is not None:
+            options['cutoff_test'] = _cutoff_test(spec['cutoff'], game)
+    return Position(game, state, options)
+
+
+def _eval_fn(spec: dict, game: Game, player) -> Callable | None:
+    """The evaluation a cut-off search is given, for the player to move at the root:
+    a finished game scores its utility, another state the tree's table or evaluate."""
+    kind = spec.get('eval', 'evaluate')
+    if kind == 'default':
+        return None
+    evals = spec.get('evals', {})
+
+    def eval_fn(state):
+        if game.terminal_test(state):
+            return game.utility(state, player)
+        if kind == 'table':
+            value = evals.get(TreeGame.node(state), 0)
+            return value if player == 'MAX' else -value
+        return game.evaluate(state, player)
+    return eval_fn
+
+
+def _cutoff_test(nodes: list, game: Game) -> Callable:
+    """A given cutoff_test: cut off at the named tree nodes and at finished games."""
+    names = set(nodes)
+
+    def cutoff_test(state, depth):
+        return TreeGame.node(state) in names or game.terminal_test(state)
+    return cutoff_test
+
+
+PILE_LIMIT = 800
+"""The biggest pile a position may have: a bigger one has more moves than anyone
+can search or draw."""
+
+
+def parse_position(game: Game, spec: str | None):
+    """Return the state a position spec names, as `tree --position` and the
+    grader's messages write it: None for the start; for games played on piles,
+    the pile sizes, optionally after the player to move ('1 2 3', 'P2: 1 2 3' or
+    'P2:1,2,3'); in a tree, a node's name ('C'); otherwise moves played from the
+    start, separated by ';' ('2 2; 1 1' in tic-tac-toe, 'a1' in fig52). Raises
+    ValueError naming what is wrong."""
+    state = game.initial
+    if spec is None:
+        return state
+    board = getattr(state, 'board', None)
+    if isinstance(board, tuple) and all(isinstance(pile, int) for pile in board):
+        return _piles(game, state, spec)
+    if isinstance(game, TreeGame) and spec.strip() in game.depth:
+        return game.state(spec.strip())
+    for move_text in filter(str.strip, spec.split(';')):
+        if game.terminal_test(state):
+            raise ValueError(f'in position {spec!r}: the game is over before '
+                             f'{move_text.strip()!r}')
+        try:
+            move = game.parse_move(move_text, state)
+            game.check_move(state, move)
+        except ValueError as error:  # IllegalMoveError too
+            raise ValueError(f'in position {spec!r}: {error}') from None
+        state = game.result(state, move)
+    return state
+
+
+def _piles(game: Game, state, spec: str):
+    """The state of a piles spec such as '1 2 3' or 'P2: 1 2 3'."""
+    mover, colon, sizes = spec.rpartition(':')
+    seats = game.players or (state.to_move,)
+    if colon and mover.strip() not in seats:
+        raise ValueError(f'in position {spec!r}: {mover.strip()!r} is not a player; '
+                         f'the players are {", ".join(seats)}')
+    try:
+        piles = tuple(int(word) for word in sizes.replace(',', ' ').split())
+    except ValueError:
+        raise ValueError(f'a position is pile sizes, such as "1 2 3" or "P2: 1 2 3"; '
+                         f'got {spec!r}') from None
+    if not piles or min(piles) < 0:
+        raise ValueError(f'a position is one or more pile sizes >= 0, got {spec!r}')
+    if max(piles) > PILE_LIMIT:
+        raise ValueError(f'a pile of {max(piles)} has too many moves to draw or search; '
+                         f'give piles of at most {PILE_LIMIT}')
+    return state._replace(board=piles, to_move=mover.strip() if colon else state.to_move)
+
+
+def position_text(game: Game, state, moves: list = ()) -> str:
+    """Return the position spec (see parse_position) of a state reached by moves
+    from the start: pile sizes after the player to move, a tree's node, or the moves."""
+    board = getattr(state, 'board', None)
+    if isinstance(board, tuple) and all(isinstance(pile, int) for pile in board):
+        return f'{state.to_move}: {" ".join(map(str, board))}'
+    if isinstance(game, TreeGame):
+        return game.node(state)
+    return '; '.join(game.typed_move(move) for move in moves)
+
+
+def describe(game: Game, state) -> str:
+    """A short text for a state in messages: a tree's node name, Nim's piles,
+    a board drawn row by row (top row first, '.' for an empty square)."""
+    if isinstance(game, TreeGame):
+        return game.node(state)
+    board = getattr(state, 'board', state)
+    if isinstance(board, tuple):
+        return f'{state.to_move}:{",".join(map(str, board))}'
+    if isinstance(board, dict) and hasattr(game, 'h'):
+        rows = (''.join(board.get((x, y), '.') for x in range(1, game.h + 1))
+                for y in range(game.v, 0, -1))
+        return '/'.join(rows)
+    return repr(state)

@@ -1,0 +1,3 @@
+"""A file that never finishes loading."""
+while True:
+    pass

