@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import importlib
 import os
 import sys
 import tempfile
@@ -356,10 +357,11 @@ def check_executor(args) -> None:
         fail('--scheduler is for --executor dask')
     if args.executor == 'dask':
         try:
-            from games.tournament import cluster
+            importlib.import_module('distributed')
         except ImportError as error:
             fail(f"--executor dask needs Dask's distributed ({error}); install it with "
                  "pip install 'aima-games[dask]'")
+        from games.tournament import cluster
         if args.scheduler:
             try:
                 cluster.check_address(args.scheduler)

@@ -239,6 +239,16 @@ def test_a_killed_run_on_a_cluster_resumes_to_the_same_games(scheduler, tmp_path
     assert games_of(tmp_path / 'resumed.json') == games_of(tmp_path / 'whole.json')
 
 
+def test_a_local_run_never_imports_dask():
+    """Not even where the jails' preloading imports every module of the project (as root)."""
+    code = ('import sys, tournament; tournament.main(sys.argv[1:]); '
+            'print("distributed" in sys.modules)')
+    done = subprocess.run([sys.executable, '-c', code, '--players', 'random,ab1', '--variants',
+                           'simple-nim', '--jobs', '1'], cwd=ROOT, capture_output=True,
+                          text=True, timeout=60)
+    assert done.stdout.splitlines()[-1] == 'False', done.stderr
+
+
 WITHOUT_DASK = '''import sys
 sys.modules['distributed'] = None  # as if Dask's package were not installed
 import tournament

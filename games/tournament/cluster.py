@@ -12,9 +12,12 @@ process with one thread that has imported the project, and only they fork jails.
 A worker lost mid-call is Dask's to handle: the scheduler runs the call again on
 another worker (and after several losses fails it with KilledWorker, which the
 tournament's runner replays). The function submitted goes to every worker once,
-as a worker plugin (which also reaches workers that join later); each task then
+in a worker plugin (which also reaches workers that join later); each task then
 carries only its arguments. Results come back to the process that submitted
-them, which stays the single writer of the results."""
+them, which stays the single writer of the results.
+
+Importing this module does not import `distributed` (a jail's preloading imports
+every module of the project): only making a DaskExecutor and running its tasks do."""
 
 from __future__ import annotations
 
@@ -29,12 +32,10 @@ import threading
 import time
 import uuid
 from concurrent.futures import Executor, Future
+from dataclasses import dataclass
 from typing import Callable
 
-import distributed
-from distributed.diagnostics.plugin import WorkerPlugin
-
-from .. import jail
+from .. import jail, remote
 from .workers import WorkerPool
 
 CONNECT_SECONDS = 10.0
@@ -64,6 +65,7 @@ class DaskExecutor(Executor):
     def __init__(self, scheduler: str | None = None, workers: int = 1,
                  hard_timeout: float | None = None, sandbox: str = 'process',
                  connect_seconds: float = CONNECT_SECONDS):
+        import distributed
         self.address = scheduler
         self._cluster = None
         if scheduler is None:
@@ -82,6 +84,7 @@ class DaskExecutor(Executor):
                                    f'{error}') from None
         self._needs = dict(hard_timeout=hard_timeout, sandbox=sandbox,
                            project=project_fingerprint())
+        self._plugin = distributed.WorkerPlugin
         self._jobs: dict[int, tuple[Callable, str]] = {}
         self._futures: set = set()
         self._lock = threading.Lock()
@@ -116,7 +119,9 @@ class DaskExecutor(Executor):
                 raise RuntimeError('cannot submit after shutdown')
             if id(fn) not in self._jobs:
                 name = f'aima-games-{uuid.uuid4().hex}'
-                self._client.register_plugin(_Job(fn, **self._needs), name=name)
+                plugin = self._plugin()  # a plugin that only carries the job
+                plugin.job = Job(fn, **self._needs)
+                self._client.register_plugin(plugin, name=name)
                 self._jobs[id(fn)] = fn, name
             task = self._client.submit(_play, self._jobs[id(fn)][1], args, kwargs, pure=False)
             self._futures.add(task)
@@ -124,7 +129,7 @@ class DaskExecutor(Executor):
         task.add_done_callback(functools.partial(self._settle, future))
         return future
 
-    def _settle(self, future: Future, task: distributed.Future) -> None:
+    def _settle(self, future: Future, task) -> None:
         """Give future the outcome of the finished task (called in a thread of Dask's)."""
         with self._lock:
             self._futures.discard(task)
@@ -158,7 +163,7 @@ class DaskExecutor(Executor):
             self._cluster.close()
 
 
-def dask_setup(worker: distributed.Worker) -> None:
+def dask_setup(worker) -> None:
     """Make a worker process of this machine's LocalCluster (which preloads this
     module) ignore Ctrl-C, as WorkerPool's do: the process that runs the tournament
     handles it, and closes the cluster."""
@@ -168,6 +173,7 @@ def dask_setup(worker: distributed.Worker) -> None:
 def check_address(address: str) -> None:
     """Raise ClusterError unless address is one of a scheduler that Dask can try to
     reach (a tls:// address also needs Dask's TLS settings)."""
+    import distributed
     try:
         distributed.comm.get_address_host_port(address)
     except ValueError as error:
@@ -179,12 +185,18 @@ def check_address(address: str) -> None:
                            'in its configuration)')
 
 
-class _Job(WorkerPlugin):
+@dataclass(frozen=True)
+class Job:
     """What each worker keeps of a tournament: the function its tasks call, and
     what the worker must be able to do to call it as the tournament's machine would."""
 
-    def __init__(self, fn: Callable, hard_timeout: float | None, sandbox: str, project: str):
-        self.fn, self.hard_timeout, self.sandbox, self.project = fn, hard_timeout, sandbox, project
+    fn: Callable
+    hard_timeout: float | None
+    """Seconds a call may go without a heartbeat before its referee process is killed."""
+    sandbox: str
+    """The jail level of the players: 'process' or 'bwrap'."""
+    project: str
+    """The project_fingerprint() of the machine running the tournament."""
 
     def problem(self) -> str | None:
         """Return why this worker cannot play the tournament's games, or None if it can."""
@@ -205,10 +217,11 @@ _pools_lock = threading.Lock()
 def _play(name: str, args: tuple, kwargs: dict) -> object:
     """Call the job of the plugin name with args and kwargs in one of this Dask
     worker's referee processes, and return what it returns (run by Dask on a worker)."""
+    import distributed
     worker = distributed.get_worker()
-    job = worker.plugins.get(name)
-    if job is None:
+    if name not in worker.plugins:
         raise ClusterError(f'Dask worker {worker.address} does not have the job {name}')
+    job = worker.plugins[name].job
     problem = job.problem()
     if problem:
         raise ClusterError(f'Dask worker {worker.address} cannot play: {problem}')
@@ -223,7 +236,21 @@ def _play(name: str, args: tuple, kwargs: dict) -> object:
             _pools[job.hard_timeout] = WorkerPool(worker.state.nthreads, job.hard_timeout,
                                                   start_method='forkserver')
         pool = _pools[job.hard_timeout]
-    return pool.submit(job.fn, *args, **kwargs).result()
+    return pool.submit(_referee, job.fn, args, kwargs).result()
+
+
+def _referee(fn: Callable, args: tuple, kwargs: dict) -> object:
+    """Return fn(*args, **kwargs), called in a referee process prepared to start
+    jails as the process running the tournament is (run in a WorkerPool's process)."""
+    _prepare_jailer()
+    return fn(*args, **kwargs)
+
+
+@functools.lru_cache(maxsize=None)
+def _prepare_jailer() -> None:
+    """Prepare this process to start jails, once: preload the project's packages,
+    which a jail with a user of its own may be unable to read."""
+    jail.prepare_jailer(remote.PACKAGES)
 
 
 @functools.lru_cache(maxsize=None)
