@@ -69,6 +69,10 @@ class _KnownRules(GameRules):
 
     bounds = (-1, 1)
 
+    def plies_left(self, pos) -> int:
+        """Return the most plies the game can last from a position."""
+        raise NotImplementedError
+
 
 class _PileRules(_KnownRules):
     """Rules for pile games, whose positions are canonical tuples of piles."""
@@ -76,6 +80,10 @@ class _PileRules(_KnownRules):
     def key(self, pos, sign: int):
         """The position is its own key: it is already canonical."""
         return pos
+
+    def plies_left(self, pos: tuple) -> int:
+        """Each move takes a counter or splits a pile: at most one a counter."""
+        return sum(pos)
 
     def state(self, pos, sign: int):
         """A state of the pile game with the canonical piles."""
@@ -171,6 +179,10 @@ class TicTacToeRules(_KnownRules):
             else:
                 other |= bit
         return mine | other << self.n
+
+    def plies_left(self, pos: int) -> int:
+        """One ply per empty square."""
+        return len(self.shape.squares) - (pos & self.low | pos >> self.n).bit_count()
 
     def outcome(self, pos: int, sign: int):
         """-1 if the opponent has just made a line, 0 if the board is full, else None."""
