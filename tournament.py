@@ -205,7 +205,8 @@ def tournament_players(text: str | None, gauntlet: str | None, seconds: float) -
     in a worker process: those given (comma-separated), or every registered
     non-interactive player."""
     if text is None:
-        names = [name for name in players.PLAYER if name not in players.INTERACTIVE]
+        names = [name for name in players.PLAYER
+                 if name not in players.INTERACTIVE and name not in players.ON_REQUEST]
     else:
         names = [name.strip() for name in text.split(',') if name.strip()]
     if gauntlet and gauntlet not in names:

@@ -3,15 +3,15 @@
 from .engine import Solution, solve
 from .human import query_player
 from .perfect import perfect_player
-from .registry import (INTERACTIVE, PLAYER, PlayerLoadError, load_player, make_alpha_beta_player,
-                       register)
+from .registry import (INTERACTIVE, ON_REQUEST, PLAYER, PlayerLoadError, load_player,
+                       make_alpha_beta_player, register)
 from .textbook import (MCT_Node, alpha_beta_cutoff_search, alpha_beta_player, alpha_beta_search,
                        alphabeta_full_search, alphabeta_player, alphabeta_search, mcts_player,
                        minimax_decision, minmax_decision, minmax_player, monte_carlo_tree_search,
                        random_player, ucb)
 
 __all__ = ['Solution', 'solve', 'perfect_player',
-           'query_player', 'INTERACTIVE', 'PLAYER', 'PlayerLoadError', 'load_player',
+           'query_player', 'INTERACTIVE', 'ON_REQUEST', 'PLAYER', 'PlayerLoadError', 'load_player',
            'make_alpha_beta_player', 'register', 'MCT_Node', 'alpha_beta_cutoff_search',
            'alpha_beta_player', 'alpha_beta_search', 'alphabeta_full_search', 'alphabeta_player',
            'alphabeta_search', 'mcts_player', 'minimax_decision', 'minmax_decision',

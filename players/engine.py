@@ -58,7 +58,7 @@ class _Search:
                  deadline: float | None = None):
         self.rules, self.table, self.hints = rules, table, hints
         self.deadline = deadline
-        self.nodes = self.hits = 0
+        self.nodes = self.hits = self.cutoffs = 0
 
     def node(self, pos, key, alpha: float, beta: float, depth: int, sign: int) -> float:
         """Return the value of pos for the player to move: exact if strictly between
@@ -73,6 +73,7 @@ class _Search:
         if value is not None:
             return value
         if depth == 0:
+            self.cutoffs += 1
             return rules.evaluate(pos, sign)
         table, hints = self.table, self.hints
         slot = None if key is None else key if depth < 0 else (key, depth)
@@ -197,12 +198,15 @@ def value(game: Game, state=None, stats: dict | None = None,
     state = game.initial if state is None else state
     if is_connect_four(game) and not game.terminal_test(state):
         searcher = _connect_four_solver(game, deadline)
-        result = searcher.value(*searcher.shape.encode(state))
-    else:
-        searcher = _searcher(game, state, None, 'solve', False, deadline)
-        result = searcher.value(state, -1)
-    _report(stats, searcher, -1)
-    return result
+        try:
+            return searcher.value(*searcher.shape.encode(state))
+        finally:
+            _report(stats, searcher, -1)
+    searcher = _searcher(game, state, None, 'solve', False, deadline)
+    try:
+        return searcher.value(state, -1)
+    finally:
+        _report(stats, searcher, -1)
 
 
 def solve(game: Game, state=None, stats: dict | None = None,
@@ -216,13 +220,16 @@ def solve(game: Game, state=None, stats: dict | None = None,
         searcher = _connect_four_solver(game, deadline)
         shape = searcher.shape
         mine, mask, moves = shape.encode(state)
-        result, x = searcher.best_move(mine, mask, moves)
-        solution = Solution(result, shape.square(mask, x), searcher.nodes)
-    else:
-        searcher = _searcher(game, state, None, 'solve', False, deadline)
-        solution = searcher.root(game, state, -1)
-    _report(stats, searcher, -1)
-    return solution
+        try:
+            result, x = searcher.best_move(mine, mask, moves)
+        finally:
+            _report(stats, searcher, -1)
+        return Solution(result, shape.square(mask, x), searcher.nodes)
+    searcher = _searcher(game, state, None, 'solve', False, deadline)
+    try:
+        return searcher.root(game, state, -1)
+    finally:
+        _report(stats, searcher, -1)
 
 
 EvalFn = Callable[[Game, object, object], float]
@@ -233,7 +240,10 @@ def search(game: Game, state, depth: int, eval_fn: EvalFn | None = None,
     """Search depth plies ahead by iterative deepening, scoring final states by
     their utility and cut-off states by eval_fn(game, state, player) (by default
     game.evaluate(state, player)), player being the one to move at the root.
-    The move is the one alpha_beta_cutoff_search(state, game, d=depth-1) chooses."""
+    The move is the one alpha_beta_cutoff_search(state, game, d=depth-1) chooses.
+    If stats is a dict, it receives nodes, hits, depth and exact: whether the
+    value is the game's exact value (the game ends within depth plies, or the
+    value is a win or a loss of a known game, whose evaluation stays between)."""
     if isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
         raise ValueError(f'depth must be a whole number >= 1, got {depth!r}')
     if is_connect_four(game, eval_fn) and not game.terminal_test(state):
@@ -243,25 +253,40 @@ def search(game: Game, state, depth: int, eval_fn: EvalFn | None = None,
         searcher = DepthSearch(shape, _table(context + ('evaluate',)),
                                _table(context + ('hints',)), _table(context + ('solve',)),
                                deadline, symmetric=shape.mirror(mine + mask) == mine + mask)
-        result, x = best_move(searcher, mine, mask, moves, depth)
+        try:
+            result, x = best_move(searcher, mine, mask, moves, depth)
+        finally:
+            _report(stats, searcher, depth)
         solution = Solution(result, shape.square(mask, x), searcher.nodes)
+        exact = result in (connect4.WIN, connect4.LOSS) or shape.size - moves <= depth
     else:
         searcher = _searcher(game, state, eval_fn, 'evaluate', True, deadline)
-        for shallower in range(1, depth):
-            searcher.value(state, shallower)
-        solution = searcher.root(game, state, depth)
-    _report(stats, searcher, depth)
+        try:
+            for shallower in range(1, depth):
+                searcher.value(state, shallower)
+            before = searcher.cutoffs, searcher.hits
+            solution = searcher.root(game, state, depth)
+        finally:
+            _report(stats, searcher, depth)
+        exact = _exact(game, searcher.rules, state, depth, solution.value, eval_fn,
+                       (searcher.cutoffs, searcher.hits) == before)
+    if stats is not None:
+        stats['exact'] = exact
     return solution
 
 
-def settled(game: Game, state, depth: int, result: float, eval_fn: EvalFn | None = None) -> bool:
-    """Is a value found depth plies ahead the game's exact value? Yes when the
-    game ends within depth plies, or (in a game the engine knows, whose
-    evaluation stays strictly between a loss and a win) when it is a win or a loss."""
-    rules = rules_for(game, game.to_move(state))
+def _exact(game: Game, rules: GameRules, state, depth: int, result: float, eval_fn,
+           no_cut_offs: bool) -> bool:
+    """Is a value found depth plies ahead the game's exact value? For a known game:
+    when it ends within depth plies, or (with its own evaluation) the value is a
+    win or a loss; for another game, when the last search met no cut-off state
+    and no table entry that might hide one."""
     if type(rules) is GameRules:
-        return game.terminal_test(state)
-    if eval_fn is None and result in rules.bounds:
+        known = rules_for(game, game.to_move(state))
+        if type(known) is GameRules:
+            return no_cut_offs
+        rules = known
+    elif eval_fn is None and result in rules.bounds:
         return True
     return rules.plies_left(rules.encode(state)) <= depth
 

@@ -10,6 +10,7 @@ from typing import Callable
 
 from games import Game, Player
 
+from .clocked import make_clocked_alpha_beta_player, make_clocked_mcts_player
 from .human import query_player
 from .engine import search, solve_player
 from .perfect import perfect_player
@@ -29,8 +30,12 @@ PLAYER: dict[str, Player] = {}
 INTERACTIVE = {'human'}
 """The names of players that need a person at the keyboard."""
 
+ON_REQUEST: set[str] = set()
+"""The names of players a tournament plays only when named: they think until their time is up."""
 
-def register(name: str, interactive: bool = False) -> Callable[[Player], Player]:
+
+def register(name: str, interactive: bool = False,
+             on_request: bool = False) -> Callable[[Player], Player]:
     """Decorator that adds a player function to PLAYER under name:
 
         @register('greedy')
@@ -40,6 +45,8 @@ def register(name: str, interactive: bool = False) -> Callable[[Player], Player]
         PLAYER[name] = player
         if interactive:
             INTERACTIVE.add(name)
+        if on_request:
+            ON_REQUEST.add(name)
         return player
     return add
 
@@ -127,3 +134,5 @@ register('perfect')(perfect_player)
 for _depth in range(1, MAX_DEPTH + 1):
     register(f'ab{_depth}')(make_alpha_beta_player(_depth))
 register('mcts')(mcts_player)
+register('ab-clock')(make_clocked_alpha_beta_player())
+register('mcts-clock', on_request=True)(make_clocked_mcts_player())

@@ -1,0 +1,107 @@
+"""Players that use their clock: they think as long as their time allows
+(players.timing gives each move its share) and always answer before it ends.
+
+The alpha-beta player deepens its search one ply at a time and plays the move
+of the deepest search it finished: the move abN plays, N being that depth. It
+stops early once a search gives the game's exact value. The Monte Carlo player
+runs play-outs until its time is spent (or a given number is reached)."""
+
+from __future__ import annotations
+
+import random
+import time
+from itertools import count
+
+from games import Game, Player
+
+from .engine import EvalFn, search
+from .textbook import MCT_Node, ucb
+from .timing import OutOfTime, move_deadline
+
+DEFAULT_SECONDS = 1.0
+"""The seconds a clocked player thinks about a move when no clock is set (a game at the keyboard)."""
+
+
+def deepening(game: Game, state, deadline: float, eval_fn: EvalFn | None = None) -> dict:
+    """Search one ply deeper at a time until the deadline or an exact value; return
+    the deepest finished search's move and depth (0 and the first legal move if
+    none finished), whether its value is exact, and the nodes of all the searches."""
+    actions = game.actions(state)
+    result = {'move': actions[0] if actions else None, 'depth': 0, 'exact': False, 'nodes': 0}
+    for depth in count(1):
+        stats: dict = {}
+        try:
+            solution = search(game, state, depth, eval_fn, stats, deadline)
+        except OutOfTime:
+            break
+        finally:
+            result['nodes'] += stats.get('nodes', 0)
+        result.update(move=solution.move, depth=depth, exact=stats['exact'])
+        if stats['exact']:
+            break
+    return result
+
+
+def make_clocked_alpha_beta_player(eval_fn: EvalFn | None = None,
+                                   seconds: float = DEFAULT_SECONDS) -> Player:
+    """Return a player that deepens alpha-beta one ply at a time while its clock
+    allows (seconds a move when no clock is set) and plays the move of the
+    deepest search it finished; player.stats holds its nodes, depth and exact."""
+
+    def clocked_alpha_beta_player(game: Game, state):
+        result = deepening(game, state, move_deadline(seconds), eval_fn)
+        clocked_alpha_beta_player.stats = {key: result[key] for key in ('nodes', 'depth', 'exact')}
+        return result['move']
+
+    clocked_alpha_beta_player.__doc__ = ('Alpha-beta, one ply deeper at a time while its clock '
+                                         'allows; the deepest finished search\'s move.')
+    return clocked_alpha_beta_player
+
+
+def monte_carlo_tree_search_until(state, game: Game, deadline: float, N: int | None = None,
+                                  C: float = 1.4, stats: dict | None = None):
+    """Choose a move by rounds of select, expand, simulate and backpropagate, as
+    monte_carlo_tree_search does, until the deadline (or N play-outs), then take
+    the most visited move. If stats is a dict, it receives the play-outs made."""
+    root = MCT_Node(state=state)
+    playouts = 0
+    clock = time.monotonic
+    while (N is None or playouts < N) and (playouts == 0 or clock() < deadline):
+        node = root
+        while node.children:
+            node = max(node.children, key=lambda child: ucb(child, C))
+        if not game.terminal_test(node.state):
+            node.children = {MCT_Node(parent=node, state=game.result(node.state, action)): action
+                             for action in game.actions(node.state)}
+            node = next(iter(node.children))
+        final = node.state
+        while not game.terminal_test(final):
+            final = game.result(final, random.choice(list(game.actions(final))))
+        while node.parent is not None:
+            value = game.utility(final, game.to_move(node.parent.state))
+            node.U += 1 if value > 0 else 0.5 if value == 0 else 0
+            node.N += 1
+            node = node.parent
+        root.N += 1
+        playouts += 1
+    if stats is not None:
+        stats['playouts'] = playouts
+    if not root.children:
+        return None
+    return root.children[max(root.children, key=lambda child: child.N)]
+
+
+def make_clocked_mcts_player(seconds: float = DEFAULT_SECONDS, N: int | None = None,
+                             C: float = 1.4) -> Player:
+    """Return a player that runs Monte Carlo play-outs while its clock allows
+    (seconds a move when no clock is set), and at most N if N is given;
+    player.stats holds its play-outs."""
+
+    def clocked_mcts_player(game: Game, state):
+        stats: dict = {}
+        move = monte_carlo_tree_search_until(state, game, move_deadline(seconds), N, C, stats)
+        clocked_mcts_player.stats = stats
+        return move
+
+    clocked_mcts_player.__doc__ = 'Monte Carlo tree search, play-outs while its clock allows.'
+    return clocked_mcts_player
