@@ -17,7 +17,6 @@ and an upper bound of each position searched."""
 from __future__ import annotations
 
 import time
-from functools import lru_cache
 
 from .timing import CHECK_EVERY, OutOfTime
 
@@ -32,18 +31,22 @@ TABLE_LIMIT = 1_000_000
 
 class Shape:
     """The fixed masks of an h x v board: its bottom squares, all its squares
-    and each column, in the middle-first order in which moves are tried."""
+    and each column, in the middle-first order in which moves are tried, and
+    the function that finds winning squares."""
 
     def __init__(self, h: int, v: int):
         self.h, self.v, self.size = h, v, h * v
         stride = self.stride = v + 1
-        self.bottom = sum(1 << x * stride for x in range(h))
-        self.board = self.bottom * ((1 << v) - 1)
-        self.columns = [((1 << v) - 1) << x * stride for x in range(h)]
-        middle = (h - 1) / 2
-        center_first = sorted(range(h), key=lambda x: abs(x - middle))
-        self.ordered = [(h - rank, self.columns[x]) for rank, x in enumerate(center_first)]
+        column, bottom, self.columns, self.ordered = (1 << v) - 1, 0, [], []
+        for x in range(h):
+            self.columns.append(column << x * stride)
+            bottom |= 1 << x * stride
+        self.bottom, self.board = bottom, bottom * column
+        for rank in range(h):
+            middle_out = h // 2 + (1 - 2 * (rank % 2)) * ((rank + 1) // 2)
+            self.ordered.append((h - rank, self.columns[middle_out]))
         """(rank, column mask) by the middle first; a higher rank is tried first among equals."""
+        self.winning = self.winning_squares()
 
     def mirror(self, key: int) -> int:
         """Return a mask (or a key) with the columns in reverse order."""
@@ -53,11 +56,13 @@ class Shape:
             image |= (key >> x & column) << (last - x)
         return image
 
-    @classmethod
-    @lru_cache(maxsize=8)
-    def of(cls, h: int, v: int) -> 'Shape':
+    @staticmethod
+    def of(h: int, v: int) -> 'Shape':
         """Return the shape of an h x v board (made once per process)."""
-        return cls(h, v)
+        shape = _SHAPES.get((h, v))
+        if shape is None:
+            shape = _SHAPES[h, v] = Shape(h, v)
+        return shape
 
     def encode(self, state) -> tuple:
         """Return (mine, mask, moves) for a game state: the stones of the player
@@ -131,6 +136,9 @@ class Shape:
         return evaluate
 
 
+_SHAPES: dict = {}
+
+
 class Solver:
     """Exact values and best moves of Connect Four positions on one board
     shape, with a transposition table that may live on between searches.
@@ -141,7 +149,7 @@ class Solver:
         self.shape = shape
         self.table = {} if table is None else table
         self.deadline = deadline
-        self.winning = shape.winning_squares()
+        self.winning = shape.winning
         self._negamax, self._counts = self._make_negamax()
 
     @property

@@ -180,7 +180,7 @@ def is_connect_four(game: Game, eval_fn=None) -> bool:
 def _connect_four_solver(game: ConnectFour, deadline: float | None) -> connect4.Solver:
     """Make Connect Four's exact solver for a game, with its cached table."""
     shape = connect4.Shape.of(game.h, game.v)
-    return connect4.Solver(shape, _table((ConnectFour, repr(game), 'solve')), deadline)
+    return connect4.Solver(shape, _table((ConnectFour, game.h, game.v, 'solve')), deadline)
 
 
 def _report(stats: dict | None, searcher, depth: int) -> None:
@@ -248,7 +248,7 @@ def search(game: Game, state, depth: int, eval_fn: EvalFn | None = None,
         raise ValueError(f'depth must be a whole number >= 1, got {depth!r}')
     if is_connect_four(game, eval_fn) and not game.terminal_test(state):
         shape = connect4.Shape.of(game.h, game.v)
-        context = (ConnectFour, repr(game))
+        context = (ConnectFour, game.h, game.v)
         mine, mask, moves = shape.encode(state)
         searcher = DepthSearch(shape, _table(context + ('evaluate',)),
                                _table(context + ('hints',)), _table(context + ('solve',)),

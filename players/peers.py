@@ -19,6 +19,13 @@ def installed(module: str) -> bool:
     return importlib.util.find_spec(module) is not None
 
 
+def preload() -> None:
+    """Import the installed peer libraries, so that no solver's time counts an import."""
+    for module in ('easyAI', 'pyspiel', 'open_spiel.python.algorithms.minimax'):
+        if installed(module.split('.')[0]):
+            importlib.import_module(module)
+
+
 def _nim_or_tictactoe(game: Game) -> str:
     """'nim' or 'tictactoe' for the games peers have (3 x 3 tic-tac-toe, Nim without a cap)."""
     if type(game) is Nim and game.max_take is None:
