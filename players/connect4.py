@@ -25,8 +25,9 @@ WIN, DRAW, LOSS = 1, 0, -1
 BOUNDS = {(low, high): (low, high) for low in (LOSS, DRAW, WIN) for high in (LOSS, DRAW, WIN)}
 """The table's entries, made once, so that storing one creates no tuple."""
 
-TABLE_LIMIT = 1_000_000
-"""The most positions one table holds (about 100 MB); a full table is emptied."""
+TABLE_LIMIT = 250_000
+"""The most positions one table holds (20 to 45 MB, by the kind of table); a
+full table is emptied."""
 
 
 class Shape:

@@ -23,11 +23,11 @@ from .timing import CHECK_EVERY, OutOfTime
 class DepthSearch:
     """Alpha-beta to a fixed depth on one board shape, with tables that may
     live on between searches: bounds by position and depth, best moves by
-    position, and the exact solver's table."""
+    position, evaluations by position, and the exact solver's table."""
 
-    def __init__(self, shape: Shape, table: dict, hints: dict, exact_table: dict,
+    def __init__(self, shape: Shape, table: dict, hints: dict, scores: dict, exact_table: dict,
                  deadline: float | None = None, symmetric: bool = False):
-        self.shape, self.table, self.hints = shape, table, hints
+        self.shape, self.table, self.hints, self.scores = shape, table, hints, scores
         self.symmetric = symmetric
         self.deadline = deadline
         self.exact = Solver(shape, exact_table, deadline)
@@ -59,6 +59,8 @@ class DepthSearch:
         bottom, board, size = shape.bottom, shape.board, shape.size
         ordered, evaluate, exact = shape.ordered, shape.evaluation(), self.exact
         get, hint_of, limit = table.get, hints.get, TABLE_LIMIT
+        scores = self.scores
+        score_of = scores.get
         check, clock, deadline = CHECK_EVERY, time.monotonic, self.deadline
         mirror, symmetric = shape.mirror, self.symmetric
         nodes = hits = 0
@@ -74,7 +76,13 @@ class DepthSearch:
             if not nodes & check and deadline is not None and clock() > deadline:
                 raise OutOfTime
             if not depth:
-                return evaluate(mine, mine ^ mask)
+                key = mine + mask
+                score = score_of(key)
+                if score is None:
+                    if len(scores) >= limit:
+                        scores.clear()
+                    score = scores[key] = evaluate(mine, mine ^ mask)
+                return score
             possible = (mask + bottom) & board
             if wins & possible:
                 return WIN

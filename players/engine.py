@@ -30,7 +30,7 @@ Solution.__doc__ = """An exact search result: the value for the player to move, 
 EXACT, LOWER, UPPER = 0, 1, 2
 TABLE_LIMIT = 50_000
 """The most entries one table holds; a full table is emptied."""
-TABLES_LIMIT = 6
+TABLES_LIMIT = 8
 """The most tables kept at once (one per game spec and kind of search)."""
 
 _TABLES: dict = {}
@@ -250,8 +250,8 @@ def search(game: Game, state, depth: int, eval_fn: EvalFn | None = None,
         shape = connect4.Shape.of(game.h, game.v)
         context = (ConnectFour, game.h, game.v)
         mine, mask, moves = shape.encode(state)
-        searcher = DepthSearch(shape, _table(context + ('evaluate',)),
-                               _table(context + ('hints',)), _table(context + ('solve',)),
+        searcher = DepthSearch(shape, _table(context + ('evaluate',)), _table(context + ('hints',)),
+                               _table(context + ('scores',)), _table(context + ('solve',)),
                                deadline, symmetric=shape.mirror(mine + mask) == mine + mask)
         try:
             result, x = best_move(searcher, mine, mask, moves, depth)
