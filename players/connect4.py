@@ -38,14 +38,12 @@ class Shape:
     def __init__(self, h: int, v: int):
         self.h, self.v, self.size = h, v, h * v
         stride = self.stride = v + 1
-        column, bottom, self.columns, self.ordered = (1 << v) - 1, 0, [], []
-        for x in range(h):
-            self.columns.append(column << x * stride)
-            bottom |= 1 << x * stride
-        self.bottom, self.board = bottom, bottom * column
-        for rank in range(h):
-            middle_out = h // 2 + (1 - 2 * (rank % 2)) * ((rank + 1) // 2)
-            self.ordered.append((h - rank, self.columns[middle_out]))
+        column = (1 << v) - 1
+        self.bottom = ((1 << h * stride) - 1) // ((1 << stride) - 1)
+        self.board = self.bottom * column
+        self.columns = columns = [column << x * stride for x in range(h)]
+        self.ordered = [(h - rank, columns[h // 2 + (1 - 2 * (rank % 2)) * ((rank + 1) // 2)])
+                        for rank in range(h)]
         """(rank, column mask) by the middle first; a higher rank is tried first among equals."""
         self.winning = self.winning_squares()
 
@@ -173,8 +171,9 @@ class Solver:
         if self.can_win_now(mine, mask):
             return WIN
         threats = self.winning(mine ^ mask, self.shape.board ^ mask)
-        if self._negamax(mine, mask, moves, DRAW, threats) > DRAW:
-            return WIN
+        bound = self._negamax(mine, mask, moves, DRAW, threats)
+        if bound != DRAW:
+            return bound
         return DRAW if self._negamax(mine, mask, moves, LOSS, threats) > LOSS else LOSS
 
     def is_at_most(self, mine: int, mask: int, moves: int, bound: int) -> bool:
