@@ -100,7 +100,9 @@ def timed(solve, args: tuple, limit: float) -> tuple:
 
 
 def _child(connection, solve, args: tuple, limit: float) -> None:
-    """Run timed in a fresh process and send back what it returns."""
+    """Run timed in a fresh process and send back what it returns (the peer
+    libraries imported first, so that no solver's time counts an import)."""
+    preload()
     connection.send(timed(solve, args, limit))
     connection.close()
 
@@ -179,7 +181,6 @@ def run(limit: float = 60.0, positions=POSITIONS, peers: bool = True, run=cold):
     its outcome, as cold does); yield (position name, [Measure, ...])."""
     solvers = [(ENGINE, _engine), (TEXTBOOK, _textbook)]
     if peers:
-        preload()
         solvers += list(PEERS.items())
     for name, game in positions:
         yield name, [measure(solver, solve, game, limit, run=run) for solver, solve in solvers]

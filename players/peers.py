@@ -21,7 +21,7 @@ def installed(module: str) -> bool:
 
 def preload() -> None:
     """Import the installed peer libraries, so that no solver's time counts an import."""
-    for module in ('easyAI', 'pyspiel', 'open_spiel.python.algorithms.minimax'):
+    for module in ('easyAI', 'easyAI.games', 'pyspiel', 'open_spiel.python.algorithms.minimax'):
         if installed(module.split('.')[0]):
             importlib.import_module(module)
 
