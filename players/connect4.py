@@ -30,6 +30,10 @@ TABLE_LIMIT = 250_000
 full table is emptied."""
 
 
+_SHAPES: dict = {}
+"""The shapes made so far, by (h, v)."""
+
+
 class Shape:
     """The fixed masks of an h x v board: its bottom squares, all its squares
     and each column, in the middle-first order in which moves are tried, and
@@ -133,9 +137,6 @@ class Shape:
                 score -= one.bit_count() + 4 * (two.bit_count() + (one & two).bit_count())
             return 0.9 * score / (abs(score) + 10)
         return evaluate
-
-
-_SHAPES: dict = {}
 
 
 class Solver:

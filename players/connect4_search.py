@@ -31,7 +31,7 @@ class DepthSearch:
         self.symmetric = symmetric
         self.deadline = deadline
         self.exact = Solver(shape, exact_table, deadline)
-        self.winning = shape.winning_squares()
+        self.winning = shape.winning
         self._node, self._counts = self._make_node()
 
     @property

@@ -134,5 +134,5 @@ register('perfect')(perfect_player)
 for _depth in range(1, MAX_DEPTH + 1):
     register(f'ab{_depth}')(make_alpha_beta_player(_depth))
 register('mcts')(mcts_player)
-register('ab-clock')(make_clocked_alpha_beta_player())
+register('ab-clock', on_request=True)(make_clocked_alpha_beta_player())
 register('mcts-clock', on_request=True)(make_clocked_mcts_player())
