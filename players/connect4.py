@@ -169,9 +169,11 @@ class Solver:
 
     def value(self, mine: int, mask: int, moves: int) -> int:
         """Return the value of a position that is not over, for the player to move."""
-        if self.can_win_now(mine, mask):
+        shape, winning = self.shape, self.winning
+        empty = shape.board ^ mask
+        if winning(mine, empty) & (mask + shape.bottom):
             return WIN
-        threats = self.winning(mine ^ mask, self.shape.board ^ mask)
+        threats = winning(mine ^ mask, empty)
         bound = self._negamax(mine, mask, moves, DRAW, threats)
         if bound != DRAW:
             return bound
