@@ -287,16 +287,35 @@ def cmd_tree(args) -> int:
 
 
 def cmd_bench(args) -> int:
-    """Time the engine, the textbook and the installed peers on the benchmark positions."""
-    print(f'Solving each start position; runs past {args.limit:g} s are stopped.', flush=True)
-    table = []
-    for name, measures in bench.run(args.limit, peers=not args.no_peers):
-        table += bench.rows(name, measures)
-        print(f'  {name}: done', flush=True)
-    print(tabulate.tabulate(table, bench.HEADERS, disable_numparse=True))
-    print('\nGomoku 15 x 15, five in a row: one move, cold')
-    print(tabulate.tabulate(bench_gomoku.run(), bench_gomoku.HEADERS, disable_numparse=True))
-    return 0 if all(row[-1] != 'NO' for row in table) else 1
+    """Time the engine cold: against the textbook and the installed peers on start
+    positions, on random Connect Four positions beside Pons' solver, and abN's first move."""
+    status = 0
+    if args.only in (None, 'start'):
+        print(f'Solving each start position cold; runs past {args.limit:g} s are stopped.',
+              flush=True)
+        table = []
+        for name, measures in bench.run(args.limit, peers=not args.no_peers):
+            table += bench.rows(name, measures)
+            print(f'  {name}: done', flush=True)
+        print(tabulate.tabulate(table, bench.HEADERS, disable_numparse=True))
+        status = 0 if all(row[-1] != 'NO' for row in table) else 1
+    if args.only in (None, 'connect4'):
+        print(f'\nConnect Four, {bench.CONNECT_FOUR_COUNT} random positions a set (seed '
+              f'{bench.CONNECT_FOUR_SEED}), each solved (win, draw or loss) in a fresh process; '
+              f'Pons: his C++ solver\'s medians in issue 13.', flush=True)
+        table = []
+        for result in bench.run_connect_four(args.limit):
+            table.append(bench.connect_four_row(result))
+            print(f'  {result.moves} moves played: done', flush=True)
+        print(tabulate.tabulate(table, bench.CONNECT_FOUR_HEADERS, disable_numparse=True))
+    if args.only in (None, 'first-moves'):
+        print('\nThe first move on the empty Connect Four board, in a fresh process:', flush=True)
+        print(tabulate.tabulate(bench.run_first_moves(args.limit), bench.FIRST_MOVE_HEADERS,
+                                disable_numparse=True))
+    if args.only in (None, 'gomoku'):
+        print('\nGomoku 15 x 15, five in a row: one move, cold')
+        print(tabulate.tabulate(bench_gomoku.run(), bench_gomoku.HEADERS, disable_numparse=True))
+    return status
 
 
 def cmd_tournament(args) -> int:
@@ -390,7 +409,8 @@ def tournament_players(text: str | None,
     comma-separated as SPEC or NAME=SPEC, or every registered non-interactive
     player), and the name of the gauntlet player, added first if it is not among them."""
     if text is None:
-        entries = [name for name in players.PLAYER if name not in players.INTERACTIVE]
+        entries = [name for name in players.PLAYER
+                   if name not in players.INTERACTIVE and name not in players.ON_REQUEST]
     else:
         entries = naming.split_specs(text)
     try:
@@ -756,11 +776,14 @@ def build_parser() -> ArgumentParser:
     tree.add_argument('--out', metavar='FILE', help='write FILE.dot, or render FILE.svg, .png or '
                       ".pdf with Graphviz's dot (default: DOT to standard output)")
     tree.set_defaults(run=cmd_tree)
-    bench_ = commands.add_parser('bench', help='time the search engine against the textbook '
-                                 'and, when installed, easyAI and OpenSpiel')
+    bench_ = commands.add_parser('bench', help='time the search engine cold against the textbook, '
+                                 "easyAI and OpenSpiel, and on Connect Four beside Pons' solver")
     bench_.add_argument('--limit', type=seconds, default=60.0, metavar='S',
                         help='stop a solver after S seconds on a position (default 60)')
     bench_.add_argument('--no-peers', action='store_true', help='leave out easyAI and OpenSpiel')
+    bench_.add_argument('--only', choices=('start', 'connect4', 'first-moves', 'gomoku'),
+                        help='print one table: start positions, Connect Four beside Pons, '
+                        "abN's first move, or Gomoku's moves")
     bench_.set_defaults(run=cmd_bench)
     games_ = commands.add_parser('games', help='list the games stored in a --db file, for '
                                  'example: games --db run.sqlite --player alice --ending forfeit')

@@ -3,7 +3,7 @@
 from .engine import Solution, solve
 from .human import query_player
 from .perfect import perfect_player
-from .registry import (FACTORY, INTERACTIVE, PLAYER, PlayerLoadError, load_player,
+from .registry import (FACTORY, INTERACTIVE, ON_REQUEST, PLAYER, PlayerLoadError, load_player,
                        make_alpha_beta_player, register, register_factory)
 from .textbook import (MCT_Node, alpha_beta_cutoff_search, alpha_beta_player, alpha_beta_search,
                        alphabeta_cutoff_search, alphabeta_full_search, alphabeta_player,
@@ -13,7 +13,7 @@ from .textbook import (MCT_Node, alpha_beta_cutoff_search, alpha_beta_player, al
                        random_player, ucb)
 
 __all__ = ['Solution', 'solve', 'perfect_player',
-           'query_player', 'INTERACTIVE', 'PLAYER', 'PlayerLoadError', 'load_player',
+           'query_player', 'INTERACTIVE', 'ON_REQUEST', 'PLAYER', 'PlayerLoadError', 'load_player',
            'make_alpha_beta_player', 'register', 'MCT_Node', 'alpha_beta_cutoff_search',
            'alpha_beta_player', 'alpha_beta_search', 'alphabeta_cutoff_search',
            'alphabeta_full_search', 'alphabeta_player', 'alphabeta_search',

@@ -4,17 +4,24 @@ ordering; exact full-depth solving and depth-limited search with iterative deepe
 Values are exactly those of AIMA's minimax (the root player maximises at even
 plies, the other player minimises at odd ones), and the move chosen is the
 first move in actions order with the best value, as the textbook searches
-choose; the table and the move order only make the search faster."""
+choose; the table and the move order only make the search faster. Connect
+Four (four in a row, any board) has searches of its own on bit masks
+(players.connect4 and players.connect4_search), with the same values and moves.
+A search given a deadline (a time.monotonic() time) raises OutOfTime past it."""
 
 from __future__ import annotations
 
 import math
+import time
 from collections import namedtuple
 from typing import Callable
 
-from games import Game, StochasticGame
+from games import ConnectFour, Game, StochasticGame
 
+from . import connect4
+from .connect4_search import DepthSearch, best_move
 from .rules import GameRules, rules_for
+from .timing import CHECK_EVERY, OutOfTime
 
 Solution = namedtuple('Solution', 'value, move, nodes')
 Solution.__doc__ = """An exact search result: the value for the player to move, a best move
@@ -23,7 +30,7 @@ Solution.__doc__ = """An exact search result: the value for the player to move, 
 EXACT, LOWER, UPPER = 0, 1, 2
 TABLE_LIMIT = 50_000
 """The most entries one table holds; a full table is emptied."""
-TABLES_LIMIT = 6
+TABLES_LIMIT = 8
 """The most tables kept at once (one per game spec and kind of search)."""
 
 _TABLES: dict = {}
@@ -47,20 +54,26 @@ def _table(context) -> dict:
 class _Search:
     """One search: negamax over a game's rules with a bounded table."""
 
-    def __init__(self, rules: GameRules, table: dict, hints: dict | None = None):
+    def __init__(self, rules: GameRules, table: dict, hints: dict | None = None,
+                 deadline: float | None = None):
         self.rules, self.table, self.hints = rules, table, hints
-        self.nodes = self.hits = 0
+        self.deadline = deadline
+        self.nodes = self.hits = self.cutoffs = 0
 
     def node(self, pos, key, alpha: float, beta: float, depth: int, sign: int) -> float:
         """Return the value of pos for the player to move: exact if strictly between
         alpha and beta, else a bound on the side it falls (fail-soft). depth < 0
         searches to the end; depth 0 evaluates; sign is +1 where the root player moves."""
         self.nodes += 1
+        if not self.nodes & CHECK_EVERY and self.deadline is not None \
+                and time.monotonic() > self.deadline:
+            raise OutOfTime
         rules = self.rules
         value = rules.outcome(pos, sign)
         if value is not None:
             return value
         if depth == 0:
+            self.cutoffs += 1
             return rules.evaluate(pos, sign)
         table, hints = self.table, self.hints
         slot = None if key is None else key if depth < 0 else (key, depth)
@@ -147,7 +160,8 @@ def _context(game: Game, rules: GameRules, kind) -> tuple | None:
     return (type(game), repr(game), kind)
 
 
-def _searcher(game: Game, state, eval_fn, kind, depth_limited: bool) -> _Search:
+def _searcher(game: Game, state, eval_fn, kind, depth_limited: bool,
+              deadline: float | None = None) -> _Search:
     """Make a search for a state, with its (possibly cached) tables."""
     rules = rules_for(game, game.to_move(state), eval_fn)
     context = _context(game, rules, kind)
@@ -155,10 +169,48 @@ def _searcher(game: Game, state, eval_fn, kind, depth_limited: bool) -> _Search:
     hints = None
     if depth_limited:
         hints = {} if context is None else _table(context + ('hints',))
-    return _Search(rules, table, hints)
+    return _Search(rules, table, hints, deadline)
 
 
-def solve(game: Game, state=None, stats: dict | None = None) -> Solution:
+def is_connect_four(game: Game, eval_fn=None) -> bool:
+    """Do Connect Four's own searches apply (four in a row, the game's own evaluation)?"""
+    return eval_fn is None and type(game) is ConnectFour and game.k == 4
+
+
+def _connect_four_solver(game: ConnectFour, deadline: float | None) -> connect4.Solver:
+    """Make Connect Four's exact solver for a game, with its cached table."""
+    shape = connect4.Shape.of(game.h, game.v)
+    return connect4.Solver(shape, _table((ConnectFour, game.h, game.v, 'solve')), deadline)
+
+
+def _report(stats: dict | None, searcher, depth: int) -> None:
+    """Put a search's nodes, table hits and depth (-1: to the end) into stats, if a dict."""
+    if stats is not None:
+        stats.update(nodes=searcher.nodes, hits=searcher.hits, depth=depth)
+
+
+def value(game: Game, state=None, stats: dict | None = None,
+          deadline: float | None = None) -> float:
+    """Return the game-theoretic value of a state (the initial state by default)
+    for the player to move, without looking for a move (for Connect Four, what
+    Pons calls a weak solve: win 1, draw 0, loss -1). If stats is a dict, it
+    receives nodes, hits and depth (-1)."""
+    state = game.initial if state is None else state
+    if is_connect_four(game) and not game.terminal_test(state):
+        searcher = _connect_four_solver(game, deadline)
+        try:
+            return searcher.value(*searcher.shape.encode(state))
+        finally:
+            _report(stats, searcher, -1)
+    searcher = _searcher(game, state, None, 'solve', False, deadline)
+    try:
+        return searcher.value(state, -1)
+    finally:
+        _report(stats, searcher, -1)
+
+
+def solve(game: Game, state=None, stats: dict | None = None,
+          deadline: float | None = None) -> Solution:
     """Solve a game exactly from a state (the initial state by default): its
     game-theoretic value for the player to move, the first best move in
     actions order and the nodes searched. If stats is a dict, it receives
@@ -167,34 +219,82 @@ def solve(game: Game, state=None, stats: dict | None = None) -> Solution:
         from .expectimax import solve_chance
         return solve_chance(game, state, stats)
     state = game.initial if state is None else state
-    searcher = _searcher(game, state, None, 'solve', depth_limited=False)
-    solution = searcher.root(game, state, -1)
-    if stats is not None:
-        stats.update(nodes=searcher.nodes, hits=searcher.hits, depth=-1)
-    return solution
+    if is_connect_four(game) and not game.terminal_test(state):
+        searcher = _connect_four_solver(game, deadline)
+        shape = searcher.shape
+        mine, mask, moves = shape.encode(state)
+        try:
+            result, x = searcher.best_move(mine, mask, moves)
+        finally:
+            _report(stats, searcher, -1)
+        return Solution(result, shape.square(mask, x), searcher.nodes)
+    searcher = _searcher(game, state, None, 'solve', False, deadline)
+    try:
+        return searcher.root(game, state, -1)
+    finally:
+        _report(stats, searcher, -1)
 
 
 EvalFn = Callable[[Game, object, object], float]
 
 
 def search(game: Game, state, depth: int, eval_fn: EvalFn | None = None,
-           stats: dict | None = None) -> Solution:
+           stats: dict | None = None, deadline: float | None = None) -> Solution:
     """Search depth plies ahead by iterative deepening, scoring final states by
     their utility and cut-off states by eval_fn(game, state, player) (by default
     game.evaluate(state, player)), player being the one to move at the root.
-    The move is the one alpha_beta_cutoff_search(state, game, d=depth-1) chooses."""
+    The move is the one alpha_beta_cutoff_search(state, game, d=depth-1) chooses.
+    If stats is a dict, it receives nodes, hits, depth and exact: whether the
+    value is the game's exact value (the game ends within depth plies, or the
+    value is a win or a loss of a known game, whose evaluation stays between)."""
     if isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
         raise ValueError(f'depth must be a whole number >= 1, got {depth!r}')
     if isinstance(game, StochasticGame):  # chance nodes: expectiminimax
         from .expectimax import search_chance
-        return search_chance(game, state, depth, eval_fn, stats)
-    searcher = _searcher(game, state, eval_fn, 'evaluate', depth_limited=True)
-    for shallower in range(1, depth):
-        searcher.value(state, shallower)
-    solution = searcher.root(game, state, depth)
+        return search_chance(game, state, depth, eval_fn, stats, deadline)
+    if is_connect_four(game, eval_fn) and not game.terminal_test(state):
+        shape = connect4.Shape.of(game.h, game.v)
+        context = (ConnectFour, game.h, game.v)
+        mine, mask, moves = shape.encode(state)
+        searcher = DepthSearch(shape, _table(context + ('evaluate',)), _table(context + ('hints',)),
+                               _table(context + ('scores',)), _table(context + ('solve',)),
+                               deadline, symmetric=shape.mirror(mine + mask) == mine + mask)
+        try:
+            result, x = best_move(searcher, mine, mask, moves, depth)
+        finally:
+            _report(stats, searcher, depth)
+        solution = Solution(result, shape.square(mask, x), searcher.nodes)
+        exact = result in (connect4.WIN, connect4.LOSS) or shape.size - moves <= depth
+    else:
+        searcher = _searcher(game, state, eval_fn, 'evaluate', True, deadline)
+        try:
+            for shallower in range(1, depth):
+                searcher.value(state, shallower)
+            before = searcher.cutoffs, searcher.hits
+            solution = searcher.root(game, state, depth)
+        finally:
+            _report(stats, searcher, depth)
+        exact = _exact(game, searcher.rules, state, depth, solution.value, eval_fn,
+                       (searcher.cutoffs, searcher.hits) == before)
     if stats is not None:
-        stats.update(nodes=searcher.nodes, hits=searcher.hits, depth=depth)
+        stats['exact'] = exact
     return solution
+
+
+def _exact(game: Game, rules: GameRules, state, depth: int, result: float, eval_fn,
+           no_cut_offs: bool) -> bool:
+    """Is a value found depth plies ahead the game's exact value? For a known game:
+    when it ends within depth plies, or (with its own evaluation) the value is a
+    win or a loss; for another game, when the last search met no cut-off state
+    and no table entry that might hide one."""
+    if type(rules) is GameRules:
+        known = rules_for(game, game.to_move(state))
+        if type(known) is GameRules:
+            return no_cut_offs
+        rules = known
+    elif eval_fn is None and result in rules.bounds:
+        return True
+    return rules.plies_left(rules.encode(state)) <= depth
 
 
 def solve_player(game: Game, state):

@@ -11,12 +11,14 @@ exact and is kept for every depth; the others are kept for their depth."""
 from __future__ import annotations
 
 import math
+import time
 from typing import Callable
 
 from games import Game
 from games.stochastic import StochasticGameState, is_chance_node
 
 from .engine import Solution
+from .timing import CHECK_EVERY, OutOfTime
 
 EvalFn = Callable[[Game, object, object], float]
 TABLE_LIMIT = 50_000
@@ -57,15 +59,19 @@ def _key(state):
 class _ChanceSearch:
     """One search from a root player's point of view, with its exact and cut-off tables."""
 
-    def __init__(self, game: Game, player, eval_fn: EvalFn | None, exact: dict, cutoff: dict):
+    def __init__(self, game: Game, player, eval_fn: EvalFn | None, exact: dict, cutoff: dict,
+                 deadline: float | None = None):
         self.game, self.player, self.eval_fn = game, player, eval_fn
-        self.exact, self.cutoff = exact, cutoff
+        self.exact, self.cutoff, self.deadline = exact, cutoff, deadline
         self.nodes = self.hits = 0
 
     def value(self, state, depth: int) -> tuple[float, bool]:
         """Return the value of state, depth plies ahead (to the end if depth < 0),
         and whether it is exact."""
         self.nodes += 1
+        if not self.nodes & CHECK_EVERY and self.deadline is not None \
+                and time.monotonic() > self.deadline:
+            raise OutOfTime
         game = self.game
         if game.terminal_test(state):
             return game.utility(state, self.player), True
@@ -104,27 +110,31 @@ class _ChanceSearch:
             return self.game.evaluate(state, self.player)
         return self.eval_fn(self.game, state, self.player)
 
-    def root(self, state, depth: int) -> Solution:
+    def root(self, state, depth: int) -> tuple[Solution, bool]:
         """Return the value of state and the first best move in actions order (None
-        where no player moves: at the end, or where the dice are still to be rolled)."""
+        where no player moves: at the end, or where the dice are still to be
+        rolled), and whether the value is exact."""
         game = self.game
         if game.terminal_test(state) or is_chance_node(game, state):
-            return Solution(self.value(state, depth)[0], None, self.nodes)
-        best, best_move = -math.inf, None
+            value, exact = self.value(state, depth)
+            return Solution(value, None, self.nodes), exact
+        best, best_move, exact = -math.inf, None, True
         for move in game.actions(state):
-            value = self.value(game.result(state, move), depth - 1)[0]
+            value, child_exact = self.value(game.result(state, move), depth - 1)
+            exact = exact and child_exact
             if value > best or best_move is None:
                 best, best_move = value, move
-        return Solution(best, best_move, self.nodes)
+        return Solution(best, best_move, self.nodes), exact
 
 
-def _searcher(game: Game, state, eval_fn: EvalFn | None) -> _ChanceSearch:
+def _searcher(game: Game, state, eval_fn: EvalFn | None,
+              deadline: float | None = None) -> _ChanceSearch:
     """Make a search from the point of view of the player to move in state, with
     the tables kept for its game and that player."""
     player = game.to_move(state)
     context = (type(game), repr(game), player)
     return _ChanceSearch(game, player, eval_fn, _table(context + ('exact',)),
-                         _table(context + ('cut-off', eval_fn)))
+                         _table(context + ('cut-off', eval_fn)), deadline)
 
 
 def solve_chance(game: Game, state=None, stats: dict | None = None) -> Solution:
@@ -132,21 +142,23 @@ def solve_chance(game: Game, state=None, stats: dict | None = None) -> Solution:
     the player to move, the first best move in actions order and the nodes searched."""
     state = game.initial if state is None else state
     searcher = _searcher(game, state, None)
-    solution = searcher.root(state, -1)
+    solution = searcher.root(state, -1)[0]
     if stats is not None:
         stats.update(nodes=searcher.nodes, hits=searcher.hits, depth=-1)
     return solution
 
 
 def search_chance(game: Game, state, depth: int, eval_fn: EvalFn | None = None,
-                  stats: dict | None = None) -> Solution:
+                  stats: dict | None = None, deadline: float | None = None) -> Solution:
     """Return the expectiminimax value and first best move looking depth plies
     ahead, scoring states at the limit by eval_fn(game, state, player) (by default
-    game.evaluate(state, player)), player being the one to move at the root."""
+    game.evaluate(state, player)), player being the one to move at the root.
+    stats, if a dict, receives nodes, hits, depth and exact (no state was scored
+    at the limit); past deadline (a time.monotonic() time) it raises OutOfTime."""
     if isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
         raise ValueError(f'depth must be a whole number >= 1, got {depth!r}')
-    searcher = _searcher(game, state, eval_fn)
-    solution = searcher.root(state, depth)
+    searcher = _searcher(game, state, eval_fn, deadline)
+    solution, exact = searcher.root(state, depth)
     if stats is not None:
-        stats.update(nodes=searcher.nodes, hits=searcher.hits, depth=depth)
+        stats.update(nodes=searcher.nodes, hits=searcher.hits, depth=depth, exact=exact)
     return solution

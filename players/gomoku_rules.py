@@ -89,6 +89,10 @@ class GomokuRules(_KnownRules):
         """The stones of both sides, as one number."""
         return pos[MINE] | pos[THEIRS] << self.shape.n
 
+    def plies_left(self, pos) -> int:
+        """One ply per empty square."""
+        return self.shape.full.bit_count() - (pos[MINE] | pos[THEIRS]).bit_count()
+
     def outcome(self, pos, sign: int):
         """-1 if the opponent's last stone made k in a row, 0 if the board is full, else None."""
         if pos[WON]:

@@ -13,6 +13,7 @@ from typing import Callable
 from games import Game, Player
 from games.specs import bind, parameters, parse_call
 
+from .clocked import make_clocked_alpha_beta_player, make_clocked_mcts_player
 from .human import query_player
 from .engine import search, solve_player
 from .perfect import perfect_player
@@ -38,8 +39,12 @@ loads FACTORY['mcts'](N=200)."""
 
 _OPTION_SPEC = re.compile(r'\s*([A-Za-z_]\w*)\s*(\(.*)?$', re.DOTALL)
 
+ON_REQUEST: set[str] = set()
+"""The names of players a tournament plays only when named: they think until their time is up."""
 
-def register(name: str, interactive: bool = False) -> Callable[[Player], Player]:
+
+def register(name: str, interactive: bool = False,
+             on_request: bool = False) -> Callable[[Player], Player]:
     """Decorator that adds a player function to PLAYER under name:
 
         @register('greedy')
@@ -49,6 +54,8 @@ def register(name: str, interactive: bool = False) -> Callable[[Player], Player]
         PLAYER[name] = player
         if interactive:
             INTERACTIVE.add(name)
+        if on_request:
+            ON_REQUEST.add(name)
         return player
     return add
 
@@ -216,3 +223,7 @@ def mcts_options(N: int = 1000) -> Player:
         return monte_carlo_tree_search(state, game, N)
     mcts_player_n.__doc__ = f'Monte Carlo tree search, {N} play-outs a move.'
     return mcts_player_n
+
+
+register('ab-clock', on_request=True)(make_clocked_alpha_beta_player())
+register('mcts-clock', on_request=True)(make_clocked_mcts_player())

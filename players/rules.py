@@ -69,6 +69,10 @@ class _KnownRules(GameRules):
 
     bounds = (-1, 1)
 
+    def plies_left(self, pos) -> int:
+        """Return the most plies the game can last from a position."""
+        raise NotImplementedError
+
 
 class _PileRules(_KnownRules):
     """Rules for pile games, whose positions are canonical tuples of piles."""
@@ -76,6 +80,10 @@ class _PileRules(_KnownRules):
     def key(self, pos, sign: int):
         """The position is its own key: it is already canonical."""
         return pos
+
+    def plies_left(self, pos: tuple) -> int:
+        """Each move takes a counter or splits a pile: at most one a counter."""
+        return sum(pos)
 
     def state(self, pos, sign: int):
         """A state of the pile game with the canonical piles."""
@@ -172,6 +180,10 @@ class TicTacToeRules(_KnownRules):
                 other |= bit
         return mine | other << self.n
 
+    def plies_left(self, pos: int) -> int:
+        """One ply per empty square."""
+        return len(self.shape.squares) - (pos & self.low | pos >> self.n).bit_count()
+
     def outcome(self, pos: int, sign: int):
         """-1 if the opponent has just made a line, 0 if the board is full, else None."""
         opponent = pos >> self.n
@@ -181,11 +193,18 @@ class TicTacToeRules(_KnownRules):
         return 0 if (pos | opponent) & full == full else None
 
     def children(self, pos: int, sign: int) -> list:
-        """The positions after each empty square is taken, the squares on most lines first."""
-        n = self.n
+        """The positions after each empty square is taken, the squares on most lines
+        first; only the first that makes a line, if one does (no value is higher)."""
+        n, won = self.n, self.won
         mine, opponent = pos & self.low, pos >> n
         taken = mine | opponent
-        return [opponent | (mine | bit) << n for bit in self.order if not taken & bit]
+        result = []
+        for bit in self.order:
+            if not taken & bit:
+                if won(mine | bit):
+                    return [opponent | (mine | bit) << n]
+                result.append(opponent | (mine | bit) << n)
+        return result
 
     def state(self, pos: int, sign: int) -> GameState:
         """The game state of a position: the board with pieces by colour, and its empty squares."""
@@ -234,59 +253,74 @@ class ConnectFourRules(TicTacToeRules):
 class _BoardShape:
     """The fixed tables of an h x v board with k in a row: square numbering
     (column by column, with an always empty top bit per column under gravity),
-    lines as masks, a move order, a line test and the symmetry tables (none
-    under gravity: there a position is its own key)."""
+    a move order, a line test and the symmetry tables (none under gravity:
+    there a position is its own key). All are quick to build, since the first
+    search of a board builds them on its clock."""
 
     def __init__(self, h: int, v: int, k: int, gravity: bool):
         stride = v + 1 if gravity else v
         self.squares = [(x, y) for x in range(1, h + 1) for y in range(1, v + 1)]
-        self.index = {(x, y): (x - 1) * stride + y - 1 for x, y in self.squares}
+        self.index = index = {(x, y): (x - 1) * stride + y - 1 for x, y in self.squares}
         n = self.n = h * stride
         self.low = (1 << n) - 1
-        self.full = sum(1 << i for i in self.index.values())
-        lines = [sum(1 << self.index[square] for square in line)
-                 for line in TicTacToe(h, v, k).lines]
-        degree = {i: sum(line >> i & 1 for line in lines) for i in self.index.values()}
-        self.order = [1 << i for i in sorted(degree, key=lambda i: -degree[i])]
-        shifts = (1, stride, stride + 1, stride - 1) if gravity else None
-        self.won = self._line_test(lines, n, k, shifts)
+        self.full = sum(1 << i for i in index.values())
+        degree = dict.fromkeys(index.values(), 0)
+        starts: dict = {}
+        lines = []
+        for line in TicTacToe(h, v, k).lines:
+            for square in line:
+                degree[index[square]] += 1
+            step = index[line[-1]] - index[line[0]] if k > 1 else 0
+            starts[step] = starts.get(step, 0) | 1 << index[line[0]]
+            lines.append(sum(1 << index[square] for square in line))
+        self.order = [1 << i for i in sorted(degree, key=degree.get, reverse=True)]
+        self.won = _line_table(lines, n) if n <= 12 else _line_test(starts, k)
         if gravity:
             self.canonical = lambda pos, sign=1: pos
         else:
-            perms = [[self.index[image(*square)] for square in self.squares]
+            perms = [[index[image(*square)] for square in self.squares]
                      for image in _symmetries(h, v)]
             self.canonical = _canonical_key(perms, n)
-
-    @staticmethod
-    def _line_test(lines: list, n: int, k: int, shifts):
-        """Return a function telling whether a mask holds a whole line: a table
-        for n <= 16, shifts where an empty top bit per column stops wrapping,
-        else a scan of the lines."""
-        if n > 16 and shifts:
-            def won(mask: int) -> bool:
-                for shift in shifts:
-                    run = mask
-                    for step in range(1, k):
-                        run &= mask >> (shift * step)
-                    if run:
-                        return True
-                return False
-            return won
-        if n > 16:
-            return lambda mask: any(mask & line == line for line in lines)
-        through = [[line for line in lines if line >> i & 1] for i in range(n)]
-        table = bytearray(1 << n)
-        for mask in range(1, 1 << n):
-            low_bit = mask & -mask
-            table[mask] = table[mask ^ low_bit] or any(
-                mask & line == line for line in through[low_bit.bit_length() - 1])
-        return table.__getitem__
 
     @classmethod
     @lru_cache(maxsize=16)
     def of(cls, h: int, v: int, k: int, gravity: bool) -> '_BoardShape':
         """The shape of a board, built once per process."""
         return cls(h, v, k, gravity)
+
+
+def _line_table(lines: list, n: int):
+    """Return a function telling whether an n-bit mask holds a whole line, by a
+    table of every mask (made by marking each line with every set of other squares)."""
+    table = bytearray(1 << n)
+    everything = (1 << n) - 1
+    for line in lines:
+        others = rest = everything ^ line
+        while True:
+            table[line | rest] = 1
+            if not rest:
+                break
+            rest = (rest - 1) & others
+    return table.__getitem__
+
+
+def _line_test(starts: dict, k: int):
+    """Return a function telling whether a mask holds a whole line: starts maps
+    the step from a line's first square to its last (in bits) to the mask of
+    the first squares of the lines that way; a line is there when its first
+    square and the k - 1 after it, a step / (k - 1) apart, are all in the mask."""
+    ways = [(first, [step * i // (k - 1) for i in range(1, k)] if k > 1 else [])
+            for step, first in starts.items()]
+
+    def won(mask: int) -> bool:
+        for first, shifts in ways:
+            run = mask & first
+            for shift in shifts:
+                run &= mask >> shift
+            if run:
+                return True
+        return False
+    return won
 
 
 def _symmetries(h: int, v: int) -> list:
@@ -300,33 +334,27 @@ def _symmetries(h: int, v: int) -> list:
 
 
 def _canonical_key(perms: list, n: int):
-    """Return a function giving the least image of a 2n-bit position under
-    the square permutations, looked up in tables of 9-bit chunks."""
-    width = 9
-    chunks = -(-2 * n // width)
-    tables = []
-    for perm in perms:
-        full = perm + [n + p for p in perm]
-        per_chunk = []
-        for chunk in range(chunks):
-            table = []
-            for value in range(1 << width):
-                image = 0
-                for bit in range(width):
-                    if value >> bit & 1 and chunk * width + bit < 2 * n:
-                        image |= 1 << full[chunk * width + bit]
-                table.append(image)
-            per_chunk.append(table)
-        tables.append(per_chunk)
-    if chunks == 2:
-        pairs = [(first, second) for first, second in tables]
-        return lambda pos, sign=1: min([first[pos & 511] | second[pos >> 9]
-                                        for first, second in pairs])
-    mask = (1 << width) - 1
+    """Return a function giving the least image of a 2n-bit position under the
+    square permutations. The images are added up side by side in one number, a
+    field of 2n bits each: a table per 8-bit chunk of the position gives the
+    chunk's images, so a key is a few look-ups, additions and the least field."""
+    bits, width = 2 * n, 8
+    full = [perm + [n + square for square in perm] for perm in perms]
+    chunks = []
+    for start in range(0, bits, width):
+        table = [0]
+        for bit in range(start, min(start + width, bits)):
+            images = sum(1 << (image[bit] + field * bits) for field, image in enumerate(full))
+            table += [entry + images for entry in table]
+        chunks.append((start, table))
+    fields = [field * bits for field in range(len(perms))]
+    field_mask = (1 << bits) - 1
 
     def canonical(pos: int, sign: int = 1) -> int:
-        return min(sum(table[pos >> (c * width) & mask] for c, table in enumerate(per_chunk))
-                   for per_chunk in tables)
+        images = 0
+        for start, table in chunks:
+            images += table[pos >> start & 255]
+        return min([images >> field & field_mask for field in fields])
     return canonical
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import random
+import time
 
 from games.stochastic import is_chance_node
 
@@ -196,13 +197,15 @@ def ucb(n, C=1.4):
     return infinity if n.N == 0 else n.U / n.N + C * math.sqrt(math.log(n.parent.N) / n.N)
 
 
-def monte_carlo_tree_search(state, game, N=1000):
+def monte_carlo_tree_search(state, game, N=1000, *, deadline=None, stats=None):
     """Choose a move by N rounds of select, expand, simulate (random play-out)
     and backpropagate, then take the most visited move. A win scores 1, a draw
     0.5, for the player who made the move into a node. In a game of chance, a
     chance node's children are its outcomes, and select and the play-outs roll
     the dice (each outcome weighted by its probability). Random choices use the
-    random module, so random.seed makes a search repeat."""
+    random module, so random.seed makes a search repeat. (Not in AIMA: with a
+    deadline, a time.monotonic() time, the rounds also stop there, after the
+    first; stats, if a dict, receives the number of play-outs.)"""
 
     def select(n):
         """select a leaf node in the tree"""
@@ -245,10 +248,14 @@ def monte_carlo_tree_search(state, game, N=1000):
         n.N += 1
 
     root = MCT_Node(state=state)
-    for _ in range(N):
+    playouts = 0
+    while playouts < N and (deadline is None or not playouts or time.monotonic() < deadline):
         leaf = select(root)
         child = expand(leaf)
         backprop(child, simulate(child.state))
+        playouts += 1
+    if stats is not None:
+        stats['playouts'] = playouts
     if not root.children:
         return None
     return root.children[max(root.children, key=lambda node: node.N)]

@@ -1,31 +1,47 @@
-"""The benchmark: every solver's value agrees, slow solvers are stopped, bad options refused."""
+"""The benchmark: cold starts in fresh processes, every solver's value agrees, slow
+solvers are stopped, Connect Four's random positions are as Pons' are, bad options refused."""
 
 import os
 import subprocess
 import sys
 import time
 
-from games import Nim, TicTacToe
+from games import ConnectFour, Nim, TicTacToe
 from players import bench
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
+def test_a_cold_run_is_a_fresh_process_that_has_never_searched():
+    value, nodes, seconds = bench.cold(bench._engine, (Nim((1, 2)),), limit=30)
+    assert (value, nodes) == (1, bench._engine(Nim((1, 2)))[1]) and 0 < seconds < 30
+    # In this process the engine has searched, and its tables are warm; there they were not.
+    outcome = bench.cold(_tables_in_use, (), limit=30)
+    assert outcome[0] == 0
+
+
+def _tables_in_use(*args):
+    from players import engine
+    return len(engine._TABLES), None
+
+
 def test_every_solver_agrees_on_small_positions():
     positions = [('nim', Nim((1, 2, 3))), ('misère nim', Nim((1, 2, 2), misere=True)),
                  ('ttt', TicTacToe(3, 3, 3))]
-    for name, measures in bench.run(limit=20, positions=positions):
+    for name, measures in bench.run(limit=20, positions=positions, run=bench.timed):
         rows = bench.rows(name, measures)
         assert rows[0][:2] == [name, bench.ENGINE]
         for row in rows:
             assert row[-1] == 'yes' or 'not installed' in row[-1], row
 
 
+def forever(game):
+    while True:
+        time.sleep(0.01)
+
+
 def test_a_slow_solver_is_stopped():
-    def forever(game):
-        while True:
-            time.sleep(0.01)
-    measure = bench.measure('slow', forever, Nim((1,)), limit=0.2)
+    measure = bench.measure('slow', forever, Nim((1,)), limit=0.2, run=bench.timed)
     assert measure.value is None and 'stopped after 0.2 s' in measure.note
     # The engine is faster than a stopped solver by at least the limit over its own time.
     ours = bench.Measure(bench.ENGINE, 1, 10, 0.001, '')
@@ -48,5 +64,28 @@ def test_checking_a_value_is_not_timed(monkeypatch):
 
     def solver(game):
         return (lambda: bench.time.perf_counter() and 1), 5
-    measure = bench.measure('textbook', solver, Nim((1,)), limit=5, repeat=1)
-    assert measure.value == 1 and measure.seconds == 1
+    assert bench.timed(solver, (Nim((1,)),), limit=5) == (1, 5, 1)
+
+
+def test_connect_four_positions_are_random_unfinished_and_not_won_at_once():
+    game = ConnectFour()
+    positions = bench.connect_four_positions(12, count=10)
+    assert positions == bench.connect_four_positions(12, count=10)
+    assert len({columns for columns, _ in positions}) == 10
+    for columns, state in positions:
+        assert len(columns) == 12 == len(state.board) and not game.terminal_test(state)
+        replayed = game.initial
+        for column in columns:
+            replayed = game.result(replayed, game.parse_move(column, replayed))
+        assert replayed == state
+        assert all(game.utility(game.result(state, move), state.to_move) == 0
+                   for move in game.actions(state))
+
+
+def test_connect_four_table_gives_the_median_beside_pons():
+    result = bench.ConnectFourSet(28, [1, 0, -1, -1], [1e-4, 2e-4, 3e-4, 4e-4], [5, 6, 7, 8], 1)
+    row = bench.connect_four_row(result)
+    assert row == [28, '2 µs', '250 µs', '125x', '400 µs', '6', '4/5', '1W 1D 2L']
+    sets = list(bench.run_connect_four(limit=10, sets=(36,), count=3, run=bench.timed))
+    assert len(sets[0].values) == 3 and sets[0].stopped == 0
+    assert all(value in (-1, 0, 1) for value in sets[0].values)

@@ -34,6 +34,7 @@ def spec(name):
 def adopting_orphans():
     """Make this process adopt every orphan of what it starts, and fail if any
     process it started (or that they started) is still alive at the end."""
+    earlier = set(jail._children())  # started by other tests, still ending
     prctl = ctypes.CDLL(None).prctl
     prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
     try:
@@ -41,14 +42,20 @@ def adopting_orphans():
     finally:
         prctl(36, 0, 0, 0, 0)
     for _ in range(40):  # processes killed as the run ended take a moment to go
-        alive = [pid for pid in jail._children() if not _reaped(pid)]
+        alive = [pid for pid in jail._children() if pid not in earlier and not _reaped(pid)]
         if not alive:
             break
         time.sleep(0.05)
     for pid in alive:
         jail._kill_group(pid)
         os.waitpid(pid, 0)
-    assert not alive, f'processes left after the run: {alive}'
+    assert not alive, f'processes left after the run: {[_command(pid) for pid in alive]}'
+
+
+def _command(pid):
+    """Return a process's command line, for messages."""
+    with open(f'/proc/{pid}/cmdline', 'rb') as file:
+        return file.read().replace(b'\0', b' ').decode(errors='replace')
 
 
 def _reaped(pid):

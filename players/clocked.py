@@ -1,0 +1,73 @@
+"""Players that use their clock: they think as long as their time allows
+(players.timing gives each move its share) and always answer before it ends.
+
+The alpha-beta player deepens its search one ply at a time and plays the move
+of the deepest search it finished: the move abN plays, N being that depth. It
+stops early once a search gives the game's exact value. The Monte Carlo player
+runs play-outs until its time is spent (or a given number is reached)."""
+
+from __future__ import annotations
+
+import math
+from itertools import count
+
+from games import Game, Player
+
+from .engine import EvalFn, search
+from .textbook import monte_carlo_tree_search
+from .timing import OutOfTime, move_deadline
+
+DEFAULT_SECONDS = 1.0
+"""The seconds a clocked player thinks about a move when no clock is set (a game at the keyboard)."""
+
+
+def deepening(game: Game, state, deadline: float, eval_fn: EvalFn | None = None) -> dict:
+    """Search one ply deeper at a time until the deadline or an exact value; return
+    the deepest finished search's move and depth (0 and the first legal move if
+    none finished), whether its value is exact, and the nodes of all the searches."""
+    actions = game.actions(state)
+    result = {'move': actions[0] if actions else None, 'depth': 0, 'exact': False, 'nodes': 0}
+    for depth in count(1):
+        stats: dict = {}
+        try:
+            solution = search(game, state, depth, eval_fn, stats, deadline)
+        except OutOfTime:
+            break
+        finally:
+            result['nodes'] += stats.get('nodes', 0)
+        result.update(move=solution.move, depth=depth, exact=stats['exact'])
+        if stats['exact']:
+            break
+    return result
+
+
+def make_clocked_alpha_beta_player(eval_fn: EvalFn | None = None,
+                                   seconds: float = DEFAULT_SECONDS) -> Player:
+    """Return a player that deepens alpha-beta one ply at a time while its clock
+    allows (seconds a move when no clock is set) and plays the move of the
+    deepest search it finished; player.stats holds its nodes, depth and exact."""
+
+    def clocked_alpha_beta_player(game: Game, state):
+        result = deepening(game, state, move_deadline(seconds), eval_fn)
+        clocked_alpha_beta_player.stats = {key: result[key] for key in ('nodes', 'depth', 'exact')}
+        return result['move']
+
+    clocked_alpha_beta_player.__doc__ = ('Alpha-beta, one ply deeper at a time while its clock '
+                                         'allows; the deepest finished search\'s move.')
+    return clocked_alpha_beta_player
+
+
+def make_clocked_mcts_player(seconds: float = DEFAULT_SECONDS, N: int | None = None) -> Player:
+    """Return a player that runs Monte Carlo play-outs while its clock allows
+    (seconds a move when no clock is set), and at most N if N is given;
+    player.stats holds its play-outs."""
+
+    def clocked_mcts_player(game: Game, state):
+        stats: dict = {}
+        move = monte_carlo_tree_search(state, game, math.inf if N is None else N,
+                                       deadline=move_deadline(seconds), stats=stats)
+        clocked_mcts_player.stats = stats
+        return move
+
+    clocked_mcts_player.__doc__ = 'Monte Carlo tree search, play-outs while its clock allows.'
+    return clocked_mcts_player

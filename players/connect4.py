@@ -1,0 +1,275 @@
+"""Connect Four solved exactly: four in a row on a board of any size, by the
+ideas of Pascal Pons' solver (blog.gamesolver.org), written for Python.
+
+A position is two bit masks, the stones of the player to move and all the
+stones, each column taking v + 1 bits (the top one always empty, so that lines
+found by shifts never wrap from one column into the next). The search is
+negamax with alpha-beta on values 1 (the player to move wins), 0 (a draw) and
+-1 (a loss), always in a null window, so that each search answers one
+question: is the value above alpha? Before looking at any move a node finds
+the opponent's winning squares: a square the opponent could play at once must
+be blocked (two such squares lose), and a square just under one of them is
+never played. No other move is searched when one of these rules decides. The
+moves left are tried in the order of the winning squares they make (the most
+first; ties go to the middle columns), and a transposition table keeps a lower
+and an upper bound of each position searched."""
+
+from __future__ import annotations
+
+import time
+
+from .timing import CHECK_EVERY, OutOfTime
+
+WIN, DRAW, LOSS = 1, 0, -1
+
+BOUNDS = {(low, high): (low, high) for low in (LOSS, DRAW, WIN) for high in (LOSS, DRAW, WIN)}
+"""The table's entries, made once, so that storing one creates no tuple."""
+
+TABLE_LIMIT = 250_000
+"""The most positions one table holds (20 to 45 MB, by the kind of table); a
+full table is emptied."""
+
+
+_SHAPES: dict = {}
+"""The shapes made so far, by (h, v)."""
+
+
+class Shape:
+    """The fixed masks of an h x v board: its bottom squares, all its squares
+    and each column, in the middle-first order in which moves are tried, and
+    the function that finds winning squares."""
+
+    def __init__(self, h: int, v: int):
+        self.h, self.v, self.size = h, v, h * v
+        stride = self.stride = v + 1
+        column = (1 << v) - 1
+        self.bottom = ((1 << h * stride) - 1) // ((1 << stride) - 1)
+        self.board = self.bottom * column
+        self.columns = columns = [column << x * stride for x in range(h)]
+        self.ordered = [(h - rank, columns[h // 2 + (1 - 2 * (rank % 2)) * ((rank + 1) // 2)])
+                        for rank in range(h)]
+        """(rank, column mask) by the middle first; a higher rank is tried first among equals."""
+        self.winning = self.winning_squares()
+
+    def mirror(self, key: int) -> int:
+        """Return a mask (or a key) with the columns in reverse order."""
+        stride, column, last = self.stride, (1 << self.stride) - 1, (self.h - 1) * self.stride
+        image = 0
+        for x in range(0, last + 1, stride):
+            image |= (key >> x & column) << (last - x)
+        return image
+
+    @staticmethod
+    def of(h: int, v: int) -> 'Shape':
+        """Return the shape of an h x v board (made once per process)."""
+        shape = _SHAPES.get((h, v))
+        if shape is None:
+            shape = _SHAPES[h, v] = Shape(h, v)
+        return shape
+
+    def encode(self, state) -> tuple:
+        """Return (mine, mask, moves) for a game state: the stones of the player
+        to move, all the stones, and how many there are."""
+        stride, mover = self.stride, state.to_move
+        mine = mask = 0
+        for (x, y), piece in state.board.items():
+            bit = 1 << (x - 1) * stride + y - 1
+            mask |= bit
+            if piece == mover:
+                mine |= bit
+        return mine, mask, len(state.board)
+
+    def square(self, mask: int, x: int) -> tuple:
+        """Return the game's move (x + 1, y) that drops a stone into column x (from 0)."""
+        return (x + 1, (mask & self.columns[x]).bit_count() + 1)
+
+    def winning_squares(self):
+        """Return a function (stones, empty) -> the squares of empty that would
+        complete four in a row of stones. Along each direction d, a pair p of
+        stones at i and i + d completes a line at i - d with i + 2d or i - 2d,
+        and at i + 2d with i + 3d or i - d."""
+        up = self.stride
+        a1, a2, a3 = up, 2 * up, 3 * up
+        b1, b2, b3 = up - 1, 2 * up - 2, 3 * up - 3
+        c1, c2, c3 = up + 1, 2 * up + 2, 3 * up + 3
+
+        def winning(stones: int, empty: int) -> int:
+            pair = stones & stones << 1
+            found = pair << 1 & pair << 2
+            shifted = stones >> a1
+            pair = stones & shifted
+            found |= pair >> a1 & (stones >> a3 | stones << a1) | pair << a2 & (shifted | stones << a3)
+            shifted = stones >> b1
+            pair = stones & shifted
+            found |= pair >> b1 & (stones >> b3 | stones << b1) | pair << b2 & (shifted | stones << b3)
+            shifted = stones >> c1
+            pair = stones & shifted
+            found |= pair >> c1 & (stones >> c3 | stones << c1) | pair << c2 & (shifted | stones << c3)
+            return found & empty
+        return winning
+
+
+    def evaluation(self):
+        """Return a function (mine, theirs) -> the game's evaluate for the player
+        to move (TicTacToe.evaluate: each line open to one side only counts the
+        square of its stones for that side, squashed by 0.9 s / (|s| + 10)),
+        for a position where no one has four in a row. Along each direction d,
+        a line is known by its lowest square i, and one, two are bit planes of
+        its stone count n (odd; at least two), so that n * n = one + 4 two + 4 one two."""
+        board, up = self.board, self.stride
+        directions = []
+        for step in (1, up, up - 1, up + 1):
+            starts = board & board >> step & board >> 2 * step & board >> 3 * step
+            directions.append((step, 2 * step, 3 * step, starts))
+
+        def evaluate(mine: int, theirs: int) -> float:
+            score = 0
+            for d1, d2, d3, starts in directions:
+                m1, m2, m3 = mine >> d1, mine >> d2, mine >> d3
+                t1, t2, t3 = theirs >> d1, theirs >> d2, theirs >> d3
+                free = starts & ~(theirs | t1 | t2 | t3)
+                one = (mine ^ m1 ^ m2 ^ m3) & free
+                two = (mine & m1 | m2 & m3 | (mine | m1) & (m2 | m3)) & free
+                score += one.bit_count() + 4 * (two.bit_count() + (one & two).bit_count())
+                free = starts & ~(mine | m1 | m2 | m3)
+                one = (theirs ^ t1 ^ t2 ^ t3) & free
+                two = (theirs & t1 | t2 & t3 | (theirs | t1) & (t2 | t3)) & free
+                score -= one.bit_count() + 4 * (two.bit_count() + (one & two).bit_count())
+            return 0.9 * score / (abs(score) + 10)
+        return evaluate
+
+
+class Solver:
+    """Exact values and best moves of Connect Four positions on one board
+    shape, with a transposition table that may live on between searches.
+    nodes counts the positions searched; past deadline (a time.monotonic()
+    time, or None) a search raises OutOfTime."""
+
+    def __init__(self, shape: Shape, table: dict | None = None, deadline: float | None = None):
+        self.shape = shape
+        self.table = {} if table is None else table
+        self.deadline = deadline
+        self.winning = shape.winning
+        self._negamax, self._counts = self._make_negamax()
+
+    @property
+    def nodes(self) -> int:
+        """The number of positions searched so far."""
+        return self._counts()[0]
+
+    @property
+    def hits(self) -> int:
+        """The number of positions the table answered without a search."""
+        return self._counts()[1]
+
+    def can_win_now(self, mine: int, mask: int) -> int:
+        """Return the squares where the player to move would win at once (0: none)."""
+        shape = self.shape
+        return self.winning(mine, shape.board ^ mask) & (mask + shape.bottom)
+
+    def value(self, mine: int, mask: int, moves: int) -> int:
+        """Return the value of a position that is not over, for the player to move."""
+        shape, winning = self.shape, self.winning
+        empty = shape.board ^ mask
+        if winning(mine, empty) & (mask + shape.bottom):
+            return WIN
+        threats = winning(mine ^ mask, empty)
+        bound = self._negamax(mine, mask, moves, DRAW, threats)
+        if bound != DRAW:
+            return bound
+        return DRAW if self._negamax(mine, mask, moves, LOSS, threats) > LOSS else LOSS
+
+    def is_at_most(self, mine: int, mask: int, moves: int, bound: int) -> bool:
+        """Is the value of a position that is not over at most bound, for the player to move?"""
+        if bound >= WIN:
+            return True
+        if self.can_win_now(mine, mask):
+            return False
+        threats = self.winning(mine ^ mask, self.shape.board ^ mask)
+        return self._negamax(mine, mask, moves, bound, threats) <= bound
+
+    def best_move(self, mine: int, mask: int, moves: int) -> tuple:
+        """Return (value, column) for a position that is not over: the column (from 0)
+        is the first, left to right, of the best moves, as minmax_decision chooses."""
+        value = self.value(mine, mask, moves)
+        shape = self.shape
+        wins = self.winning(mine, shape.board ^ mask)
+        playable = (mask + shape.bottom) & shape.board
+        for x, column in enumerate(shape.columns):
+            move = playable & column
+            if not move:
+                continue
+            if move & wins or value == LOSS or moves + 1 == shape.size:
+                return value, x
+            if self.is_at_most(mine ^ mask, mask | move, moves + 1, -value):
+                return value, x
+        raise AssertionError('no move reaches the value of its position')
+
+    def _make_negamax(self):
+        """Return the search function, with everything it reads bound locally,
+        and a function that returns its counts of nodes and table hits."""
+        shape, table, winning = self.shape, self.table, self.winning
+        bottom, board, ordered = shape.bottom, shape.board, shape.ordered
+        nearly_full = shape.size - 2
+        get, bounds, limit = table.get, BOUNDS, TABLE_LIMIT
+        check, clock, deadline = CHECK_EVERY, time.monotonic, self.deadline
+        nodes = hits = 0
+
+        def negamax(mine: int, mask: int, moves: int, alpha: int, threats: int) -> int:
+            """Return a bound on the value of a position in which the player to move
+            cannot win at once, threats being the opponent's winning squares:
+            above alpha, a lower bound; else an upper bound."""
+            nonlocal nodes, hits
+            nodes += 1
+            if not nodes & check and deadline is not None and clock() > deadline:
+                raise OutOfTime
+            possible = (mask + bottom) & board
+            forced = possible & threats
+            if forced:
+                if forced & (forced - 1):
+                    return LOSS
+                possible = forced
+            possible &= ~(threats >> 1)
+            if not possible:
+                return LOSS
+            if moves >= nearly_full:
+                return DRAW
+            key = mine + mask
+            entry = get(key)
+            if entry is None:
+                low, high = LOSS, WIN
+            else:
+                low, high = entry
+                if low > alpha or high <= alpha:
+                    hits += 1
+                    return low if low > alpha else high
+            empty = board ^ mask
+            if possible & (possible - 1):
+                children = []
+                for rank, column in ordered:
+                    move = possible & column
+                    if move:
+                        made = winning(mine | move, empty)
+                        children.append((made.bit_count(), rank, move, made))
+                children.sort(reverse=True)
+            else:
+                children = ((0, 0, possible, winning(mine | possible, empty)),)
+            theirs, best = mine ^ mask, LOSS
+            moves += 1
+            for _, _, move, made in children:
+                value = -negamax(theirs, mask | move, moves, -alpha - 1, made)
+                if value > alpha:
+                    if len(table) >= limit:
+                        table.clear()
+                    table[key] = bounds[value, high]
+                    return value
+                if value > best:
+                    best = value
+            if len(table) >= limit:
+                table.clear()
+            table[key] = bounds[low, best]
+            return best
+
+        def counts() -> tuple:
+            return nodes, hits
+        return negamax, counts

@@ -1,0 +1,125 @@
+"""Connect Four's own searches: exact values against a slow search of the game's
+own states, the textbook's moves at depth, the game's evaluation, deadlines."""
+
+import random
+import time
+
+import pytest
+
+from games import ConnectFour
+from players import PLAYER, engine
+from players.connect4 import Shape
+from players.textbook import alpha_beta_cutoff_search
+from players.timing import OutOfTime
+
+
+def slow_value(game, state, memo: dict) -> int:
+    """The value for the player to move, by plain negamax over the game's own
+    states (each remembered once solved): 1 a win, 0 a draw, -1 a loss."""
+    if game.terminal_test(state):
+        return game.utility(state, game.to_move(state))
+    if state not in memo:
+        memo[state] = max(-slow_value(game, game.result(state, move), memo)
+                          for move in game.actions(state))
+    return memo[state]
+
+
+def near_the_end(game, rng, empty: int):
+    """A state reached by random moves with empty squares left (at least 1), not over."""
+    while True:
+        state = game.initial
+        while len(state.moves) > empty and not game.terminal_test(state):
+            state = game.result(state, rng.choice(game.actions(state)))
+        if not game.terminal_test(state):
+            return state
+
+
+def cases():
+    """(game, state) near the end of random games on boards of several sizes."""
+    rng = random.Random(2024)
+    for game, empty, count in [(ConnectFour(), 10, 8), (ConnectFour(), 12, 3),
+                               (ConnectFour(5, 4), 11, 5), (ConnectFour(4, 7), 10, 4),
+                               (ConnectFour(6, 5), 9, 4)]:
+        for _ in range(count):
+            yield game, near_the_end(game, rng, empty)
+
+
+@pytest.mark.parametrize('number, case', list(enumerate(cases())),
+                         ids=lambda item: str(item) if isinstance(item, int) else '')
+def test_solve_agrees_with_a_slow_search_and_plays_the_first_best_move(number, case):
+    game, state = case
+    memo: dict = {}
+    expected = slow_value(game, state, memo)
+    engine.clear_tables()
+    assert engine.value(game, state) == expected
+    solution = solve = engine.solve(game, state)
+    assert solve.value == expected
+    child_values = [-slow_value(game, game.result(state, move), memo)
+                    for move in game.actions(state)]
+    assert solution.move == game.actions(state)[child_values.index(expected)]
+
+
+def test_a_win_at_once_is_found_without_a_search():
+    game = ConnectFour()
+    state = game.initial
+    for column in '112233':  # X has three on the bottom row, and wins at (4, 1)
+        state = game.result(state, game.parse_move(column, state))
+    stats: dict = {}
+    assert engine.value(game, state, stats) == 1 and stats['nodes'] == 0
+
+
+def random_midgame(game, rng):
+    """A state of 8 to 14 random moves that is not over."""
+    return near_the_end(game, rng, game.h * game.v - rng.randint(8, 14))
+
+
+def test_depth_limited_search_chooses_the_textbook_move_with_threats_about():
+    rng = random.Random(7)
+    for game, depth in [(ConnectFour(), 4)] * 6 + [(ConnectFour(5, 4), 5)] * 4:
+        state = random_midgame(game, rng)
+        player = game.to_move(state)
+
+        def evaluate(position):
+            if game.terminal_test(position):
+                return game.utility(position, player)
+            return game.evaluate(position, player)
+        expected = alpha_beta_cutoff_search(state, game, d=depth - 1, eval_fn=evaluate)
+        assert PLAYER[f'ab{depth}'](game, state) == expected
+
+
+def test_depth_reaching_the_end_is_solved_exactly():
+    rng = random.Random(3)
+    game = ConnectFour()
+    for _ in range(3):
+        state = near_the_end(game, rng, 6)
+        stats: dict = {}
+        solution = engine.search(game, state, 6, stats=stats)
+        assert stats['exact'] and solution.value == slow_value(game, state, {})
+        assert solution.move == alpha_beta_cutoff_search(state, game, d=5)
+
+
+def test_the_evaluation_is_the_games_own_to_the_last_bit():
+    rng = random.Random(5)
+    for game in (ConnectFour(), ConnectFour(5, 4), ConnectFour(4, 7)):
+        shape = Shape.of(game.h, game.v)
+        evaluate = shape.evaluation()
+        for _ in range(20):
+            state = near_the_end(game, rng, rng.randint(4, game.h * game.v))
+            mine, mask, _ = shape.encode(state)
+            assert evaluate(mine, mine ^ mask) == game.evaluate(state, state.to_move)
+
+
+def test_a_search_past_its_deadline_stops_and_its_tables_stay_right():
+    game = ConnectFour()
+    state = game.initial
+    for column in '44':
+        state = game.result(state, game.parse_move(column, state))
+    engine.clear_tables()
+    start = time.monotonic()
+    with pytest.raises(OutOfTime):
+        engine.solve(game, state, deadline=start + 0.05)
+    assert time.monotonic() - start < 0.5
+    with pytest.raises(OutOfTime):
+        engine.search(game, state, 30, deadline=time.monotonic() + 0.05)
+    late = near_the_end(game, random.Random(1), 10)
+    assert engine.solve(game, late).value == slow_value(game, late, {})
