@@ -41,7 +41,7 @@ def clear_tables() -> None:
     _TABLES.clear()
 
 
-def _table(context) -> dict:
+def cached_table(context) -> dict:
     """Return the cached table of a search context, making room for it if needed."""
     table = _TABLES.get(context)
     if table is None:
@@ -165,10 +165,10 @@ def _searcher(game: Game, state, eval_fn, kind, depth_limited: bool,
     """Make a search for a state, with its (possibly cached) tables."""
     rules = rules_for(game, game.to_move(state), eval_fn)
     context = _context(game, rules, kind)
-    table = {} if context is None else _table(context)
+    table = {} if context is None else cached_table(context)
     hints = None
     if depth_limited:
-        hints = {} if context is None else _table(context + ('hints',))
+        hints = {} if context is None else cached_table(context + ('hints',))
     return _Search(rules, table, hints, deadline)
 
 
@@ -180,7 +180,7 @@ def is_connect_four(game: Game, eval_fn=None) -> bool:
 def _connect_four_solver(game: ConnectFour, deadline: float | None) -> connect4.Solver:
     """Make Connect Four's exact solver for a game, with its cached table."""
     shape = connect4.Shape.of(game.h, game.v)
-    return connect4.Solver(shape, _table((ConnectFour, game.h, game.v, 'solve')), deadline)
+    return connect4.Solver(shape, cached_table((ConnectFour, game.h, game.v, 'solve')), deadline)
 
 
 def _report(stats: dict | None, searcher, depth: int) -> None:
@@ -256,8 +256,8 @@ def search(game: Game, state, depth: int, eval_fn: EvalFn | None = None,
         shape = connect4.Shape.of(game.h, game.v)
         context = (ConnectFour, game.h, game.v)
         mine, mask, moves = shape.encode(state)
-        searcher = DepthSearch(shape, _table(context + ('evaluate',)), _table(context + ('hints',)),
-                               _table(context + ('scores',)), _table(context + ('solve',)),
+        searcher = DepthSearch(shape, cached_table(context + ('evaluate',)), cached_table(context + ('hints',)),
+                               cached_table(context + ('scores',)), cached_table(context + ('solve',)),
                                deadline, symmetric=shape.mirror(mine + mask) == mine + mask)
         try:
             result, x = best_move(searcher, mine, mask, moves, depth)

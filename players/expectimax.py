@@ -12,37 +12,12 @@ from __future__ import annotations
 
 import math
 import time
-from typing import Callable
 
 from games import Game
 from games.stochastic import StochasticGameState, is_chance_node
 
-from .engine import Solution
+from .engine import TABLE_LIMIT, EvalFn, Solution, cached_table
 from .timing import CHECK_EVERY, OutOfTime
-
-EvalFn = Callable[[Game, object, object], float]
-TABLE_LIMIT = 50_000
-"""The most entries one table holds; a full table is emptied."""
-TABLES_LIMIT = 6
-"""The most tables kept at once (one per game spec, root player and kind)."""
-
-_TABLES: dict = {}
-
-
-def clear_tables() -> None:
-    """Forget every value kept between searches."""
-    _TABLES.clear()
-
-
-def _table(context) -> dict:
-    """Return the table of a context, making room for it if needed."""
-    table = _TABLES.get(context)
-    if table is None:
-        if len(_TABLES) >= TABLES_LIMIT:
-            _TABLES.clear()
-        table = _TABLES[context] = {}
-    return table
-
 
 def _key(state):
     """Return what a table keys a state by (a state of chance without its list of moves,
@@ -133,8 +108,8 @@ def _searcher(game: Game, state, eval_fn: EvalFn | None,
     the tables kept for its game and that player."""
     player = game.to_move(state)
     context = (type(game), repr(game), player)
-    return _ChanceSearch(game, player, eval_fn, _table(context + ('exact',)),
-                         _table(context + ('cut-off', eval_fn)), deadline)
+    return _ChanceSearch(game, player, eval_fn, cached_table(context + ('exact',)),
+                         cached_table(context + ('cut-off', eval_fn)), deadline)
 
 
 def solve_chance(game: Game, state=None, stats: dict | None = None) -> Solution:

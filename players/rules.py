@@ -208,7 +208,7 @@ class TicTacToeRules(_KnownRules):
 
     def state(self, pos: int, sign: int) -> GameState:
         """The game state of a position: the board with pieces by colour, and its empty squares."""
-        game, shape = self.game, self.shape
+        shape = self.shape
         mover = self.root if sign > 0 else ('O' if self.root == 'X' else 'X')
         other = 'O' if mover == 'X' else 'X'
         board = {}

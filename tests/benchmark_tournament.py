@@ -40,8 +40,9 @@ FIRST_MOVE = 'def player(game, state):\n    return game.actions(state)[0]\n'
 
 def timed_run(*args: str, root: str = ROOT) -> tuple[float, float, float]:
     """Run python tournament.py with args in root; return its wall time in seconds,
-    the CPU seconds of it and its children, and the peak resident memory in MB of
-    its largest process."""
+    the CPU seconds of it and the children it waited for (workers that are killed
+    at the end, as this tree's are, are not counted), and the peak resident memory
+    in MB of its largest process."""
     started = time.perf_counter()
     process = subprocess.Popen([sys.executable, 'tournament.py', *args], cwd=root,
                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
@@ -65,8 +66,8 @@ def interleaved(runs: dict, repeat: int) -> dict:
 def default_run(baseline: str | None, repeat: int) -> None:
     """Print the default run's time, beside the baseline commit's when given."""
     if baseline is None:
-        seconds, cpu, _ = timed_run()
-        print(f'default run (python tournament.py): {seconds:.1f} s ({cpu:.1f} CPU s)')
+        seconds, _, _ = timed_run()
+        print(f'default run (python tournament.py): {seconds:.1f} s')
         return
     with tempfile.TemporaryDirectory() as folder:
         old = os.path.join(folder, 'baseline')
@@ -78,8 +79,8 @@ def default_run(baseline: str | None, repeat: int) -> None:
             subprocess.run(['git', 'worktree', 'remove', '--force', old], cwd=ROOT)
     print(f'the default run of 3312 games ({len(PLAYERS.split(","))} players, 6 variants), '
           f'best of {repeat}, interleaved:')
-    for label, (seconds, cpu, _) in best.items():
-        print(f'  {label}: {seconds:.1f} s wall, {cpu:.1f} CPU s')
+    for label, (seconds, _, _) in best.items():
+        print(f'  {label}: {seconds:.1f} s wall')
     print(f'  ratio: {best["this tree"][0] / best[baseline][0]:.2f}x the baseline\'s wall time')
 
 
@@ -87,8 +88,8 @@ def speedup(repeat: int) -> None:
     """Print the --jobs 1 against --jobs 2 speed-up on 300 heavy games."""
     print(f'speed-up on 300 games ({" ".join(SPEEDUP)}), best of {repeat}, interleaved:')
     best = interleaved({jobs: ([*SPEEDUP, '--jobs', str(jobs)], ROOT) for jobs in (1, 2)}, repeat)
-    for jobs, (seconds, cpu, _) in best.items():
-        print(f'  --jobs {jobs}: {seconds:.1f} s wall, {cpu:.1f} CPU s')
+    for jobs, (seconds, _, _) in best.items():
+        print(f'  --jobs {jobs}: {seconds:.1f} s wall')
     print(f'  speed-up: {best[1][0] / best[2][0]:.2f}x')
 
 

@@ -15,7 +15,8 @@ import variants
 from games import DiceNim, StochasticGame, referee, replay
 from games.stochastic import from_json
 from players import PLAYER, expect_minmax, make_alpha_beta_player, mcts_player, solve
-from players.expectimax import clear_tables, search_chance
+from players.engine import clear_tables
+from players.expectimax import search_chance
 
 
 class ChanceTree(StochasticGame):
