@@ -15,6 +15,7 @@ import variants
 from games import DiceNim, StochasticGame, referee, replay
 from games.stochastic import from_json
 from players import PLAYER, expect_minmax, make_alpha_beta_player, mcts_player, solve
+from players.clocked import make_clocked_alpha_beta_player, make_clocked_mcts_player
 from players.engine import clear_tables
 from players.expectimax import search_chance
 
@@ -195,10 +196,13 @@ def test_search_refuses_a_bad_depth():
 
 def test_every_registered_player_plays_dice_nim_legally():
     game = variants.make('dice-nim')
-    names = [name for name in PLAYER if name != 'human']
+    chosen = {name: PLAYER[name] for name in PLAYER if name != 'human'}
+    chosen.update({'ab-clock': make_clocked_alpha_beta_player(seconds=0.02),  # not 1 s a move
+                   'mcts-clock': make_clocked_mcts_player(seconds=0.02)})
+    names = list(chosen)
     for first, second in zip(names, names[1:] + names[:1]):
         random.seed(first)
-        record = referee.play(game, [PLAYER[first], PLAYER[second]], rng=random.Random(first))
+        record = referee.play(game, [chosen[first], chosen[second]], rng=random.Random(first))
         assert record.offender is None and record.termination == referee.NORMAL
 
 
