@@ -106,7 +106,7 @@ def cmd_play(args) -> int:
     setup = remote.Setup(args.variant, level=sandbox_level(args.sandbox))
     names = dict(zip(seats, specs))
     print(f'{game}: {names[seats[0]]} plays {seats[0]}, {names[seats[1]]} plays {seats[1]}')
-    jail.prepare_jailer(remote.PACKAGES)
+    jail.prepare_jailer()
     history: list = []
     chosen = [players.load_player(spec) if code is None else
               remote.JailedPlayer(code, setup, str(seat), history)
@@ -330,7 +330,7 @@ def cmd_tournament(args) -> int:
     check_executor(args)
     rules = Rules(args.openings, args.move_timeout, args.max_plies, args.clock,
                   sandbox_level(args.sandbox), args.memory)
-    jail.prepare_jailer(remote.PACKAGES)
+    jail.prepare_jailer()
     specs, gauntlet = tournament_players(args.players, args.gauntlet)
     names = list(specs)
     codes = checked_players(specs, remote.Setup(chosen[0], level=rules.sandbox,

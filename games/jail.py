@@ -3,16 +3,20 @@ spoken to only in lines of JSON; closing a jail kills everything it started.
 
 The trusted side starts a Jail with an entry, 'module:function', which runs in
 the jail as function(channel) and talks to the trusted side through the
-channel's receive() and send(). Two levels:
+channel's receive() and send() (games.zygote.Channel). No trusted process
+forks a jail: each asks a jail server of its own (games.zygote), a fresh Python
+that has imported the project's packages and never held anything of the
+trusted side, which forks the jail. Two levels:
 
-- 'process': a child forked from this process, in its own session, with limits
-  on memory, file size, open files and core dumps; when this process runs as
-  root the child also drops to an unprivileged user id of its own, so it can
-  neither signal nor write the files of the trusted side.
-- 'bwrap': the same child, which then runs a fresh Python inside bubblewrap:
-  no network, its own process, user and mount namespaces, a read-only view of
-  the system and of the packages it needs, and a private /tmp; nothing else of
-  the filesystem (results files, other players' files) is there to see.
+- 'process': the server runs here; each jail is in its own session, with
+  limits on memory, file size, open files, processes and core dumps. When this
+  process runs as root, each jail also has a user id of its own and sees no
+  file at all (it is shut in an empty folder of its own), so it can neither
+  signal nor read nor write anything of the trusted side or of another jail.
+- 'bwrap': the server runs inside bubblewrap (no network, a read-only view of
+  the system and of the packages it needs, started as an unprivileged user), and
+  each jail has user, mount, process, network and IPC namespaces of its own in
+  it, a private /tmp, no /proc and no capabilities.
 
 Only JSON crosses, each message one line of at most MESSAGE_LIMIT bytes, so
 nothing the jail sends is ever unpickled, compared or called by the trusted side.
@@ -20,42 +24,35 @@ nothing the jail sends is ever unpickled, compared or called by the trusted side
 
 from __future__ import annotations
 
+import atexit
 import ctypes
-import fcntl
 import functools
-import gc
 import importlib
 import json
 import os
-import pkgutil
-import resource
 import select
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any, Sequence
+
+from . import zygote
+from .zygote import UID_BASE
 
 LEVELS = ('auto', 'bwrap', 'process')
 """The sandbox levels a user may ask for; 'auto' is bwrap where it works, else process."""
 MESSAGE_LIMIT = 1 << 16
 """The most bytes of one message from a jail; a longer one is garbage."""
-UID_BASE = 1_500_000_000
-"""Jails started by root run as UID_BASE plus a number of their own: no such user
-owns any file, and no two live jails share one."""
-REQUEST_FD, ANSWER_FD = 3, 4
-"""The jail's ends of its two pipes, the same in every jail."""
-PRELOADED = ('array', 'bisect', 'collections', 'copy', 'dataclasses', 'enum', 'fractions',
-             'functools', 'heapq', 'itertools', 'json', 'math', 'operator', 'random', 're',
-             'statistics', 'string', 'time', 'typing')
-"""Standard modules imported before a process-level jail drops to its own user,
-which may not be allowed to read the Python installation (one under /root)."""
+SERVER_START_SECONDS = 60.0
+"""The longest a jail server may take to start and import the project."""
 
-_PR_SET_PDEATHSIG, _PR_SET_DUMPABLE, _PR_SET_CHILD_SUBREAPER = 1, 4, 36
-_reaper = False
+_PR_SET_DUMPABLE = 4
 
 
 @dataclass(frozen=True)
@@ -65,11 +62,17 @@ class Limits:
     memory_mb: int = 2048
     """Address space, in MiB: far above what a search needs, so only a runaway player hits it."""
     file_mb: int = 16
-    """The largest file the jail may write, in MiB."""
+    """The largest file the jail may write, in MiB (its /tmp under bwrap holds four times that)."""
     processes: int = 64
-    """Processes and threads of the jail's own user (a jail started by root)."""
+    """Processes and threads the jail may have at once."""
     open_files: int = 256
     """Files the jail may hold open at once."""
+
+
+class ServerLost(RuntimeError):
+    """A jail server that died or stopped answering: a fault of the machinery (or
+    of a player run by an ordinary user at the process level, which can signal
+    it), never charged to a player's game."""
 
 
 class JailError(Exception):
@@ -88,24 +91,28 @@ class Jail:
     def __init__(self, entry: str, level: str = 'process', limits: Limits = Limits(),
                  packages: Sequence[str] = ('games',)):
         """Start the jail. level is 'process' or 'bwrap' (see resolve_level);
-        packages are the top-level packages of this project the jail may import
-        (under bwrap, nothing else of the project is visible)."""
+        packages are the packages of this project the jail may import (nothing
+        else of the project is there to import: not the other packages, nor the
+        parent package of a subpackage named). Raises ServerLost if the jail
+        server cannot start one."""
         if level not in ('process', 'bwrap'):
             raise ValueError(f'unknown jail level {level!r}')
         self.level, self.limits = level, limits
-        self.uid = _jail_uid() if os.geteuid() == 0 else None
-        self.home = _private_folder(self.uid) if level == 'process' else None
-        argv = _bwrap_argv(entry, packages) if level == 'bwrap' else None
+        self.server = server(level, tuple(packages))
         request_read, self._request = os.pipe()
         self._answer, answer_write = os.pipe()
-        self.pid = os.fork()
-        if self.pid == 0:  # the child never returns from here
-            _become_jail(request_read, answer_write, self, entry, argv)
-        _live.add(self.pid)
-        os.close(request_read)
-        os.close(answer_write)
+        try:
+            self.pid = self.server.start(entry, limits, (request_read, answer_write))
+        except ServerLost:
+            for fd in (self._request, self._answer):
+                os.close(fd)
+            raise
+        finally:
+            os.close(request_read)
+            os.close(answer_write)
         self._buffer = b''
         self.status: int | None = None
+        """The jail's wait status once it has ended, else None."""
 
     def send(self, message: Any) -> None:
         """Send one JSON message; a jail that is gone raises JailError('died')."""
@@ -141,19 +148,17 @@ class Jail:
             raise JailError(f'sent something that is not JSON: {_shown(line)}', 'garbled') from None
 
     def close(self) -> None:
-        """Kill the jail and everything it started, and free what it used."""
-        self._reap()
+        """Kill the jail and everything it started."""
+        try:
+            self._reap()
+        except ServerLost:
+            pass  # the server is gone, and its jails with it
         for fd in (self._request, self._answer):
             try:
                 os.close(fd)
             except OSError:
                 pass
         self._request = self._answer = -1
-        if _reaper:
-            kill_strays()
-        if self.home:
-            shutil.rmtree(self.home, ignore_errors=True)
-            self.home = None
 
     def __enter__(self) -> Jail:
         return self
@@ -162,16 +167,11 @@ class Jail:
         self.close()
 
     def _reap(self, grace: float = 0.0) -> None:
-        """Give the jail's process grace seconds to end by itself, kill its process
-        group, and collect its exit status, once."""
+        """Have the server give the jail grace seconds to end by itself, then kill
+        it with everything it started and tell its wait status, once."""
         if self.status is None:
-            deadline = time.monotonic() + grace
-            while (time.monotonic() < deadline and os.waitid(
-                    os.P_PID, self.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is None):
-                time.sleep(0.005)
-            _kill_group(self.pid)
-            self.status = os.waitpid(self.pid, 0)[1]
-            _live.discard(self.pid)
+            self.status = -1  # in case the server is lost
+            self.status = self.server.close(self.pid, grace)
 
     def _ended(self) -> str:
         """Reap the jail's process, which closed its end of the pipe, and say how it ended."""
@@ -182,25 +182,105 @@ class Jail:
         return f'its process exited with status {os.WEXITSTATUS(self.status)}'
 
 
-class Channel:
-    """The jail's end of its pipes: JSON messages, one a line."""
+class JailServer:
+    """A jail server (games.zygote) of this process, at one level, for jails that
+    may import the given packages, spoken to over a socket of its own."""
 
-    def __init__(self, read_fd: int = REQUEST_FD, write_fd: int = ANSWER_FD):
-        self._reader = os.fdopen(read_fd, 'rb')
-        self._write_fd = write_fd
+    def __init__(self, level: str, packages: tuple[str, ...]):
+        """Start the server and wait until it has imported the packages; raise
+        ServerLost, saying why, if it cannot start."""
+        self.level = level
+        self.lock = threading.Lock()
+        self.folder = tempfile.mkdtemp(prefix='jail-server-')
+        os.chmod(self.folder, 0o755)
+        self.socket, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        argv = _server_command(level, packages, theirs.fileno(), self.folder)
+        errors = open(os.path.join(self.folder, 'errors'), 'w+b')
+        try:
+            self.process = subprocess.Popen(
+                argv, pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL, stderr=errors, env={'PATH': '/usr/bin:/bin'},
+                start_new_session=True)
+        finally:
+            theirs.close()
+        self.socket.settimeout(SERVER_START_SECONDS)
+        try:
+            ready = self._ask(None)
+        except ServerLost:
+            errors.seek(0)
+            said = errors.read().decode(errors='replace').strip().splitlines()
+            self.close_server()
+            raise ServerLost(f'the jail server did not start: {said[-1] if said else "no reason given"}')
+        finally:
+            errors.close()
+        self.socket.settimeout(None)
+        if ready != {'ready': True}:
+            self.close_server()
+            raise ServerLost(f'the jail server did not start: {ready}')
 
-    def receive(self) -> Any:
-        """Return the next message from the trusted side; raise EOFError when it is gone."""
-        line = self._reader.readline()
-        if not line:
-            raise EOFError
-        return json.loads(line)
+    def start(self, entry: str, limits: Limits, fds: tuple[int, int]) -> int:
+        """Start a jail running entry with the given ends of its pipes; return its id."""
+        return self._ask({'start': entry, 'limits': asdict(limits)}, fds)['pid']
 
-    def send(self, message: Any) -> None:
-        """Send one message to the trusted side."""
-        data = (json.dumps(message, separators=(',', ':')) + '\n').encode()
-        while data:
-            data = data[os.write(self._write_fd, data):]
+    def close(self, pid: int, grace: float) -> int:
+        """Kill jail pid, after grace seconds for it to end by itself, with every
+        process it started; return its wait status."""
+        return self._ask({'close': pid, 'grace': grace})['status']
+
+    def _ask(self, request: dict | None, fds: Sequence[int] = ()) -> dict:
+        """Send a request (None: none, only read) and return the server's answer."""
+        with self.lock:
+            try:
+                if request is not None:
+                    socket.send_fds(self.socket, [json.dumps(request).encode()], list(fds))
+                answer = self.socket.recv(zygote.PACKET)
+            except OSError as error:
+                raise ServerLost(f'the jail server is lost: {error}') from None
+            if not answer:
+                raise ServerLost('the jail server is lost: it ended')
+            return json.loads(answer)
+
+    def alive(self) -> bool:
+        """Is the server still running?"""
+        return self.process.poll() is None
+
+    def close_server(self) -> None:
+        """Stop the server and every jail it has."""
+        self.socket.close()
+        if self.process.poll() is None:
+            self.process.kill()
+        self.process.wait()
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+_servers: dict = {}
+"""This process's jail servers, by level and packages."""
+_servers_pid = os.getpid()
+
+
+def server(level: str, packages: tuple[str, ...]) -> JailServer:
+    """Return this process's jail server for a level and packages, starting it if
+    there is none or the last one died (a child process starts its own)."""
+    global _servers_pid
+    if _servers_pid != os.getpid():  # a fork: the parent's servers are the parent's
+        _servers.clear()
+        _servers_pid = os.getpid()
+    key = (level, packages)
+    found = _servers.get(key)
+    if found is None or not found.alive():
+        if found is not None:
+            found.close_server()
+        found = _servers[key] = JailServer(level, packages)
+    return found
+
+
+@atexit.register
+def close_servers() -> None:
+    """Stop every jail server of this process (and so every jail)."""
+    if _servers_pid == os.getpid():
+        for found in _servers.values():
+            found.close_server()
+    _servers.clear()
 
 
 def resolve_level(requested: str) -> str:
@@ -221,16 +301,20 @@ def resolve_level(requested: str) -> str:
 
 @functools.lru_cache(maxsize=None)
 def bwrap_problem() -> str | None:
-    """Return why bubblewrap cannot jail players here, or None if it can."""
+    """Return why bubblewrap cannot jail players here, or None if it can: a jail
+    server is started inside it and asked for a jail, as a tournament would."""
     if shutil.which('bwrap') is None:
         return 'bubblewrap is not installed (apt-get install bubblewrap)'
     try:
-        probe = subprocess.run(_bwrap_options(()) + ['true'], capture_output=True, timeout=10)
-    except (OSError, subprocess.SubprocessError) as error:
-        return f'bwrap does not run here: {error}'
-    if probe.returncode:
-        return f'bwrap does not work here: {probe.stderr.decode(errors="replace").strip()}'
-    return None
+        with Jail('games.zygote:probe', 'bwrap') as probe:
+            answer = probe.receive(SERVER_START_SECONDS)
+    except (ServerLost, JailError) as error:
+        return f'bwrap does not work here: {error}'
+    finally:
+        found = _servers.pop(('bwrap', ('games',)), None)
+        if found is not None:
+            found.close_server()
+    return None if answer == {'probe': True} else f'bwrap does not work here: {answer}'
 
 
 def describe(level: str) -> str:
@@ -238,140 +322,68 @@ def describe(level: str) -> str:
     if level == 'bwrap':
         return 'bwrap (own namespaces, no network, read-only system, private /tmp)'
     if os.geteuid() == 0:
-        return 'process (own process and user, OS limits; no filesystem isolation)'
+        return 'process (own process and user, OS limits, no files)'
     return 'process (own process, OS limits; same user, no filesystem isolation)'
 
 
-def prepare_jailer(packages: Sequence[str] = ()) -> None:
-    """Prepare this process to start jails: forbid other processes of this user to
-    trace it or read its memory and, run by root, import every module of packages
-    and the standard modules a process-level jail may need, which it may be unable
-    to read once it has its own user (a Python under /root, a project in a private
-    folder)."""
+def prepare_jailer() -> None:
+    """Keep other processes of this user from tracing this trusted process or
+    reading its memory (jails run at the process level by an ordinary user are
+    such processes)."""
     _prctl(_PR_SET_DUMPABLE, 0)
-    if os.geteuid() == 0:
-        _preload(packages)
-    gc.freeze()  # what exists now is shared with every jail: never copied by a collection
 
 
-def _preload(packages: Sequence[str]) -> None:
-    """Import every module of packages, and the standard modules a player may need."""
-    for name in PRELOADED:
-        importlib.import_module(name)
-    for package in packages:
-        folder = os.path.dirname(importlib.import_module(package).__file__)
-        for module in pkgutil.walk_packages([folder], f'{package}.'):
-            try:
-                importlib.import_module(module.name)
-            except ImportError:  # a module for an optional extra that is not installed
-                pass
+def _server_command(level: str, packages: Sequence[str], control: int,
+                    folder: str) -> list[str]:
+    """Return the command that starts a jail server. A Python without its site
+    module imports only from the folders named here: the standard library and
+    installed packages, and the packages, on their own (a subpackage without its
+    parent's other modules)."""
+    python = [sys.prefix, sys.base_prefix, sys.exec_prefix,
+              os.path.dirname(os.path.realpath(sys.executable))]
+    library = [path for path in sys.path if path and os.path.isdir(path)
+               and any(path.startswith(prefix + os.sep) for prefix in python)]
+    package_dirs = [os.path.dirname(importlib.import_module(name).__file__) for name in packages]
+    uid_base = UID_BASE + (os.getpid() % 4_000_000) * 64
+    if level == 'process':
+        root = os.path.join(folder, 'packages')
+        for name, path in zip(packages, package_dirs):
+            link = os.path.join(root, *name.split('.'))
+            os.makedirs(os.path.dirname(link), mode=0o755, exist_ok=True)
+            os.symlink(path, link)
+        return _python_command([root] + library, level, packages, control, uid_base)
+    roots = [os.path.join(path, *['..'] * name.count('.'), '..')
+             for name, path in zip(packages, package_dirs)]
+    roots = list(dict.fromkeys(os.path.normpath(path) for path in roots))
+    binds = [path for path in dict.fromkeys(python + package_dirs) if not path.startswith('/usr/')]
+    return _bwrap_options(binds) + _python_command(roots + library, level, packages, control,
+                                                   uid_base)
 
 
-def become_reaper() -> None:
-    """Make this process adopt the orphans of its jails, so that closing a jail can
-    kill the processes a player started and hid in sessions of their own. Only for
-    processes whose children are all jails."""
-    global _reaper
-    _reaper = _prctl(_PR_SET_CHILD_SUBREAPER, 1)
-    prepare_jailer()
-
-
-def kill_strays() -> None:
-    """Kill and reap every child of this process that is not a live jail (orphans
-    adopted from closed jails)."""
-    while True:
-        strays = [pid for pid in _children() if pid not in _live]
-        if not strays:
-            return
-        for pid in strays:
-            _kill_group(pid)
-            try:
-                os.kill(pid, signal.SIGKILL)
-                os.waitpid(pid, 0)
-            except (ProcessLookupError, ChildProcessError):
-                pass
-
-
-_live: set = set()
-"""The pids of the jails this process has open."""
-
-
-def _children() -> list[int]:
-    """Return the pids of this process's children."""
-    pids = []
-    for task in os.listdir('/proc/self/task'):
-        try:
-            with open(f'/proc/self/task/{task}/children') as file:
-                pids += [int(pid) for pid in file.read().split()]
-        except OSError:
-            continue
-    return pids
-
-
-def _become_jail(request_read: int, answer_write: int, jail: Jail, entry: str, argv) -> None:
-    """In the forked child: take the jail's pipes and limits, then run entry (or
-    bubblewrap, which runs it in a fresh Python). Never returns."""
-    try:
-        os.setsid()
-        high_request = fcntl.fcntl(request_read, fcntl.F_DUPFD, 10)
-        high_answer = fcntl.fcntl(answer_write, fcntl.F_DUPFD, 10)
-        os.dup2(high_request, REQUEST_FD, inheritable=True)
-        os.dup2(high_answer, ANSWER_FD, inheritable=True)
-        null = os.open(os.devnull, os.O_RDWR)
-        for fd in (0, 1, 2):
-            os.dup2(null, fd)
-        os.closerange(ANSWER_FD + 1, _max_fd())
-        _set_limits(jail.limits, jail.uid if jail.level == 'process' else None)
-        if argv is not None:
-            _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
-            os.execv(argv[0], argv)
-        os.chdir(jail.home)
-        os.environ.clear()  # no secret of the trusted side's environment
-        os.environ.update(PATH='/usr/bin:/bin', HOME=jail.home, TMPDIR=jail.home)
-        if jail.uid is not None:
-            os.setgroups([])
-            os.setresgid(jail.uid, jail.uid, jail.uid)
-            os.setresuid(jail.uid, jail.uid, jail.uid)
-        _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
-        child_main(entry)
-    finally:
-        os._exit(1)
-
-
-def child_main(entry: str) -> None:
-    """Run a jail's entry, 'module:function', as function(channel), with standard
-    streams silenced and signals as by default; the process then ends."""
-    for name in ('SIGINT', 'SIGTERM', 'SIGALRM', 'SIGPIPE'):
-        signal.signal(getattr(signal, name), signal.SIG_DFL)
-    sys.stdin = open(os.devnull)
-    sys.stdout = sys.stderr = open(os.devnull, 'w')
-    module, function = entry.split(':')
-    try:
-        getattr(importlib.import_module(module), function)(Channel())
-    finally:
-        os._exit(0)
-
-
-def _set_limits(limits: Limits, uid: int | None) -> None:
-    """Set the jail's resource limits (process count only for a user of its own)."""
-    mib = 1 << 20
-    wanted = [(resource.RLIMIT_AS, limits.memory_mb * mib), (resource.RLIMIT_CORE, 0),
-              (resource.RLIMIT_FSIZE, limits.file_mb * mib),
-              (resource.RLIMIT_NOFILE, limits.open_files)]
-    if uid is not None:
-        wanted.append((resource.RLIMIT_NPROC, limits.processes))
-    for kind, value in wanted:
-        resource.setrlimit(kind, (value, value))
+def _python_command(path: list[str], level: str, packages: Sequence[str], control: int,
+                    uid_base: int) -> list[str]:
+    """Return the command of a fresh Python serving jails (see games.zygote.main)."""
+    code = (f'import sys; sys.path[:] = {path!r}; import games.zygote; '
+            f'games.zygote.main({control}, {level!r}, {list(packages)!r}, {uid_base})')
+    return [sys.executable, '-I', '-S', '-B', '-c', code]
 
 
 def _bwrap_options(binds: Sequence[str]) -> list[str]:
-    """Return bubblewrap's command line up to the command: every namespace of its
-    own, no capabilities, the system and binds read-only, a private /tmp."""
-    options = [shutil.which('bwrap') or 'bwrap', '--unshare-all', '--die-with-parent',
-               '--new-session', '--cap-drop', 'ALL', '--clearenv',
+    """Return bubblewrap's command line up to the command: namespaces of its own
+    (but for a user namespace when run by root, whose server gives each jail a
+    user of its own), no network, no capabilities (but, run by root, to change
+    users and to kill its jails), the system and binds read-only, a private /tmp."""
+    options = [shutil.which('bwrap') or 'bwrap', '--die-with-parent', '--new-session',
+               '--cap-drop', 'ALL', '--clearenv',
                '--setenv', 'PATH', '/usr/bin:/bin', '--setenv', 'HOME', '/tmp',
                '--setenv', 'TMPDIR', '/tmp', '--ro-bind', '/usr', '/usr',
                '--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp', '--chdir', '/tmp']
+    if os.geteuid() == 0:
+        options += ['--unshare-pid', '--unshare-net', '--unshare-ipc', '--unshare-uts',
+                    '--unshare-cgroup-try', '--cap-add', 'CAP_SETUID', '--cap-add', 'CAP_SETGID',
+                    '--cap-add', 'CAP_KILL']
+    else:
+        options += ['--unshare-all']
     for top in ('/bin', '/sbin', '/lib', '/lib32', '/lib64'):
         if os.path.islink(top):
             options += ['--symlink', os.readlink(top), top]
@@ -380,56 +392,19 @@ def _bwrap_options(binds: Sequence[str]) -> list[str]:
     for path in ('/etc/ld.so.cache', '/etc/localtime', '/etc/alternatives'):
         if os.path.exists(path):
             options += ['--ro-bind', path, path]
-    if os.geteuid() == 0:
-        options += ['--uid', '65534', '--gid', '65534']
+    made = {'/', '/usr', '/tmp', '/proc', '/dev'}
     for path in binds:
+        folders = []
+        parent = os.path.dirname(path)
+        while parent not in made:
+            folders.append(parent)
+            made.add(parent)
+            parent = os.path.dirname(parent)
+        for folder in reversed(folders):  # every user may pass through them
+            options += ['--perms', '0755', '--dir', folder]
         options += ['--ro-bind', path, path]
+        made.add(path)
     return options
-
-
-def _bwrap_argv(entry: str, packages: Sequence[str]) -> list[str]:
-    """Return the command that runs entry in a fresh Python inside bubblewrap, with
-    the Python installation and the named packages of this project visible."""
-    package_dirs = [os.path.dirname(importlib.import_module(name).__file__)
-                    for name in packages]
-    roots = list(dict.fromkeys(os.path.dirname(path) for path in package_dirs))
-    python = [sys.prefix, sys.base_prefix, sys.exec_prefix,
-              os.path.dirname(os.path.realpath(sys.executable))]
-    site = [path for path in sys.path if path and os.path.isdir(path)
-            and any(path.startswith(prefix + os.sep) for prefix in python)]
-    binds = [path for path in dict.fromkeys(python + package_dirs) if not path.startswith('/usr/')]
-    code = (f'import sys; sys.path[:] = {roots + site!r}; '
-            f'import games.jail; games.jail.child_main({entry!r})')
-    return _bwrap_options(binds) + [sys.executable, '-I', '-B', '-c', code]
-
-
-def _jail_uid() -> int:
-    """Return a user id no other live jail of this machine's tournaments has."""
-    _jail_uid.count = getattr(_jail_uid, 'count', 0) + 1
-    return UID_BASE + (os.getpid() % 4_000_000) * 64 + _jail_uid.count % 64
-
-
-def _private_folder(uid: int | None) -> str:
-    """Make the folder a process-level jail works in, owned by its user."""
-    folder = tempfile.mkdtemp(prefix='jail-')
-    if uid is not None:
-        os.chown(folder, uid, uid)
-    return folder
-
-
-def _kill_group(pid: int) -> None:
-    """Kill a jail's process and its process group (its session), ignoring those
-    already gone: the process itself may not have made its group yet."""
-    for kill in (os.killpg, os.kill):
-        try:
-            kill(pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
-
-
-def _max_fd() -> int:
-    """Return one more than the highest file descriptor this process may have."""
-    return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
 
 
 def _prctl(option: int, value: int) -> bool:

@@ -5,7 +5,3 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:0] = [os.path.dirname(HERE), HERE]
-
-from games import jail, remote  # noqa: E402  (the project is on the path only now)
-
-jail.prepare_jailer(remote.PACKAGES)  # the tests start jails from this process too

@@ -240,17 +240,9 @@ def _play(name: str, args: tuple, kwargs: dict) -> object:
 
 
 def _referee(fn: Callable, args: tuple, kwargs: dict) -> object:
-    """Return fn(*args, **kwargs), called in a referee process prepared to start
-    jails as the process running the tournament is (run in a WorkerPool's process)."""
-    _prepare_jailer()
+    """Return fn(*args, **kwargs), called in a referee process (a WorkerPool's
+    process, which starts its own jail servers)."""
     return fn(*args, **kwargs)
-
-
-@functools.lru_cache(maxsize=None)
-def _prepare_jailer() -> None:
-    """Prepare this process to start jails, once: preload the project's packages,
-    which a jail with a user of its own may be unable to read."""
-    jail.prepare_jailer(remote.PACKAGES)
 
 
 @functools.lru_cache(maxsize=None)

@@ -194,7 +194,7 @@ def _work(connection) -> None:
     global _connection
     _connection = connection
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    jail.become_reaper()
+    jail.prepare_jailer()
     null = os.open(os.devnull, os.O_RDWR)
     for fd in (0, 1, 2):
         os.dup2(null, fd)

@@ -63,7 +63,7 @@ _worker: dict = {}
 
 def _start_worker(settings: Settings) -> None:
     """In a grading worker: prepare to start jails, and make the checks once."""
-    jail.become_reaper()
+    jail.prepare_jailer()
     games = make_games(settings)
     _worker.update(settings=settings, games=games, checks=make_checks(settings, games))
 
