@@ -15,7 +15,7 @@ from games.specs import bind, parameters, parse_call
 
 from .clocked import make_clocked_alpha_beta_player, make_clocked_mcts_player
 from .human import query_player
-from .engine import search, solve_player
+from .engine import clear_tables, search, solve_player
 from .perfect import perfect_player
 from .textbook import mcts_player, monte_carlo_tree_search, random_player
 
@@ -112,7 +112,10 @@ def load_player(spec: str) -> Player:
     """Return the player a spec names: a registry name ('ab5'), a registry player
     with options ('mcts(N=200)'), a module's function ('package.module:function')
     or a file's ('path/to/file.py:function'; the function defaults to 'player').
-    Raises PlayerLoadError naming what is missing or wrong."""
+    The engine's search tables are emptied first, so that a player loaded for a
+    new game plays it as it would in a fresh process. Raises PlayerLoadError
+    naming what is missing or wrong."""
+    clear_tables()
     if spec in PLAYER:
         return PLAYER[spec]
     called = _OPTION_SPEC.match(spec)

@@ -5,13 +5,24 @@ from __future__ import annotations
 
 from typing import Mapping
 
-from .. import referee, remote
+from .. import jail, referee, remote
 
 
 def check_players(players: Mapping[str, remote.PlayerCode], setup: remote.Setup,
                   seconds: float, at_once: int = 4) -> None:
     """Load each player in a jail for the game of setup, at_once jails at a time,
-    and raise ValueError naming the first in order that fails to load within seconds."""
+    and raise ValueError naming the first in order that fails to load within seconds.
+    The jail servers started for the check are stopped at its end: the referees
+    this process starts next start their own."""
+    try:
+        _check(players, setup, seconds, at_once)
+    finally:
+        jail.close_servers()
+
+
+def _check(players: Mapping[str, remote.PlayerCode], setup: remote.Setup,
+           seconds: float, at_once: int) -> None:
+    """Check the players (see check_players)."""
     names = list(players)
     for start in range(0, len(names), at_once):
         batch = names[start:start + at_once]
