@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import functools
 import importlib
+import json
 import os
 import sys
 import tempfile
@@ -23,7 +24,7 @@ import games
 import players
 import variants
 from games import jail, referee, remote
-from games.tournament import export, html_report, naming, replay, report, tables
+from games.tournament import export, html_report, naming, replay, report, sprt, tables
 from games.tournament.loading import check_players
 from games.tournament.match import Rules, play_match
 from games.tournament.progress import Progress
@@ -369,6 +370,91 @@ def cmd_tournament(args) -> int:
     return 0
 
 
+def cmd_sprt(args) -> int:
+    """Play game pairs of PLAYER against BASELINE until the SPRT decides, printing
+    its progress on a terminal, then the verdict; write --json if asked."""
+    hypotheses = sprt_hypotheses(args)
+    chosen = list({repr(make_game(spec)): spec
+                   for spec in args.variants or variants.DEFAULT_VARIANTS}.values())
+    if args.json:
+        writable(args.json, '--json')
+    rules = Rules(args.openings, args.move_timeout, args.max_plies, args.clock,
+                  sandbox_level(args.sandbox), args.memory)
+    jail.prepare_jailer(remote.PACKAGES)
+    try:
+        specs = naming.name_players([args.player, args.baseline])
+    except ValueError as error:
+        fail(str(error))
+    if len(specs) == 1:  # the same player twice: tell the two apart
+        name, spec = next(iter(specs.items()))
+        specs = {name: spec, f'{name}-2': spec}
+    player, baseline = specs
+    codes = checked_players(specs, remote.Setup(chosen[0], level=rules.sandbox,
+                                                limits=jail.Limits(memory_mb=rules.memory_mb)),
+                            rules.load_seconds())
+    lower, upper = hypotheses.bounds()
+    print(f'SPRT: {player} against {baseline}, H0: Elo <= {hypotheses.elo0:g}, H1: Elo >= '
+          f'{hypotheses.elo1:g} (alpha {hypotheses.alpha:g}, beta {hypotheses.beta:g}; LLR '
+          f'bounds {lower:.2f}, {upper:.2f}); seed {args.seed}')
+    print(report.header_details({'variants': chosen, **vars(rules)}), flush=True)
+    shown = sys.stderr.isatty()
+
+    def show(test: sprt.Sequential) -> None:
+        if shown:
+            print(f'\r{test.status()}  \x1b[K', end='', file=sys.stderr, flush=True)
+
+    test = sprt.Sequential(hypotheses, player, show)
+    job = functools.partial(play_match, rules=rules, players=codes, make_game=variants.make,
+                            load_player=players.load_player)
+    pairs = None if args.max_games is None else args.max_games // 2
+    silence = 2 * rules.load_seconds() + args.move_timeout + 5
+    try:
+        with WorkerPool(args.jobs, hard_timeout=silence) as pool:
+            sprt.run_test(test, sprt.pair_specs(player, baseline, chosen, args.seed, pairs),
+                          job, pool, 2 * args.jobs)
+    except MachineryError as error:
+        print(f'{error}.\nStopped after {2 * test.tally.pairs} games.', file=sys.stderr)
+        return 1
+    finally:
+        if shown:
+            print('\r\x1b[K', end='', file=sys.stderr, flush=True)
+    print('\n'.join(sprt_lines(test, player, baseline)))
+    if args.json:
+        with open(args.json, 'w', encoding='utf-8') as file:
+            json.dump({**test.summary(), 'player': player, 'baseline': baseline,
+                       'specs': specs, 'variants': chosen, 'seed': args.seed}, file, indent=1)
+            file.write('\n')
+    return 0
+
+
+def sprt_hypotheses(args) -> sprt.Hypotheses:
+    """Return the SPRT's hypotheses and error rates, or fail naming the bad option."""
+    for option in ('alpha', 'beta'):
+        if not 0 < getattr(args, option) < 0.5:
+            fail(f'--{option} must be between 0 and 0.5, got {getattr(args, option):g}')
+    if not args.elo0 < args.elo1:
+        fail(f'--elo0 must be below --elo1, got {args.elo0:g} and {args.elo1:g}')
+    return sprt.Hypotheses(args.elo0, args.elo1, args.alpha, args.beta)
+
+
+def sprt_lines(test: sprt.Sequential, player: str, baseline: str) -> list[str]:
+    """Return the lines that end an SPRT: the tally, the statistics and the verdict."""
+    tally, hypotheses = test.tally, test.hypotheses
+    counts = ', '.join(map(str, tally.counts))
+    lines = [f'Games: {test.status()}',
+             f'Pairs by {player}\'s points (0, 0.5, 1, 1.5, 2): {counts}',
+             f'LOS: {100 * tally.los():.1f}% that {player} is the stronger']
+    if test.result == 'H1':
+        lines.append(f'H1 accepted: {player} is stronger than {baseline} by at least '
+                     f'{hypotheses.elo1:g} Elo.')
+    elif test.result == 'H0':
+        lines.append(f'H0 accepted: {player} is not stronger than {baseline} by '
+                     f'{hypotheses.elo1:g} Elo; it is at most {hypotheses.elo0:g} Elo stronger.')
+    else:
+        lines.append('No verdict: --max-games ran out before the LLR reached a bound.')
+    return lines
+
+
 def check_executor(args) -> None:
     """Fail unless the executor asked for can be used: Dask's needs its package and
     a scheduler's address that it can try to reach."""
@@ -664,10 +750,6 @@ def add_tournament_options(parser: ArgumentParser) -> None:
            'instead of a full round robin')
     option('--games', type=count(1), default=1, metavar='N',
            help='game pairs per pairing per variant; a pair swaps the seats (default 1)')
-    option('--openings', type=count(0), default=0, metavar='K',
-           help='random plies before the players take over, the same for both games of a pair')
-    option('--seed', type=int, default=0, help='the seed every random choice derives from '
-           '(default 0)')
     option('--jobs', type=count(1), default=cpu_count(), metavar='J',
            help=f'worker processes, here or in the LocalCluster of --executor dask '
            f'(default: the CPU count, {cpu_count()})')
@@ -676,6 +758,21 @@ def add_tournament_options(parser: ArgumentParser) -> None:
            "--scheduler's, or a LocalCluster of --jobs workers (needs the dask extra)")
     option('--scheduler', metavar='ADDRESS', help='the Dask scheduler of --executor dask, '
            'such as tcp://10.0.0.5:8786')
+    add_rules_options(parser, openings=0)
+    option('--db', metavar='FILE', help='SQLite results file; each game is written as it ends')
+    option('--resume', action='store_true', help='continue the interrupted run in --db')
+    add_output_options(parser)
+    parser.set_defaults(run=cmd_tournament)
+
+
+def add_rules_options(parser: ArgumentParser, openings: int) -> None:
+    """Add the options of how each game is played: openings, seed, time, jails, length."""
+    option = parser.add_argument
+    option('--openings', type=count(0), default=openings, metavar='K',
+           help='random plies before the players take over, the same for both games of a pair '
+           f'(default {openings})')
+    option('--seed', type=int, default=0, help='the seed every random choice derives from '
+           '(default 0)')
     option('--move-timeout', type=seconds, default=10.0, metavar='SECONDS',
            help='time for one move; a player past it forfeits (default 10)')
     option('--clock', type=time_control, default=None, metavar='BASE[+INC]',
@@ -686,10 +783,35 @@ def add_tournament_options(parser: ArgumentParser) -> None:
     add_sandbox_option(parser)
     option('--max-plies', type=count(1), default=None, metavar='N',
            help='adjudicate a draw after N plies')
-    option('--db', metavar='FILE', help='SQLite results file; each game is written as it ends')
-    option('--resume', action='store_true', help='continue the interrupted run in --db')
-    add_output_options(parser)
-    parser.set_defaults(run=cmd_tournament)
+
+
+def add_sprt_parser(commands) -> None:
+    """Add the sprt subcommand: is PLAYER stronger than BASELINE?"""
+    test = commands.add_parser('sprt', help='play PLAYER against BASELINE in game pairs until '
+                               'a sequential test decides whether it is stronger, for example: '
+                               'sprt mine.py:player ab3 --elo1 20')
+    option = test.add_argument
+    option('player', help='the player tested: a registry spec, module:function or '
+           'path/to/file.py:function, optionally NAME=SPEC')
+    option('baseline', help='the player it is tested against, in the same forms')
+    option('--variants', nargs='+', metavar='V', help='the variants, taken in turn one pair '
+           'at a time (default: the default set, see list)')
+    option('--elo0', type=float, default=0.0, help='H0: PLAYER is at most this many Elo '
+           'stronger (default 0)')
+    option('--elo1', type=float, default=10.0, help='H1: PLAYER is at least this many Elo '
+           'stronger (default 10)')
+    option('--alpha', type=float, default=0.05, help='the chance of accepting H1 when H0 '
+           'holds (default 0.05)')
+    option('--beta', type=float, default=0.05, help='the chance of accepting H0 when H1 '
+           'holds (default 0.05)')
+    option('--max-games', type=count(2), default=None, metavar='N',
+           help='stop without a verdict after N games (default: no limit)')
+    option('--jobs', type=count(1), default=cpu_count(), metavar='J',
+           help=f'worker processes (default: the CPU count, {cpu_count()})')
+    add_rules_options(test, openings=2)
+    option('--json', metavar='FILE', help='write the result, games, llr, bounds, elo, '
+           'elo_error and los')
+    test.set_defaults(run=cmd_sprt)
 
 
 def add_output_options(parser: ArgumentParser) -> None:
@@ -804,6 +926,7 @@ def build_parser() -> ArgumentParser:
     replay_.add_argument('--step', action='store_true',
                          help='wait for Enter after each move (q to stop)')
     replay_.set_defaults(run=cmd_replay)
+    add_sprt_parser(commands)
     report_ = commands.add_parser('report', help='print the tables of a stored run and write '
                                   'its files, for example: report --db run.sqlite --html run.html')
     report_.add_argument('--db', required=True, metavar='FILE', help='the results file of a run')

@@ -30,14 +30,21 @@ def header(settings: dict, total: int, done: int = 0) -> str:
              f'{plural(total, "game")} (seed {settings["seed"]})']
     lines += textwrap.wrap('Players: ' + ', '.join(players), WIDTH, subsequent_indent='  ',
                            break_on_hyphens=False)
-    lines += textwrap.wrap('Variants: ' + ', '.join(variants), WIDTH, subsequent_indent='  ',
-                           break_on_hyphens=False)
-    if 'sandbox' in settings:  # runs stored before jails had no sandbox
-        lines.append(f'Jails: {jail.describe(settings["sandbox"])}')
-        lines.append(f'Time: {time_control(settings)}')
+    lines.append(header_details(settings))
     if done:
         lines.append(f'Resuming: {done} of the games were played before.')
     return '\n'.join(lines) + '\n'
+
+
+def header_details(settings: dict) -> str:
+    """Return the lines that say how the games are played: the variants, the jails
+    and the time control."""
+    lines = textwrap.wrap('Variants: ' + ', '.join(settings['variants']), WIDTH,
+                          subsequent_indent='  ', break_on_hyphens=False)
+    if 'sandbox' in settings:  # runs stored before jails had no sandbox
+        lines.append(f'Jails: {jail.describe(settings["sandbox"])}')
+        lines.append(f'Time: {time_control(settings)}')
+    return '\n'.join(lines)
 
 
 def time_control(settings: dict) -> str:
