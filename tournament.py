@@ -24,7 +24,8 @@ import games
 import players
 import variants
 from games import jail, referee, remote
-from games.tournament import export, html_report, naming, replay, report, sprt, tables
+from games.tournament import (export, html_report, ladder, naming, replay, report, sprt,
+                              tables)
 from games.tournament.loading import check_players
 from games.tournament.match import Rules, play_match
 from games.tournament.progress import Progress
@@ -338,7 +339,8 @@ def cmd_tournament(args) -> int:
                                                 limits=jail.Limits(memory_mb=rules.memory_mb)),
                             rules.load_seconds())
     settings = {'players': names, 'specs': specs, 'variants': chosen, 'games': args.games,
-                'seed': args.seed, 'gauntlet': gauntlet, **vars(rules)}
+                'seed': args.seed, 'gauntlet': gauntlet, **vars(rules),
+                'digests': {name: ladder.digest(code) for name, code in codes.items()}}
     silence = 2 * rules.load_seconds() + args.move_timeout + 5
     executor, in_flight = start_executor(args, silence, rules.sandbox)
     with executor, tempfile.TemporaryDirectory() as scratch:
@@ -346,15 +348,17 @@ def cmd_tournament(args) -> int:
             store = Store(args.db or os.path.join(scratch, 'games.sqlite'), settings, args.resume)
         except StoreError as error:
             fail(str(error))
+        reused = ladder.keep_unchanged(store, schedule(names, chosen, args.games, args.seed,
+                                                       gauntlet), settings['digests'])
         created = reserve(output_paths(args))
         total = count_games(names, chosen, args.games, gauntlet)
-        print(report.header(settings, total, done=store.count()), flush=True)
-        progress = Progress(total, done=store.count())
+        print(report.header(settings, total, reused if args.db else None, args.db), flush=True)
+        progress = Progress(total, done=reused)
         job = functools.partial(play_match, rules=rules, players=codes, make_game=variants.make,
                                 load_player=players.load_player)
         try:
-            run(schedule(names, chosen, args.games, args.seed, gauntlet), job, executor,
-                store, in_flight=in_flight, progress=progress)
+            played = run(schedule(names, chosen, args.games, args.seed, gauntlet), job,
+                         executor, store, in_flight=in_flight, progress=progress)
         except (KeyboardInterrupt, MachineryError) as stop:
             progress.close()
             for path in created:
@@ -365,7 +369,7 @@ def cmd_tournament(args) -> int:
             store.close()
             return 130 if isinstance(stop, KeyboardInterrupt) else 1
         progress.close()
-        write_results(args, store)
+        write_results(args, store, {'played': played, 'reused': reused})
         store.close()
     return 0
 
@@ -566,8 +570,9 @@ def check_outputs(args) -> None:
             fail(f'output file {path!r} would write over the --db file')
 
 
-def write_results(args, store: Store) -> None:
-    """Print the tables of the run in store and write its --json, --csv and --html files."""
+def write_results(args, store: Store, counts: dict) -> None:
+    """Print the tables of the run in store and write its --json, --csv and --html
+    files; counts ({'played': N, 'reused': M}) open the JSON."""
     settings = store.settings
     results = Results(settings['players'], settings['variants']).add_all(store.records())
     by_variant = tables.all_standings(results)
@@ -575,7 +580,7 @@ def write_results(args, store: Store) -> None:
     standings = {('overall' if variant is OVERALL else variant): rows
                  for variant, rows in by_variant.items()}
     if args.json:
-        export.write_json(args.json, settings, store.records(), standings)
+        export.write_json(args.json, settings, store.records(), standings, counts)
     if args.csv:
         export.write_csv(args.csv, store.records(), standings)
     if args.html:
@@ -603,7 +608,7 @@ def cmd_report(args) -> int:
     if store.count() < total:
         print(f'Only {store.count()} of the {total} games were played; '
               'these tables are of those.\n')
-    write_results(args, store)
+    write_results(args, store, {'played': 0, 'reused': store.count()})
     store.close()
     return 0
 

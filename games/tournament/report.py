@@ -22,8 +22,10 @@ HEIGHT = 60
 take to be printed without being asked for."""
 
 
-def header(settings: dict, total: int, done: int = 0) -> str:
-    """Return the lines that open a tournament: what it plays, its players and variants."""
+def header(settings: dict, total: int, reused: int | None = None, db: str = '') -> str:
+    """Return the lines that open a tournament: what it plays, its players and
+    variants, and, given the games reused from the results file db, how many are
+    played now."""
     players, variants = settings['players'], settings['variants']
     kind = f'Gauntlet of {settings["gauntlet"]}' if settings.get('gauntlet') else 'Round robin'
     lines = [f'{kind}: {plural(len(players), "player")}, {plural(len(variants), "variant")}, '
@@ -31,8 +33,9 @@ def header(settings: dict, total: int, done: int = 0) -> str:
     lines += textwrap.wrap('Players: ' + ', '.join(players), WIDTH, subsequent_indent='  ',
                            break_on_hyphens=False)
     lines.append(header_details(settings))
-    if done:
-        lines.append(f'Resuming: {done} of the games were played before.')
+    if reused is not None:
+        lines.append(f'Games: {total - reused} to play now, {reused} reused from {db} (the '
+                     'games of players whose code is unchanged)')
     return '\n'.join(lines) + '\n'
 
 
