@@ -119,9 +119,11 @@ def test_max_games_ends_without_a_verdict(tmp_path):
     assert result['result'] == 'none' and result['games'] == 6
 
 
-@pytest.mark.parametrize('level', [
-    'process', pytest.param('bwrap', marks=pytest.mark.skipif(
-        jail.bwrap_problem() is not None, reason=f'bubblewrap cannot jail: {jail.bwrap_problem()}'))])
+NO_BWRAP = jail.bwrap_problem()
+
+
+@pytest.mark.parametrize('level', ['process', pytest.param('bwrap', marks=pytest.mark.skipif(
+    NO_BWRAP is not None, reason=f'bubblewrap cannot jail here: {NO_BWRAP}'))])
 def test_a_hostile_player_loses_its_games_and_nothing_else(tmp_path, level):
     raises = run(tmp_path, f'{HOSTILE}:raises', 'random', '--variants', 'simple-nim',
                  '--sandbox', level, '--elo1', '400')

@@ -111,9 +111,9 @@ class Store:
         present = {row[1] for row in self.connection.execute('PRAGMA table_info(games)')}
         with self.connection:
             self.connection.execute('BEGIN')
-            for name in COLUMNS:
+            for name, kind in COLUMNS.items():
                 if name not in present:
-                    self.connection.execute(f'ALTER TABLE games ADD COLUMN "{name}" {COLUMNS[name]}')
+                    self.connection.execute(f'ALTER TABLE games ADD COLUMN "{name}" {kind}')
             self.connection.execute('UPDATE settings SET json = ?', (json.dumps(settings),))
 
     def identities(self) -> Iterator[tuple]:
