@@ -24,8 +24,8 @@ import games
 import players
 import variants
 from games import jail, referee, remote
-from games.tournament import (export, html_report, ladder, naming, replay, report, sprt,
-                              tables)
+from games.tournament import (export, grades, html_report, ladder, naming, replay, report,
+                              sprt, tables)
 from games.tournament.loading import check_players
 from games.tournament.match import Rules, play_match
 from games.tournament.progress import Progress
@@ -333,7 +333,7 @@ def cmd_tournament(args) -> int:
     rules = Rules(args.openings, args.move_timeout, args.max_plies, args.clock,
                   sandbox_level(args.sandbox), args.memory)
     jail.prepare_jailer(remote.PACKAGES)
-    specs, gauntlet = tournament_players(args.players, args.gauntlet)
+    specs, gauntlet = tournament_players(args.players, args.gauntlet, args.anchors)
     names = list(specs)
     codes = checked_players(specs, remote.Setup(chosen[0], level=rules.sandbox,
                                                 limits=jail.Limits(memory_mb=rules.memory_mb)),
@@ -398,8 +398,8 @@ def cmd_sprt(args) -> int:
                             rules.load_seconds())
     lower, upper = hypotheses.bounds()
     print(f'SPRT: {player} against {baseline}, H0: Elo <= {hypotheses.elo0:g}, H1: Elo >= '
-          f'{hypotheses.elo1:g} (alpha {hypotheses.alpha:g}, beta {hypotheses.beta:g}; LLR '
-          f'bounds {lower:.2f}, {upper:.2f}); seed {args.seed}')
+          f'{hypotheses.elo1:g} (seed {args.seed})\nAlpha {hypotheses.alpha:g}, beta '
+          f'{hypotheses.beta:g}: LLR bounds {lower:.2f}, {upper:.2f}')
     print(report.header_details({'variants': chosen, **vars(rules)}), flush=True)
     shown = sys.stderr.isatty()
 
@@ -422,7 +422,7 @@ def cmd_sprt(args) -> int:
     finally:
         if shown:
             print('\r\x1b[K', end='', file=sys.stderr, flush=True)
-    print('\n'.join(sprt_lines(test, player, baseline)))
+    print('\n'.join(sprt.lines(test, baseline)))
     if args.json:
         with open(args.json, 'w', encoding='utf-8') as file:
             json.dump({**test.summary(), 'player': player, 'baseline': baseline,
@@ -439,24 +439,6 @@ def sprt_hypotheses(args) -> sprt.Hypotheses:
     if not args.elo0 < args.elo1:
         fail(f'--elo0 must be below --elo1, got {args.elo0:g} and {args.elo1:g}')
     return sprt.Hypotheses(args.elo0, args.elo1, args.alpha, args.beta)
-
-
-def sprt_lines(test: sprt.Sequential, player: str, baseline: str) -> list[str]:
-    """Return the lines that end an SPRT: the tally, the statistics and the verdict."""
-    tally, hypotheses = test.tally, test.hypotheses
-    counts = ', '.join(map(str, tally.counts))
-    lines = [f'Games: {test.status()}',
-             f'Pairs by {player}\'s points (0, 0.5, 1, 1.5, 2): {counts}',
-             f'LOS: {100 * tally.los():.1f}% that {player} is the stronger']
-    if test.result == 'H1':
-        lines.append(f'H1 accepted: {player} is stronger than {baseline} by at least '
-                     f'{hypotheses.elo1:g} Elo.')
-    elif test.result == 'H0':
-        lines.append(f'H0 accepted: {player} is not stronger than {baseline} by '
-                     f'{hypotheses.elo1:g} Elo; it is at most {hypotheses.elo0:g} Elo stronger.')
-    else:
-        lines.append('No verdict: --max-games ran out before the LLR reached a bound.')
-    return lines
 
 
 def check_executor(args) -> None:
@@ -493,11 +475,12 @@ def start_executor(args, hard_timeout: float,
     return executor, lambda: 2 * max(1, executor.slots())
 
 
-def tournament_players(text: str | None,
-                       gauntlet: str | None) -> tuple[dict[str, str], str | None]:
+def tournament_players(text: str | None, gauntlet: str | None,
+                       anchors: dict | None = None) -> tuple[dict[str, str], str | None]:
     """Return the players of a tournament as {name: spec} (those given,
     comma-separated as SPEC or NAME=SPEC, or every registered non-interactive
-    player), and the name of the gauntlet player, added first if it is not among them."""
+    player, and the anchors that are not among them, as registry specs), and the
+    name of the gauntlet player, added first if it is not among them."""
     if text is None:
         entries = [name for name in players.PLAYER
                    if name not in players.INTERACTIVE and name not in players.ON_REQUEST]
@@ -505,6 +488,10 @@ def tournament_players(text: str | None,
         entries = naming.split_specs(text)
     try:
         specs = naming.name_players(entries)
+        missing = [name for name in anchors or {} if name not in specs]
+        if missing:
+            specs = naming.name_players([*(f'{name}={spec}' for name, spec in specs.items()),
+                                         *missing])
         if gauntlet is not None:
             gauntlet_name, gauntlet_spec = naming.split_entry(gauntlet)
             found = [name for name, spec in specs.items()
@@ -575,12 +562,13 @@ def write_results(args, store: Store, counts: dict) -> None:
     files; counts ({'played': N, 'reused': M}) open the JSON."""
     settings = store.settings
     results = Results(settings['players'], settings['variants']).add_all(store.records())
-    by_variant = tables.all_standings(results)
+    by_variant = tables.all_standings(results, args.anchors)
     print(report.body(results, by_variant, args.format, args.tables), end='')
     standings = {('overall' if variant is OVERALL else variant): rows
                  for variant, rows in by_variant.items()}
     if args.json:
-        export.write_json(args.json, settings, store.records(), standings, counts)
+        export.write_json(args.json, settings, store.records(), standings,
+                          {**counts, 'anchors': args.anchors})
     if args.csv:
         export.write_csv(args.csv, store.records(), standings)
     if args.html:
@@ -602,6 +590,10 @@ def cmd_report(args) -> int:
     check_outputs(args)
     store = open_run(args.db)
     settings = store.settings
+    unknown = [name for name in args.anchors or {} if name not in settings['players']]
+    if unknown:
+        fail(f'--anchors: {unknown[0]!r} is no player of the run in {args.db}; its players: '
+             f'{", ".join(settings["players"])}')
     total = count_games(settings['players'], settings['variants'], settings['games'],
                         settings.get('gauntlet'))
     print(report.header(settings, total))
@@ -829,6 +821,9 @@ def add_output_options(parser: ArgumentParser) -> None:
            'with every game replayable')
     option('--format', type=table_format, default='simple', metavar='FMT',
            help='table format: any of tabulate\'s (simple, github, latex, html, ...)')
+    option('--anchors', type=anchor_grades, metavar='P=G,...', help='reference players and '
+           "the grade each stands for, such as random=0,ab2=70,ab4=100: every player's grade "
+           'is read off its Elo between them (anchors not among the players are added)')
     option('--tables', type=tables_shown, default='auto', metavar='LIST',
            help='tables printed before the scores by variant and the standings: '
            f'auto (those that fit), all, or some of {",".join(report.OPTIONAL_TABLES)}')
@@ -840,6 +835,14 @@ def table_format(text: str) -> str:
         raise argparse.ArgumentTypeError(f'unknown table format {text!r}; '
                                          f'formats: {", ".join(tabulate.tabulate_formats)}')
     return text
+
+
+def anchor_grades(text: str) -> dict[str, float]:
+    """An argparse type: the anchors of --anchors (see grades.parse_anchors)."""
+    try:
+        return grades.parse_anchors(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def tables_shown(text: str):

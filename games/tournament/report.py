@@ -11,10 +11,11 @@ from .. import jail
 from ..referee import NORMAL
 from .results import OVERALL, Results
 
-OPTIONAL_TABLES = ('details', 'crosstable', 'endings', 'speed', 'forfeits')
+OPTIONAL_TABLES = ('details', 'crosstable', 'los', 'endings', 'speed', 'forfeits')
 """The tables printed before the scores by variant and the standings, which are
-always printed: the standings of each variant, the crosstable, how games ended,
-time per move, and forfeits with their reasons."""
+always printed: the standings of each variant, the crosstable, the likelihood of
+superiority of the top players (only when asked for), how games ended, time per
+move, and forfeits with their reasons."""
 WIDTH = 100
 """The widest a table may be to be printed without being asked for."""
 HEIGHT = 60
@@ -101,6 +102,10 @@ def body(results: Results, by_variant: dict, fmt: str = 'simple',
         cross = tables.crosstable(results, order, fmt)
         if not auto or fits(cross):
             parts.append(f'Crosstable (points/games, row against column)\n\n{cross}')
+    if 'los' in shown and not auto:
+        parts.append(f'Likelihood of superiority (%, row over column; the top '
+                     f'{min(len(order), tables.LOS_PLAYERS)})\n\n'
+                     f'{tables.superiority_table(results, order, fmt)}')
     if 'endings' in shown:
         endings = tables.endings_table(results, order, fmt)
         if auto and all_normal(results):
@@ -112,7 +117,7 @@ def body(results: Results, by_variant: dict, fmt: str = 'simple',
         forfeits = (tables.forfeits_table(results, order, fmt) if results.reasons
                     else 'No forfeits.')
         parts.append(f'Forfeits (the most frequent reasons of each player)\n\n{forfeits}')
-    parts.append(f'Score % by variant\n\n{tables.variant_scores_table(by_variant, fmt)}')
+    parts.append(f'Score % by variant\n\n{tables.variant_scores_table(by_variant, fmt, WIDTH)}')
     parts.append(f'Standings\n\n'
                  f'{tables.standings_table(overall, fmt, tables.COMPACT_COLUMNS)}')
     return '\n\n'.join(parts) + '\n'

@@ -226,3 +226,19 @@ def run_test(test: Sequential, specs: Iterator[GameSpec], job: Callable[[GameSpe
     except _Decided:
         pass
     return test
+
+
+def lines(test: Sequential, baseline: str) -> list[str]:
+    """Return the lines that end a test: the tally, the statistics and the verdict."""
+    player, tally, hypotheses = test.player, test.tally, test.hypotheses
+    verdicts = {
+        'H1': f'H1 accepted: {player} is stronger than {baseline} by at least '
+              f'{hypotheses.elo1:g} Elo.',
+        'H0': f'H0 accepted: {player} is not stronger than {baseline} by {hypotheses.elo1:g} '
+              f'Elo (at most {hypotheses.elo0:g}).',
+        None: 'No verdict: --max-games ran out before the LLR reached a bound.'}
+    return [f'Games: {test.status()}',
+            f'Pairs by {player}\'s points (0, 0.5, 1, 1.5, 2): '
+            f'{", ".join(map(str, tally.counts))}',
+            f'LOS: {100 * tally.los():.1f}% that {player} is the stronger',
+            verdicts[test.result]]
