@@ -109,13 +109,19 @@ def widest(text: str) -> int:
     return max(map(len, text.splitlines()), default=0)
 
 
+def top_superiority(results: Results, order: list[str]) -> tuple[list[str], dict]:
+    """Return the top LOS_PLAYERS players of order (best first) and the likelihood
+    of superiority of every player over every other, {(a, b): chance}, from the
+    overall fit."""
+    likelihood = ratings.superiority(results.entrants(OVERALL), results.pair_games(OVERALL),
+                                     results.pair_points(OVERALL))
+    return order[:LOS_PLAYERS], likelihood
+
+
 def superiority_table(results: Results, order: list[str], fmt: str) -> str:
     """Return the likelihood of superiority, in percent, of each of the top players
-    (order, best first) over each other (row over column), from the overall fit."""
-    entrants = results.entrants(OVERALL)
-    likelihood = ratings.superiority(entrants, results.pair_games(OVERALL),
-                                     results.pair_points(OVERALL))
-    top = order[:LOS_PLAYERS]
+    over each other (row over column)."""
+    top, likelihood = top_superiority(results, order)
     rows = [[number, player, *('' if player == other else f'{100 * likelihood[player, other]:.0f}'
                                for other in top)] for number, player in enumerate(top, 1)]
     return tabulate(rows, headers=['#', 'Player', *map(str, range(1, len(top) + 1))],
