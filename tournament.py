@@ -157,8 +157,13 @@ def grading_settings(args) -> grading.Settings:
         cases = tuple(grading.load_cases(args.cases)) if args.cases else ()
     except grading.CaseError as error:
         fail(str(error))
+    for name in args.anchors or {}:
+        if remote.split_spec(name) is not None:
+            fail(f'--anchors: {name!r}: the grader\'s anchors are players of the registry')
+        player_code(name)
     return grading.Settings(functions, names, args.timeout, args.move_timeout,
-                            sandbox_level(args.sandbox), args.memory, args.allow_reference, cases)
+                            sandbox_level(args.sandbox), args.memory, args.allow_reference, cases,
+                            tuple((args.anchors or {}).items()))
 
 
 def writable(path: str, option: str) -> None:
@@ -258,6 +263,8 @@ def cmd_bundle(args) -> int:
         options += ['--variants', *args.variants]
     if args.allow_reference:
         options.append('--allow-reference')
+    if args.anchors:
+        options += ['--anchors', ','.join(f'{name}={grade:g}' for name, grade in args.anchors.items())]
     project = os.path.dirname(os.path.abspath(__file__))
     gradescope.bundle(args.bundle, project, options, args.cases)
     print(f'wrote {args.bundle}: upload it as the autograder of a Gradescope assignment')
@@ -732,6 +739,9 @@ def add_grading_options(parser: ArgumentParser) -> None:
            f'{jail.Limits.memory_mb})')
     option('--allow-reference', action='store_true', help="let students' code use this project's "
            'own searches (players.textbook and the rest); by default that fails')
+    option('--anchors', type=anchor_grades, metavar='P=G,...', help="grade the player's "
+           'strength off its rating between reference players of the registry, each standing '
+           'for a grade, such as random=0,ab2=70,ab4=100 (instead of the gauntlet)')
     add_sandbox_option(parser)
 
 

@@ -104,3 +104,43 @@ def test_the_report_fits_100_columns_whatever_the_number_of_variants(count):
     for name in names:  # every variant's column is there, its name wrapped
         assert name.split('-')[0].split(' ')[0] in scores
     assert scores.count('All') == 1
+
+
+LUCKY = 'import random\n\n\ndef player(game, state):\n    return random.choice(game.actions(state))\n'
+RAISES = 'def player(game, state):\n    raise ValueError("boom")\n'
+
+
+def grade_for_gradescope(tmp_path, source, capsys):
+    """Grade a student's player file against anchors for Gradescope; return the results."""
+    student, out = tmp_path / 'student.py', tmp_path / 'results.json'
+    student.write_text(source)
+    status = tournament.main(['check', str(student), '--functions', 'player', '--variants', 'nim',
+                              'tictactoe', '--anchors', 'random=0,ab2=70,ab4=100',
+                              '--gradescope', str(out), '--sandbox', 'process'])
+    assert status in (0, 1)
+    capsys.readouterr()
+    return json.loads(out.read_text())
+
+
+def test_gradescope_gets_the_grade_against_anchors_and_a_leaderboard(tmp_path, capsys):
+    results = grade_for_gradescope(tmp_path, LUCKY, capsys)
+    graded = results['tests'][-1]
+    assert graded['name'] == 'player: grade against anchors' and graded['max_score'] == 100
+    assert 'gauntlet' not in json.dumps(results['tests'])  # the anchors take its place
+    board = {entry['name']: entry['value'] for entry in results['leaderboard']}
+    assert board['Grade'] == graded['score'] and results['score'] == board['Points']
+    assert results['score'] == sum(test['score'] for test in results['tests'])
+    # the grade, worked out from the Elo figures the check reports
+    elo = {'student': board['Elo']}
+    for name in ('random', 'ab2', 'ab4'):
+        elo[name] = int(graded['output'].split(f'against {name} (Elo ')[1].split(',')[0])
+    anchors = [(elo['random'], 0), (elo['ab2'], 70), (elo['ab4'], 100)]
+    assert board['Grade'] == pytest.approx(round(by_hand(board['Elo'], anchors), 1))
+    assert elo['random'] < elo['ab2'] < elo['ab4']
+
+
+def test_a_student_that_raises_gets_the_lowest_grade_and_nothing_breaks(tmp_path, capsys):
+    results = grade_for_gradescope(tmp_path, RAISES, capsys)
+    graded = results['tests'][-1]
+    assert graded['score'] == 0 and graded['status'] == 'failed'
+    assert '0/8 against random' in graded['output']
