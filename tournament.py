@@ -264,7 +264,8 @@ def cmd_bundle(args) -> int:
     if args.allow_reference:
         options.append('--allow-reference')
     if args.anchors:
-        options += ['--anchors', ','.join(f'{name}={grade:g}' for name, grade in args.anchors.items())]
+        options += ['--anchors', ','.join(f'{name}={grade:g}'
+                                          for name, grade in args.anchors.items())]
     project = os.path.dirname(os.path.abspath(__file__))
     gradescope.bundle(args.bundle, project, options, args.cases)
     print(f'wrote {args.bundle}: upload it as the autograder of a Gradescope assignment')

@@ -1,7 +1,8 @@
 """The HTML report of a tournament: one self-contained page, with no network and no
 external script, that shows the standings, the scores by variant, the crosstable and
-the likelihood of superiority as heat maps, a plot of every player's Elo with its 95% interval, how games ended,
-the forfeits with their reasons, and every game, replayable on a drawn board.
+the likelihood of superiority as heat maps, a plot of every player's Elo with its 95%
+interval, how games ended, the forfeits with their reasons, and every game,
+replayable on a drawn board.
 
 The tables and the plot are written here as HTML and SVG, so they show without
 scripts; the page's one script (html_report.js, written into the page) lists the
