@@ -420,13 +420,17 @@ def cmd_sprt(args) -> int:
                             load_player=players.load_player)
     pairs = None if args.max_games is None else args.max_games // 2
     silence = 2 * rules.load_seconds() + args.move_timeout + 5
+    created = reserve([args.json] if args.json else [])
     try:
         with WorkerPool(args.jobs, hard_timeout=silence) as pool:
             sprt.run_test(test, sprt.pair_specs(player, baseline, chosen, args.seed, pairs),
                           job, pool, 2 * args.jobs)
-    except MachineryError as error:
-        print(f'{error}.\nStopped after {2 * test.tally.pairs} games.', file=sys.stderr)
-        return 1
+    except (KeyboardInterrupt, MachineryError) as stop:
+        for path in created:
+            os.remove(path)
+        happened = 'Interrupted' if isinstance(stop, KeyboardInterrupt) else f'{stop}.\nStopped'
+        print(f'\n{happened} after {2 * test.tally.pairs} games.', file=sys.stderr)
+        return 130 if isinstance(stop, KeyboardInterrupt) else 1
     finally:
         if shown:
             print('\r\x1b[K', end='', file=sys.stderr, flush=True)

@@ -36,6 +36,8 @@ def keep_unchanged(store: Store, specs: Iterable[GameSpec], digests: dict[str, s
     """Keep the stored games that the schedule specs plays again with the same
     players' code, each under its index in specs, and drop every other; return how
     many were kept."""
+    if not store.count():
+        return 0
     wanted = {game_key(spec.variant, spec.first, digests[spec.first], spec.second,
                        digests[spec.second], spec.pair, spec.leg, spec.seed): spec.index
               for spec in specs}
