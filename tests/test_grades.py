@@ -39,7 +39,8 @@ def test_a_small_run_grades_each_player_off_the_anchors_ratings(tmp_path, capsys
     assert tournament.main(['--players', 'random,ab1,ab3', '--variants', 'nim', 'simple-nim',
                             '--games', '2', '--openings', '1', '--sandbox', 'process',
                             '--anchors', 'random=0,ab2=60,ab4=100', '--json', str(out),
-                            '--csv', str(tmp_path / 'run.csv'), '--jobs', '2']) == 0
+                            '--csv', str(tmp_path / 'run.csv'),
+                            '--html', str(tmp_path / 'run.html'), '--jobs', '2']) == 0
     data = json.loads(out.read_text())
     assert data['anchors'] == {'random': 0, 'ab2': 60, 'ab4': 100}
     assert data['settings']['players'] == ['random', 'ab1', 'ab3', 'ab2', 'ab4']  # added
@@ -53,6 +54,8 @@ def test_a_small_run_grades_each_player_off_the_anchors_ratings(tmp_path, capsys
     csv = (tmp_path / 'run-standings.csv').read_text().splitlines()
     last = csv[-1].split(',')
     assert csv[0].endswith(',grade') and float(last[-1]) == rows[last[2]]['grade']
+    page = (tmp_path / 'run.html').read_text()
+    assert '<th class="num">Grade</th>' in page and 'Likelihood of superiority' in page
 
 
 @pytest.mark.parametrize('text, message', [
