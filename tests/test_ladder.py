@@ -87,16 +87,14 @@ def test_a_removed_file_drops_out_and_a_rerun_plays_nothing(tmp_path, class_fold
         assert connection.execute('SELECT COUNT(*) FROM games').fetchone()[0] == 12
 
 
-@pytest.mark.parametrize('change, key', [
-    (['--seed', '3'], 'seed'), (['--games', '2'], 'games'), (['--move-timeout', '4'],
-                                                             'move_timeout')])
-def test_settings_of_every_game_still_need_a_new_db(tmp_path, class_folder, capsys, change,
-                                                    key):
+def test_settings_of_every_game_still_need_a_new_db(tmp_path, class_folder, capsys):
     db = tmp_path / 'class.sqlite'
     run(class_folder, db, tmp_path / '1.json', capsys)
     files = ','.join(str(path) for path in sorted(class_folder.iterdir()))
-    with pytest.raises(SystemExit) as stop:
-        tournament.main(['--players', files, *OPTIONS, *change, '--db', str(db)])
-    error = capsys.readouterr().err
-    assert stop.value.code == 2 and 'holds a different tournament' in error
-    assert f'its {key} is' in error and error.count('\n') == 1
+    for change, key in ((['--seed', '3'], 'seed'), (['--games', '2'], 'games'),
+                        (['--move-timeout', '4'], 'move_timeout')):
+        with pytest.raises(SystemExit) as stop:
+            tournament.main(['--players', files, *OPTIONS, *change, '--db', str(db)])
+        error = capsys.readouterr().err
+        assert stop.value.code == 2 and 'holds a different tournament' in error
+        assert f'its {key} is' in error and error.count('\n') == 1
