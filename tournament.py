@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import functools
 import importlib
+import json
 import os
 import sys
 import tempfile
@@ -23,7 +24,8 @@ import games
 import players
 import variants
 from games import jail, referee, remote
-from games.tournament import export, html_report, naming, replay, report, tables
+from games.tournament import (export, grades, html_report, ladder, naming, replay, report,
+                              sprt, tables)
 from games.tournament.loading import check_players
 from games.tournament.match import Rules, play_match
 from games.tournament.progress import Progress
@@ -155,8 +157,13 @@ def grading_settings(args) -> grading.Settings:
         cases = tuple(grading.load_cases(args.cases)) if args.cases else ()
     except grading.CaseError as error:
         fail(str(error))
+    for name in args.anchors or {}:
+        if remote.split_spec(name) is not None:
+            fail(f'--anchors: {name!r}: the grader\'s anchors are players of the registry')
+        player_code(name)
     return grading.Settings(functions, names, args.timeout, args.move_timeout,
-                            sandbox_level(args.sandbox), args.memory, args.allow_reference, cases)
+                            sandbox_level(args.sandbox), args.memory, args.allow_reference, cases,
+                            tuple((args.anchors or {}).items()))
 
 
 def writable(path: str, option: str) -> None:
@@ -256,6 +263,9 @@ def cmd_bundle(args) -> int:
         options += ['--variants', *args.variants]
     if args.allow_reference:
         options.append('--allow-reference')
+    if args.anchors:
+        options += ['--anchors', ','.join(f'{name}={grade:g}'
+                                          for name, grade in args.anchors.items())]
     project = os.path.dirname(os.path.abspath(__file__))
     gradescope.bundle(args.bundle, project, options, args.cases)
     print(f'wrote {args.bundle}: upload it as the autograder of a Gradescope assignment')
@@ -331,13 +341,14 @@ def cmd_tournament(args) -> int:
     rules = Rules(args.openings, args.move_timeout, args.max_plies, args.clock,
                   sandbox_level(args.sandbox), args.memory)
     jail.prepare_jailer()
-    specs, gauntlet = tournament_players(args.players, args.gauntlet)
+    specs, gauntlet = tournament_players(args.players, args.gauntlet, args.anchors)
     names = list(specs)
     codes = checked_players(specs, remote.Setup(chosen[0], level=rules.sandbox,
                                                 limits=jail.Limits(memory_mb=rules.memory_mb)),
                             rules.load_seconds())
     settings = {'players': names, 'specs': specs, 'variants': chosen, 'games': args.games,
-                'seed': args.seed, 'gauntlet': gauntlet, **vars(rules)}
+                'seed': args.seed, 'gauntlet': gauntlet, **vars(rules),
+                'digests': {name: ladder.digest(code) for name, code in codes.items()}}
     silence = 2 * rules.load_seconds() + args.move_timeout + 5
     executor, in_flight = start_executor(args, silence, rules.sandbox)
     with executor, tempfile.TemporaryDirectory() as scratch:
@@ -345,15 +356,17 @@ def cmd_tournament(args) -> int:
             store = Store(args.db or os.path.join(scratch, 'games.sqlite'), settings, args.resume)
         except StoreError as error:
             fail(str(error))
+        reused = ladder.keep_unchanged(store, schedule(names, chosen, args.games, args.seed,
+                                                       gauntlet), settings['digests'])
         created = reserve(output_paths(args))
         total = count_games(names, chosen, args.games, gauntlet)
-        print(report.header(settings, total, done=store.count()), flush=True)
-        progress = Progress(total, done=store.count())
+        print(report.header(settings, total, reused if args.db else None, args.db), flush=True)
+        progress = Progress(total, done=reused)
         job = functools.partial(play_match, rules=rules, players=codes, make_game=variants.make,
                                 load_player=players.load_player)
         try:
-            run(schedule(names, chosen, args.games, args.seed, gauntlet), job, executor,
-                store, in_flight=in_flight, progress=progress)
+            played = run(schedule(names, chosen, args.games, args.seed, gauntlet), job,
+                         executor, store, in_flight=in_flight, progress=progress)
         except (KeyboardInterrupt, MachineryError) as stop:
             progress.close()
             for path in created:
@@ -364,9 +377,80 @@ def cmd_tournament(args) -> int:
             store.close()
             return 130 if isinstance(stop, KeyboardInterrupt) else 1
         progress.close()
-        write_results(args, store)
+        write_results(args, store, {'played': played, 'reused': reused})
         store.close()
     return 0
+
+
+def cmd_sprt(args) -> int:
+    """Play game pairs of PLAYER against BASELINE until the SPRT decides, printing
+    its progress on a terminal, then the verdict; write --json if asked."""
+    hypotheses = sprt_hypotheses(args)
+    chosen = list({repr(make_game(spec)): spec
+                   for spec in args.variants or variants.DEFAULT_VARIANTS}.values())
+    if args.json:
+        writable(args.json, '--json')
+    rules = Rules(args.openings, args.move_timeout, args.max_plies, args.clock,
+                  sandbox_level(args.sandbox), args.memory)
+    jail.prepare_jailer()
+    try:
+        specs = naming.name_players([args.player, args.baseline])
+    except ValueError as error:
+        fail(str(error))
+    if len(specs) == 1:  # the same player twice: tell the two apart
+        name, spec = next(iter(specs.items()))
+        specs = {name: spec, f'{name}-2': spec}
+    player, baseline = specs
+    codes = checked_players(specs, remote.Setup(chosen[0], level=rules.sandbox,
+                                                limits=jail.Limits(memory_mb=rules.memory_mb)),
+                            rules.load_seconds())
+    lower, upper = hypotheses.bounds()
+    print(f'SPRT: {player} against {baseline}, H0: Elo <= {hypotheses.elo0:g}, H1: Elo >= '
+          f'{hypotheses.elo1:g} (seed {args.seed})\nAlpha {hypotheses.alpha:g}, beta '
+          f'{hypotheses.beta:g}: LLR bounds {lower:.2f}, {upper:.2f}')
+    print(report.header_details({'variants': chosen, **vars(rules)}), flush=True)
+    shown = sys.stderr.isatty()
+
+    def show(test: sprt.Sequential) -> None:
+        if shown:
+            print(f'\r{test.status()}  \x1b[K', end='', file=sys.stderr, flush=True)
+
+    test = sprt.Sequential(hypotheses, player, show)
+    job = functools.partial(play_match, rules=rules, players=codes, make_game=variants.make,
+                            load_player=players.load_player)
+    pairs = None if args.max_games is None else args.max_games // 2
+    silence = 2 * rules.load_seconds() + args.move_timeout + 5
+    created = reserve([args.json] if args.json else [])
+    try:
+        with WorkerPool(args.jobs, hard_timeout=silence) as pool:
+            sprt.run_test(test, sprt.pair_specs(player, baseline, chosen, args.seed, pairs),
+                          job, pool, 2 * args.jobs)
+    except (KeyboardInterrupt, MachineryError) as stop:
+        for path in created:
+            os.remove(path)
+        happened = 'Interrupted' if isinstance(stop, KeyboardInterrupt) else f'{stop}.\nStopped'
+        print(f'\n{happened} after {2 * test.tally.pairs} games.', file=sys.stderr)
+        return 130 if isinstance(stop, KeyboardInterrupt) else 1
+    finally:
+        if shown:
+            print('\r\x1b[K', end='', file=sys.stderr, flush=True)
+    print('\n'.join(sprt.lines(test, baseline)))
+    if args.json:
+        with open(args.json, 'w', encoding='utf-8') as file:
+            json.dump({**test.summary(), 'player': player, 'baseline': baseline,
+                       'specs': specs, 'variants': chosen, 'seed': args.seed}, file, indent=1)
+            file.write('\n')
+    return 0
+
+
+def sprt_hypotheses(args) -> sprt.Hypotheses:
+    """Return the SPRT's hypotheses and error rates, or fail naming the bad option."""
+    for option in ('alpha', 'beta'):
+        if not 0 < getattr(args, option) < 0.5:
+            fail(f'--{option} must be between 0 and 0.5, got {getattr(args, option):g}')
+    if not args.elo0 < args.elo1:
+        fail(f'--elo0 must be below --elo1, got {args.elo0:g} and {args.elo1:g}')
+    return sprt.Hypotheses(args.elo0, args.elo1, args.alpha, args.beta)
 
 
 def check_executor(args) -> None:
@@ -403,11 +487,12 @@ def start_executor(args, hard_timeout: float,
     return executor, lambda: 2 * max(1, executor.slots())
 
 
-def tournament_players(text: str | None,
-                       gauntlet: str | None) -> tuple[dict[str, str], str | None]:
+def tournament_players(text: str | None, gauntlet: str | None,
+                       anchors: dict | None = None) -> tuple[dict[str, str], str | None]:
     """Return the players of a tournament as {name: spec} (those given,
     comma-separated as SPEC or NAME=SPEC, or every registered non-interactive
-    player), and the name of the gauntlet player, added first if it is not among them."""
+    player, and the anchors that are not among them, as registry specs), and the
+    name of the gauntlet player, added first if it is not among them."""
     if text is None:
         entries = [name for name in players.PLAYER
                    if name not in players.INTERACTIVE and name not in players.ON_REQUEST]
@@ -415,6 +500,10 @@ def tournament_players(text: str | None,
         entries = naming.split_specs(text)
     try:
         specs = naming.name_players(entries)
+        missing = [name for name in anchors or {} if name not in specs]
+        if missing:
+            specs = naming.name_players([*(f'{name}={spec}' for name, spec in specs.items()),
+                                         *missing])
         if gauntlet is not None:
             gauntlet_name, gauntlet_spec = naming.split_entry(gauntlet)
             found = [name for name, spec in specs.items()
@@ -480,16 +569,18 @@ def check_outputs(args) -> None:
             fail(f'output file {path!r} would write over the --db file')
 
 
-def write_results(args, store: Store) -> None:
-    """Print the tables of the run in store and write its --json, --csv and --html files."""
+def write_results(args, store: Store, counts: dict) -> None:
+    """Print the tables of the run in store and write its --json, --csv and --html
+    files; counts ({'played': N, 'reused': M}) open the JSON."""
     settings = store.settings
     results = Results(settings['players'], settings['variants']).add_all(store.records())
-    by_variant = tables.all_standings(results)
+    by_variant = tables.all_standings(results, args.anchors)
     print(report.body(results, by_variant, args.format, args.tables), end='')
     standings = {('overall' if variant is OVERALL else variant): rows
                  for variant, rows in by_variant.items()}
     if args.json:
-        export.write_json(args.json, settings, store.records(), standings)
+        export.write_json(args.json, settings, store.records(), standings,
+                          {**counts, 'anchors': args.anchors})
     if args.csv:
         export.write_csv(args.csv, store.records(), standings)
     if args.html:
@@ -511,13 +602,17 @@ def cmd_report(args) -> int:
     check_outputs(args)
     store = open_run(args.db)
     settings = store.settings
+    unknown = [name for name in args.anchors or {} if name not in settings['players']]
+    if unknown:
+        fail(f'--anchors: {unknown[0]!r} is no player of the run in {args.db}; its players: '
+             f'{", ".join(settings["players"])}')
     total = count_games(settings['players'], settings['variants'], settings['games'],
                         settings.get('gauntlet'))
     print(report.header(settings, total))
     if store.count() < total:
         print(f'Only {store.count()} of the {total} games were played; '
               'these tables are of those.\n')
-    write_results(args, store)
+    write_results(args, store, {'played': 0, 'reused': store.count()})
     store.close()
     return 0
 
@@ -649,6 +744,9 @@ def add_grading_options(parser: ArgumentParser) -> None:
            f'{jail.Limits.memory_mb})')
     option('--allow-reference', action='store_true', help="let students' code use this project's "
            'own searches (players.textbook and the rest); by default that fails')
+    option('--anchors', type=anchor_grades, metavar='P=G,...', help="grade the player's "
+           'strength off its rating between reference players of the registry, each standing '
+           'for a grade, such as random=0,ab2=70,ab4=100 (instead of the gauntlet)')
     add_sandbox_option(parser)
 
 
@@ -664,10 +762,6 @@ def add_tournament_options(parser: ArgumentParser) -> None:
            'instead of a full round robin')
     option('--games', type=count(1), default=1, metavar='N',
            help='game pairs per pairing per variant; a pair swaps the seats (default 1)')
-    option('--openings', type=count(0), default=0, metavar='K',
-           help='random plies before the players take over, the same for both games of a pair')
-    option('--seed', type=int, default=0, help='the seed every random choice derives from '
-           '(default 0)')
     option('--jobs', type=count(1), default=cpu_count(), metavar='J',
            help=f'worker processes, here or in the LocalCluster of --executor dask '
            f'(default: the CPU count, {cpu_count()})')
@@ -676,6 +770,21 @@ def add_tournament_options(parser: ArgumentParser) -> None:
            "--scheduler's, or a LocalCluster of --jobs workers (needs the dask extra)")
     option('--scheduler', metavar='ADDRESS', help='the Dask scheduler of --executor dask, '
            'such as tcp://10.0.0.5:8786')
+    add_rules_options(parser, openings=0)
+    option('--db', metavar='FILE', help='SQLite results file; each game is written as it ends')
+    option('--resume', action='store_true', help='continue the interrupted run in --db')
+    add_output_options(parser)
+    parser.set_defaults(run=cmd_tournament)
+
+
+def add_rules_options(parser: ArgumentParser, openings: int) -> None:
+    """Add the options of how each game is played: openings, seed, time, jails, length."""
+    option = parser.add_argument
+    option('--openings', type=count(0), default=openings, metavar='K',
+           help='random plies before the players take over, the same for both games of a pair '
+           f'(default {openings})')
+    option('--seed', type=int, default=0, help='the seed every random choice derives from '
+           '(default 0)')
     option('--move-timeout', type=seconds, default=10.0, metavar='SECONDS',
            help='time for one move; a player past it forfeits (default 10)')
     option('--clock', type=time_control, default=None, metavar='BASE[+INC]',
@@ -686,10 +795,35 @@ def add_tournament_options(parser: ArgumentParser) -> None:
     add_sandbox_option(parser)
     option('--max-plies', type=count(1), default=None, metavar='N',
            help='adjudicate a draw after N plies')
-    option('--db', metavar='FILE', help='SQLite results file; each game is written as it ends')
-    option('--resume', action='store_true', help='continue the interrupted run in --db')
-    add_output_options(parser)
-    parser.set_defaults(run=cmd_tournament)
+
+
+def add_sprt_parser(commands) -> None:
+    """Add the sprt subcommand: is PLAYER stronger than BASELINE?"""
+    test = commands.add_parser('sprt', help='play PLAYER against BASELINE in game pairs until '
+                               'a sequential test decides whether it is stronger, for example: '
+                               'sprt mine.py:player ab3 --elo1 20')
+    option = test.add_argument
+    option('player', help='the player tested: a registry spec, module:function or '
+           'path/to/file.py:function, optionally NAME=SPEC')
+    option('baseline', help='the player it is tested against, in the same forms')
+    option('--variants', nargs='+', metavar='V', help='the variants, taken in turn one pair '
+           'at a time (default: the default set, see list)')
+    option('--elo0', type=float, default=0.0, help='H0: PLAYER is at most this many Elo '
+           'stronger (default 0)')
+    option('--elo1', type=float, default=10.0, help='H1: PLAYER is at least this many Elo '
+           'stronger (default 10)')
+    option('--alpha', type=float, default=0.05, help='the chance of accepting H1 when H0 '
+           'holds (default 0.05)')
+    option('--beta', type=float, default=0.05, help='the chance of accepting H0 when H1 '
+           'holds (default 0.05)')
+    option('--max-games', type=count(2), default=None, metavar='N',
+           help='stop without a verdict after N games (default: no limit)')
+    option('--jobs', type=count(1), default=cpu_count(), metavar='J',
+           help=f'worker processes (default: the CPU count, {cpu_count()})')
+    add_rules_options(test, openings=2)
+    option('--json', metavar='FILE', help='write the result, games, llr, bounds, elo, '
+           'elo_error and los')
+    test.set_defaults(run=cmd_sprt)
 
 
 def add_output_options(parser: ArgumentParser) -> None:
@@ -702,6 +836,9 @@ def add_output_options(parser: ArgumentParser) -> None:
            'with every game replayable')
     option('--format', type=table_format, default='simple', metavar='FMT',
            help='table format: any of tabulate\'s (simple, github, latex, html, ...)')
+    option('--anchors', type=anchor_grades, metavar='P=G,...', help='reference players and '
+           "the grade each stands for, such as random=0,ab2=70,ab4=100: every player's grade "
+           'is read off its Elo between them (anchors not among the players are added)')
     option('--tables', type=tables_shown, default='auto', metavar='LIST',
            help='tables printed before the scores by variant and the standings: '
            f'auto (those that fit), all, or some of {",".join(report.OPTIONAL_TABLES)}')
@@ -713,6 +850,14 @@ def table_format(text: str) -> str:
         raise argparse.ArgumentTypeError(f'unknown table format {text!r}; '
                                          f'formats: {", ".join(tabulate.tabulate_formats)}')
     return text
+
+
+def anchor_grades(text: str) -> dict[str, float]:
+    """An argparse type: the anchors of --anchors (see grades.parse_anchors)."""
+    try:
+        return grades.parse_anchors(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def tables_shown(text: str):
@@ -804,6 +949,7 @@ def build_parser() -> ArgumentParser:
     replay_.add_argument('--step', action='store_true',
                          help='wait for Enter after each move (q to stop)')
     replay_.set_defaults(run=cmd_replay)
+    add_sprt_parser(commands)
     report_ = commands.add_parser('report', help='print the tables of a stored run and write '
                                   'its files, for example: report --db run.sqlite --html run.html')
     report_.add_argument('--db', required=True, metavar='FILE', help='the results file of a run')

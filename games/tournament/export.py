@@ -11,11 +11,14 @@ from .store import COLUMNS
 from .tables import STANDING_COLUMNS
 
 
-def write_json(path: str, settings: dict, records: Iterable[dict], standings: dict) -> None:
-    """Write {"settings": ..., "games": [...], "standings": {variant: [...]}} to path,
-    one record at a time."""
+def write_json(path: str, settings: dict, records: Iterable[dict], standings: dict,
+               counts: dict | None = None) -> None:
+    """Write {**counts, "settings": ..., "games": [...], "standings": {variant: [...]}}
+    to path, one record at a time (counts such as {"played": 3, "reused": 9})."""
+    opening = ''.join(f'{json.dumps(key)}: {json.dumps(value)}, ' for key, value in
+                      (counts or {}).items())
     with open(path, 'w') as out:
-        out.write('{"settings": ' + json.dumps(settings) + ',\n "games": [')
+        out.write('{' + opening + '"settings": ' + json.dumps(settings) + ',\n "games": [')
         for number, record in enumerate(records):
             out.write((',\n  ' if number else '\n  ') + json.dumps(record))
         out.write('\n ],\n "standings": ' + json.dumps(standings, indent=1) + '}\n')

@@ -1,7 +1,8 @@
 """The HTML report of a tournament: one self-contained page, with no network and no
-external script, that shows the standings, the scores by variant, the crosstable as
-a heat map, a plot of every player's Elo with its 95% interval, how games ended,
-the forfeits with their reasons, and every game, replayable on a drawn board.
+external script, that shows the standings, the scores by variant, the crosstable and
+the likelihood of superiority as heat maps, a plot of every player's Elo with its 95%
+interval, how games ended, the forfeits with their reasons, and every game,
+replayable on a drawn board.
 
 The tables and the plot are written here as HTML and SVG, so they show without
 scripts; the page's one script (html_report.js, written into the page) lists the
@@ -20,7 +21,8 @@ from ..base import Game
 from .replay import outcome, replay, score_text
 from .report import plural
 from .results import ENDINGS, OVERALL, Results
-from .tables import ENDING_HEADERS, STANDING_COLUMNS, STANDING_FORMATS, forfeit_rows
+from .tables import (ENDING_HEADERS, LOS_PLAYERS, STANDING_COLUMNS, STANDING_FORMATS,
+                     forfeit_rows, top_superiority)
 
 ENDING_COLOURS = {'normal': '#4e79a7', 'adjudicated draw': '#bab0ac', 'timeout': '#f28e2b',
                   'illegal move': '#e15759', 'error': '#b07aa1', 'opponent forfeit': '#59a14f'}
@@ -65,13 +67,14 @@ def heat(fraction: float | None, text: str, title: str = '') -> Raw:
 
 
 def standings_section(rows: list[dict]) -> Raw:
-    """Return the overall standings table."""
+    """Return the overall standings table (with the grades, if the rows have them)."""
     def shown(row, key):
         value = row[key]
         return format(value, STANDING_FORMATS[key]) if key in STANDING_FORMATS else value
-    return table(list(STANDING_COLUMNS.values()),
-                 [[shown(row, key) for key in STANDING_COLUMNS] for row in rows],
-                 [key != 'player' for key in STANDING_COLUMNS])
+    columns = [key for key in STANDING_COLUMNS if not rows or key in rows[0]]
+    return table([STANDING_COLUMNS[key] for key in columns],
+                 [[shown(row, key) for key in columns] for row in rows],
+                 [key != 'player' for key in columns])
 
 
 def elo_plot(rows: list[dict]) -> Raw:
@@ -148,6 +151,18 @@ def crosstable_section(results: Results, order: list[str]) -> Raw:
         rows.append(cells)
     headers = ['#', 'Player', *(str(number) for number in range(1, len(order) + 1))]
     return table(headers, rows, [True, False] + [True] * len(order))
+
+
+def superiority_section(results: Results, order: list[str]) -> Raw:
+    """Return the likelihood of superiority of each of the top players over each
+    other (row over column) as a heat map."""
+    top, likelihood = top_superiority(results, order)
+    rows = [[number, player, *(None if player == other else heat(
+        likelihood[player, other], f'{100 * likelihood[player, other]:.0f}',
+        f'{player} is stronger than {other}: {100 * likelihood[player, other]:.1f}%')
+        for other in top)] for number, player in enumerate(top, 1)]
+    headers = ['#', 'Player', *(str(number) for number in range(1, len(top) + 1))]
+    return table(headers, rows, [True, False] + [True] * len(top))
 
 
 def endings_section(results: Results, order: list[str]) -> Raw:
@@ -238,6 +253,8 @@ def render(settings: dict, results: Results, by_variant: dict, records: Iterable
         ('variants', 'Score % by variant', variant_scores_section(by_variant)),
         ('crosstable', 'Crosstable (points/games, row against column)',
          crosstable_section(results, order)),
+        ('los', f'Likelihood of superiority (%, row over column; the top '
+         f'{min(len(order), LOS_PLAYERS)})', superiority_section(results, order)),
         ('endings', 'How games ended', endings_section(results, order)),
         ('forfeits', 'Forfeits and their reasons', forfeits_section(results, order)),
         ('games', 'Games', Raw(_GAMES_PANEL)),

@@ -26,6 +26,41 @@ def fit(players: Sequence[Hashable], games: Mapping[tuple, int], points: Mapping
     each player and its 95% margin. games[a, b] is the number of games between a
     and b (either order), points[a, b] a's points against b."""
     n = len(players)
+    theta, covariance = _solve(players, games, points, tolerance, max_rounds)
+    mean = sum(theta) / n if n else 0
+    ratings = {}
+    for i, player in enumerate(players):
+        centred = [(1 if j == i else 0) - 1 / n for j in range(n)]
+        variance = sum(centred[j] * covariance[j][k] * centred[k]
+                       for j in range(n) for k in range(n))
+        ratings[player] = ((theta[i] - mean) * ELO_PER_NAT,
+                           Z95 * math.sqrt(max(variance, 0)) * ELO_PER_NAT)
+    return ratings
+
+
+def superiority(players: Sequence[Hashable], games: Mapping[tuple, int],
+                points: Mapping[tuple, float]) -> dict:
+    """Return {(a, b): the likelihood that a is stronger than b} for every two
+    players, from the same fit: the normal chance that the difference of their
+    strengths is above 0, given its estimate and its variance."""
+    theta, covariance = _solve(players, games, points)
+    likelihood = {}
+    for i, a in enumerate(players):
+        for j, b in enumerate(players):
+            if i != j:
+                spread = math.sqrt(max(covariance[i][i] + covariance[j][j]
+                                       - 2 * covariance[i][j], 1e-300))
+                likelihood[a, b] = 0.5 * (1 + math.erf((theta[i] - theta[j])
+                                                       / (spread * math.sqrt(2))))
+    return likelihood
+
+
+def _solve(players: Sequence[Hashable], games: Mapping[tuple, int],
+           points: Mapping[tuple, float], tolerance: float = 1e-10,
+           max_rounds: int = 100_000) -> tuple[list, list]:
+    """Return the fitted log-strengths of the players, in their order, and their
+    covariance matrix (the inverse of the Fisher information)."""
+    n = len(players)
     number = {player: i for i, player in enumerate(players)}
     between = [[0.0] * n for _ in range(n)]
     wins = [PRIOR_GAMES / 2] * n
@@ -44,17 +79,7 @@ def fit(players: Sequence[Hashable], games: Mapping[tuple, int], points: Mapping
         strength = new
         if change < tolerance:
             break
-    theta = [math.log(g) for g in strength]
-    mean = sum(theta) / n if n else 0
-    covariance = _inverse(_information(strength, between))
-    ratings = {}
-    for i, player in enumerate(players):
-        centred = [(1 if j == i else 0) - 1 / n for j in range(n)]
-        variance = sum(centred[j] * covariance[j][k] * centred[k]
-                       for j in range(n) for k in range(n))
-        ratings[player] = ((theta[i] - mean) * ELO_PER_NAT,
-                           Z95 * math.sqrt(max(variance, 0)) * ELO_PER_NAT)
-    return ratings
+    return [math.log(g) for g in strength], _inverse(_information(strength, between))
 
 
 def _information(strength: list, between: list) -> list:

@@ -11,10 +11,11 @@ from .. import jail
 from ..referee import NORMAL
 from .results import OVERALL, Results
 
-OPTIONAL_TABLES = ('details', 'crosstable', 'endings', 'speed', 'forfeits')
+OPTIONAL_TABLES = ('details', 'crosstable', 'los', 'endings', 'speed', 'forfeits')
 """The tables printed before the scores by variant and the standings, which are
-always printed: the standings of each variant, the crosstable, how games ended,
-time per move, and forfeits with their reasons."""
+always printed: the standings of each variant, the crosstable, the likelihood of
+superiority of the top players (only when asked for), how games ended, time per
+move, and forfeits with their reasons."""
 WIDTH = 100
 """The widest a table may be to be printed without being asked for."""
 HEIGHT = 60
@@ -22,22 +23,32 @@ HEIGHT = 60
 take to be printed without being asked for."""
 
 
-def header(settings: dict, total: int, done: int = 0) -> str:
-    """Return the lines that open a tournament: what it plays, its players and variants."""
+def header(settings: dict, total: int, reused: int | None = None, db: str = '') -> str:
+    """Return the lines that open a tournament: what it plays, its players and
+    variants, and, given the games reused from the results file db, how many are
+    played now."""
     players, variants = settings['players'], settings['variants']
     kind = f'Gauntlet of {settings["gauntlet"]}' if settings.get('gauntlet') else 'Round robin'
     lines = [f'{kind}: {plural(len(players), "player")}, {plural(len(variants), "variant")}, '
              f'{plural(total, "game")} (seed {settings["seed"]})']
     lines += textwrap.wrap('Players: ' + ', '.join(players), WIDTH, subsequent_indent='  ',
                            break_on_hyphens=False)
-    lines += textwrap.wrap('Variants: ' + ', '.join(variants), WIDTH, subsequent_indent='  ',
-                           break_on_hyphens=False)
+    lines.append(header_details(settings))
+    if reused is not None:
+        lines.append(f'Games: {total - reused} to play now, {reused} reused from {db} (the '
+                     'games of players whose code is unchanged)')
+    return '\n'.join(lines) + '\n'
+
+
+def header_details(settings: dict) -> str:
+    """Return the lines that say how the games are played: the variants, the jails
+    and the time control."""
+    lines = textwrap.wrap('Variants: ' + ', '.join(settings['variants']), WIDTH,
+                          subsequent_indent='  ', break_on_hyphens=False)
     if 'sandbox' in settings:  # runs stored before jails had no sandbox
         lines.append(f'Jails: {jail.describe(settings["sandbox"])}')
         lines.append(f'Time: {time_control(settings)}')
-    if done:
-        lines.append(f'Resuming: {done} of the games were played before.')
-    return '\n'.join(lines) + '\n'
+    return '\n'.join(lines)
 
 
 def time_control(settings: dict) -> str:
@@ -91,6 +102,10 @@ def body(results: Results, by_variant: dict, fmt: str = 'simple',
         cross = tables.crosstable(results, order, fmt)
         if not auto or fits(cross):
             parts.append(f'Crosstable (points/games, row against column)\n\n{cross}')
+    if 'los' in shown and not auto:
+        parts.append(f'Likelihood of superiority (%, row over column; the top '
+                     f'{min(len(order), tables.LOS_PLAYERS)})\n\n'
+                     f'{tables.superiority_table(results, order, fmt)}')
     if 'endings' in shown:
         endings = tables.endings_table(results, order, fmt)
         if auto and all_normal(results):
@@ -102,7 +117,7 @@ def body(results: Results, by_variant: dict, fmt: str = 'simple',
         forfeits = (tables.forfeits_table(results, order, fmt) if results.reasons
                     else 'No forfeits.')
         parts.append(f'Forfeits (the most frequent reasons of each player)\n\n{forfeits}')
-    parts.append(f'Score % by variant\n\n{tables.variant_scores_table(by_variant, fmt)}')
+    parts.append(f'Score % by variant\n\n{tables.variant_scores_table(by_variant, fmt, WIDTH)}')
     parts.append(f'Standings\n\n'
                  f'{tables.standings_table(overall, fmt, tables.COMPACT_COLUMNS)}')
     return '\n\n'.join(parts) + '\n'

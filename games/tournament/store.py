@@ -9,14 +9,19 @@ from typing import Iterator
 
 COLUMNS = {
     'index': 'INTEGER PRIMARY KEY', 'variant': 'TEXT', 'first': 'TEXT', 'second': 'TEXT',
-    'first_spec': 'TEXT', 'second_spec': 'TEXT', 'pair': 'INTEGER', 'leg': 'INTEGER',
+    'first_spec': 'TEXT', 'second_spec': 'TEXT', 'first_digest': 'TEXT',
+    'second_digest': 'TEXT', 'pair': 'INTEGER', 'leg': 'INTEGER',
     'seed': 'INTEGER', 'score': 'REAL',
     'termination': 'TEXT', 'detail': 'TEXT', 'forfeit': 'TEXT', 'moves': 'TEXT',
     'rolls': 'TEXT', 'opening': 'INTEGER', 'plies': 'INTEGER', 'time_first': 'REAL', 'time_second': 'REAL',
     'moves_first': 'INTEGER', 'moves_second': 'INTEGER', 'nodes_first': 'NUMERIC',
     'nodes_second': 'NUMERIC'}
 """The columns of the games table: the fields of a game record. 'first' and
-'second' are the players' names, 'first_spec' and 'second_spec' their specs."""
+'second' are the players' names, 'first_spec' and 'second_spec' their specs,
+'first_digest' and 'second_digest' the digests of their code."""
+PLAYER_SETTINGS = ('players', 'specs', 'digests', 'gauntlet')
+"""The settings that may change between runs on one file (a ladder): who plays.
+The others change every game, so a file holds one value of each."""
 
 JSON_COLUMNS = ('moves', 'rolls')
 """The columns that hold lists, as JSON text: the moves, and the dice's rolls in a game of chance."""
@@ -38,8 +43,9 @@ class Store:
     added, so a killed run loses no finished game."""
 
     def __init__(self, path: str, settings: dict, resume: bool = False):
-        """Open path for a tournament with these settings. Without resume the file
-        must hold no games yet; with resume it must hold this same tournament."""
+        """Open path for a tournament with these settings: a new file, or one that
+        holds a tournament with the same settings but for the players (see
+        PLAYER_SETTINGS), whose settings become these. With resume the file must exist."""
         if resume and not os.path.isfile(path):
             raise StoreError(f'cannot resume: no results file {path!r}')
         try:
@@ -47,7 +53,7 @@ class Store:
             tables = {row[0] for row in self.connection.execute(
                 "SELECT name FROM sqlite_master WHERE type = 'table'")}
             if 'games' in tables:
-                self._check(path, settings, resume)
+                self._check(path, settings)
             elif tables:
                 raise StoreError(f'{path!r} is not a tournament results file (it holds the '
                                  f'tables {", ".join(sorted(tables))}); give another --db file')
@@ -87,17 +93,48 @@ class Store:
             self.connection.execute('INSERT INTO settings VALUES (?)', (json.dumps(settings),))
             self.connection.execute(f'CREATE TABLE games ({columns})')
 
-    def _check(self, path: str, settings: dict, resume: bool) -> None:
-        """Refuse a file that holds games, unless resuming the same tournament."""
+    def _check(self, path: str, settings: dict) -> None:
+        """Refuse a file that holds another tournament than one of the same settings
+        but for the players; take the new players' settings, and any column added
+        since the file was made."""
         stored = self.connection.execute('SELECT json FROM settings').fetchone()
-        games = self.count()
-        if not resume and games:
-            raise StoreError(f'{path!r} already holds {games} games; add --resume to '
-                             'continue that tournament, or give another --db file')
-        if stored is None or json.loads(stored[0]) != settings:
-            raise StoreError(f'{path!r} holds a different tournament (settings '
-                             f'{stored[0] if stored else "missing"}); give the same options '
-                             'to resume it, or another --db file')
+        if stored is None:
+            raise StoreError(f'{path!r} is not a tournament results file (no settings); give '
+                             'another --db file')
+        old = json.loads(stored[0])
+        for key in dict.fromkeys([*old, *settings]):
+            if key not in PLAYER_SETTINGS and old.get(key) != settings.get(key):
+                raise StoreError(f'{path!r} holds a different tournament: its {key} is '
+                                 f'{old.get(key)!r}, not {settings.get(key)!r}; give the same '
+                                 'options to go on with it (the players may change), or '
+                                 'another --db file')
+        present = {row[1] for row in self.connection.execute('PRAGMA table_info(games)')}
+        with self.connection:
+            self.connection.execute('BEGIN')
+            for name, kind in COLUMNS.items():
+                if name not in present:
+                    self.connection.execute(f'ALTER TABLE games ADD COLUMN "{name}" {kind}')
+            self.connection.execute('UPDATE settings SET json = ?', (json.dumps(settings),))
+
+    def identities(self) -> Iterator[tuple]:
+        """Generate (index, variant, first, first_digest, second, second_digest, pair,
+        leg, seed) of each stored game: what makes it the game it is."""
+        yield from self.connection.execute(
+            'SELECT "index", variant, "first", first_digest, "second", second_digest, pair, '
+            'leg, seed FROM games')
+
+    def renumber(self, kept: dict[int, int]) -> None:
+        """Keep the games whose index is a key of kept, each under its new index
+        kept[index], and delete every other game, all at once."""
+        with self.connection:
+            self.connection.execute('BEGIN')
+            self.connection.execute('CREATE TEMP TABLE kept (old INTEGER PRIMARY KEY, new INTEGER)')
+            self.connection.executemany('INSERT INTO kept VALUES (?, ?)', kept.items())
+            self.connection.execute('DELETE FROM games WHERE "index" NOT IN (SELECT old FROM kept)')
+            self.connection.execute('UPDATE games SET "index" = -1 - "index"')
+            self.connection.execute('UPDATE games SET "index" = (SELECT new FROM kept WHERE '
+                                    'old = -1 - games."index")')
+            self.connection.execute('DROP TABLE kept')
 
     def count(self) -> int:
         """Return how many games the store holds."""
@@ -111,9 +148,11 @@ class Store:
     def add(self, record: dict) -> None:
         """Store a finished game's record, committing it at once; a game already
         stored (by another run resuming the same file) is kept as it was."""
-        specs = self.settings.get('specs', {})
+        specs, digests = self.settings.get('specs', {}), self.settings.get('digests', {})
         record = {**record, 'first_spec': specs.get(record['first'], record['first']),
-                  'second_spec': specs.get(record['second'], record['second'])}
+                  'second_spec': specs.get(record['second'], record['second']),
+                  'first_digest': digests.get(record['first']),
+                  'second_digest': digests.get(record['second'])}
         values = [json.dumps(record[name]) if name in JSON_COLUMNS else record[name]
                   for name in COLUMNS]
         self.connection.execute(f'INSERT OR IGNORE INTO games ({_NAMES}) VALUES '

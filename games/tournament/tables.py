@@ -3,20 +3,25 @@ by variant, the crosstable, how games ended, time per move and forfeits with rea
 
 from __future__ import annotations
 
+import textwrap
+
 from tabulate import tabulate
 
 from . import ratings
+from .grades import add_grades
 from .results import ENDINGS, OVERALL, Results
 
 STANDING_COLUMNS = {
     'rank': 'Rank', 'player': 'Player', 'elo': 'Elo', 'margin': '±', 'games': 'Games',
     'wins': 'W', 'draws': 'D', 'losses': 'L', 'points': 'Points', 'score_pct': 'Score %',
-    'draw_pct': 'Draw %', 'forfeits': 'Forfeits'}
-"""The standings' fields and their column headers."""
-COMPACT_COLUMNS = ('rank', 'player', 'elo', 'margin', 'games', 'points', 'score_pct', 'forfeits')
+    'draw_pct': 'Draw %', 'forfeits': 'Forfeits', 'grade': 'Grade'}
+"""The standings' fields and their column headers ('grade' only with anchors)."""
+COMPACT_COLUMNS = ('rank', 'player', 'elo', 'margin', 'games', 'points', 'score_pct', 'forfeits',
+                   'grade')
 """The fields of the overall standings on a terminal."""
-STANDING_FORMATS = {'score_pct': '.1f', 'draw_pct': '.1f'}
-"""How the standings' fractional columns are shown: percentages with one decimal."""
+STANDING_FORMATS = {'score_pct': '.1f', 'draw_pct': '.1f', 'grade': '.1f'}
+"""How the standings' fractional columns are shown: percentages and grades with one
+decimal."""
 ENDING_HEADERS = {'normal': 'Normal', 'adjudicated draw': 'Adjudicated', 'timeout': 'Timeout',
                   'illegal move': 'Illegal', 'error': 'Error',
                   'opponent forfeit': 'Opp. forfeit'}
@@ -25,6 +30,10 @@ FORFEIT_REASONS = 3
 """How many different forfeit reasons of each player the forfeits table lists."""
 REASON_WIDTH = 60
 """The most characters of a forfeit's reason the forfeits table shows."""
+HEADER_WRAP = 7
+"""The width variants' names are wrapped to when the scores by variant are too wide."""
+LOS_PLAYERS = 10
+"""How many of the top players the likelihood-of-superiority matrix shows."""
 
 
 def standings(results: Results, variant=OVERALL) -> list[dict]:
@@ -53,23 +62,71 @@ def standings(results: Results, variant=OVERALL) -> list[dict]:
 
 
 def standings_table(rows: list[dict], fmt: str, columns=tuple(STANDING_COLUMNS)) -> str:
-    """Return standings as a table of the given fields."""
+    """Return standings as a table of the given fields that the rows have."""
+    columns = [key for key in columns if not rows or key in rows[0]]
     return tabulate([[row[key] for key in columns] for row in rows],
                     headers=[STANDING_COLUMNS[key] for key in columns], tablefmt=fmt,
                     floatfmt=[STANDING_FORMATS.get(key, 'g') for key in columns],
                     colalign=['left' if key == 'player' else 'right' for key in columns])
 
 
-def variant_scores_table(by_variant: dict, fmt: str) -> str:
+def variant_scores_table(by_variant: dict, fmt: str, width: int | None = None) -> str:
     """Return each player's score % on each variant (a column each), players in the
-    order of the overall standings, given the standings by variant."""
+    order of the overall standings, given the standings by variant. Wider than
+    width, the variants' names are wrapped over lines, and if that is not enough
+    the variants are shown in several tables, each as wide as width allows."""
     variants = [variant for variant in by_variant if variant is not OVERALL]
     scores = {(variant, row['player']): row['score_pct']
               for variant in variants for row in by_variant[variant]}
-    rows = [[row['player'], *(scores.get((variant, row['player'])) for variant in variants),
-             row['score_pct']] for row in by_variant[OVERALL]]
-    return tabulate(rows, headers=['Player', *variants, 'All'], tablefmt=fmt, floatfmt='.1f',
-                    missingval='')
+    overall = by_variant[OVERALL]
+
+    def render(chosen: list[str], last: bool, wrap: bool) -> str:
+        headers = ['\n'.join(textwrap.wrap(name, HEADER_WRAP, break_long_words=False))
+                   if wrap else name for name in chosen]
+        rows = [[row['player'], *(scores.get((variant, row['player'])) for variant in chosen),
+                 *([row['score_pct']] if last else [])] for row in overall]
+        return tabulate(rows, headers=['Player', *headers, *(['All'] if last else [])],
+                        tablefmt=fmt, floatfmt='.1f', missingval='')
+
+    whole = render(variants, True, False)
+    if width is None or widest(whole) <= width:
+        return whole
+    parts, chunk = [], []
+    for variant in variants:
+        if chunk and widest(render([*chunk, variant], False, True)) > width:
+            parts.append(render(chunk, False, True))
+            chunk = []
+        chunk.append(variant)
+    last = render(chunk, True, True)
+    if widest(last) > width and len(chunk) > 1:
+        parts.append(render(chunk[:-1], False, True))
+        last = render(chunk[-1:], True, True)
+    return '\n\n'.join([*parts, last])
+
+
+def widest(text: str) -> int:
+    """Return the length of the longest line of text."""
+    return max(map(len, text.splitlines()), default=0)
+
+
+def top_superiority(results: Results, order: list[str]) -> tuple[list[str], dict]:
+    """Return the top LOS_PLAYERS players of order (best first) and the likelihood
+    of superiority of every player over every other, {(a, b): chance}, from the
+    overall fit."""
+    likelihood = ratings.superiority(results.entrants(OVERALL), results.pair_games(OVERALL),
+                                     results.pair_points(OVERALL))
+    return order[:LOS_PLAYERS], likelihood
+
+
+def superiority_table(results: Results, order: list[str], fmt: str) -> str:
+    """Return the likelihood of superiority, in percent, of each of the top players
+    over each other (row over column)."""
+    top, likelihood = top_superiority(results, order)
+    rows = [[number, player, *('' if player == other else f'{100 * likelihood[player, other]:.0f}'
+                               for other in top)] for number, player in enumerate(top, 1)]
+    return tabulate(rows, headers=['#', 'Player', *map(str, range(1, len(top) + 1))],
+                    tablefmt=fmt, disable_numparse=True,
+                    colalign=['right', 'left', *['right'] * len(top)])
 
 
 def crosstable(results: Results, order: list[str], fmt: str) -> str:
@@ -140,7 +197,12 @@ def forfeits_table(results: Results, order: list[str], fmt: str) -> str:
                     tablefmt=fmt, missingval='')
 
 
-def all_standings(results: Results) -> dict:
-    """Return the standings of each variant with games, then OVERALL, by variant."""
+def all_standings(results: Results, anchors: dict[str, float] | None = None) -> dict:
+    """Return the standings of each variant with games, then OVERALL, by variant;
+    with anchors ({player: grade}), the overall rows have each player's grade.
+    Raises ValueError for an anchor that is no player."""
     variants = [variant for variant in results.variants if results.entrants(variant)]
-    return {variant: standings(results, variant) for variant in [*variants, OVERALL]}
+    by_variant = {variant: standings(results, variant) for variant in [*variants, OVERALL]}
+    if anchors:
+        add_grades(by_variant[OVERALL], anchors)
+    return by_variant

@@ -18,6 +18,7 @@ from games import Game
 from games.jail import describe as describe_level
 from games.jail import Limits
 
+from .anchored import check_anchors
 from .cases import SEARCH_FUNCTIONS, Case, CaseError, load_cases, search_cases
 from .playing import PlayerTimeout, Table, check_gauntlet, check_legal, check_safe
 from .search import judge_search, state_limit
@@ -53,11 +54,16 @@ class Settings:
     """May the student's code use the project's own searches?"""
     cases: tuple = ()
     """The instructor's own cases (see cases.load_cases)."""
+    anchors: tuple = ()
+    """((registry spec, grade), ...): with them the player's strength is graded off
+    its rating between these reference players' instead of by the gauntlet."""
 
     def describe(self) -> str:
         """One line saying how the file is graded."""
+        anchored = ('; the player graded against ' + ', '.join(
+            f'{name}={grade:g}' for name, grade in self.anchors)) if self.anchors else ''
         return (f'{self.timeout:g} s for each search check, {self.move_timeout:g} s for each '
-                f'move of the player; jail: {describe_level(self.sandbox)}')
+                f'move of the player; jail: {describe_level(self.sandbox)}{anchored}')
 
 
 @dataclass(frozen=True)
@@ -67,9 +73,9 @@ class Check:
     name: str
     """Such as 'alpha_beta_search on fig52'."""
     function: str
-    points: int
+    points: float
     kind: str
-    """'search', 'legal', 'safe' or 'gauntlet'."""
+    """'search', 'legal', 'safe', 'gauntlet' or 'anchors'."""
     case: Case | None = None
     visibility: str = 'visible'
 
@@ -81,8 +87,8 @@ class Result:
     check: str
     function: str
     passed: bool
-    points: int
-    max_points: int
+    points: float
+    max_points: float
     message: str
     visibility: str = 'visible'
     seconds: float = 0.0
@@ -109,12 +115,12 @@ class Report:
     """Figures for a leaderboard, such as the gauntlet's score in percent."""
 
     @property
-    def points(self) -> int:
+    def points(self) -> float:
         """The points earned."""
-        return sum(result.points for result in self.results)
+        return round(sum(result.points for result in self.results), 2)
 
     @property
-    def max_points(self) -> int:
+    def max_points(self) -> float:
         """The points that could be earned."""
         return sum(result.max_points for result in self.results)
 
@@ -137,10 +143,10 @@ class Report:
             lines.append(f'Cannot load {self.file}: {self.load_error}')
         if self.reference:
             lines.append(f'{self.file} {self.reference}: it fails every check')
-        lines += [f'{"PASS" if result.passed else "FAIL"} {result.points}/{result.max_points} '
+        lines += [f'{"PASS" if result.passed else "FAIL"} {result.points:g}/{result.max_points:g} '
                   f'{result.check}: {result.message}' for result in self.results]
         failed = sum(not result.passed for result in self.results)
-        lines.append(f'Total: {self.points}/{self.max_points} points, '
+        lines.append(f'Total: {self.points:g}/{self.max_points:g} points, '
                      f'{len(self.results) - failed} of {len(self.results)} checks passed')
         return lines
 
@@ -179,7 +185,11 @@ def make_checks(settings: Settings, games: dict[str, Game] | None = None) -> lis
         if SAFE_GAME in games:
             checks.append(Check(f'player: never loses to random at {SAFE_GAME}',
                                 PLAYER_FUNCTION, 2, 'safe'))
-        checks.append(Check('player: gauntlet', PLAYER_FUNCTION, 3, 'gauntlet'))
+        if settings.anchors:
+            checks.append(Check('player: grade against anchors', PLAYER_FUNCTION,
+                                max(grade for _, grade in settings.anchors), 'anchors'))
+        else:
+            checks.append(Check('player: gauntlet', PLAYER_FUNCTION, 3, 'gauntlet'))
     return checks
 
 
@@ -269,8 +279,11 @@ def _run(check: Check, session: Session, table: Table, defined: list, skipped: d
         passed, message = False, f'skipped after a timeout in {skipped[check.function]}'
     else:
         passed, message = _attempt(check, session, table, skipped, settings)
-    return Result(check.name, check.function, passed, check.points if passed else 0,
-                  check.points, message, check.visibility, time.perf_counter() - started)
+    points = check.points if passed else 0
+    if check.kind == 'anchors':  # the grade, whatever it is
+        points = table.leaderboard.get('Grade', 0)
+    return Result(check.name, check.function, passed, points, check.points, message,
+                  check.visibility, time.perf_counter() - started)
 
 
 def _attempt(check: Check, session: Session, table: Table, skipped: dict,
@@ -284,6 +297,9 @@ def _attempt(check: Check, session: Session, table: Table, skipped: dict,
             return check_legal(table)
         if check.kind == 'safe':
             return check_safe(table, SAFE_GAME)
+        if check.kind == 'anchors':
+            grade, message = check_anchors(table, settings.anchors)
+            return grade > min(value for _, value in settings.anchors), message
         return check_gauntlet(table)
     except StudentFault as fault:
         if fault.reason == 'timeout':

@@ -41,7 +41,7 @@ def results(report: Report) -> dict:
                       'reference implementations are not allowed, so every check fails')
     if report.missing:
         output.append(f'Not defined: {", ".join(report.missing)} (each scores 0)')
-    output.append(f'Total: {report.points}/{report.max_points} points')
+    output.append(f'Total: {report.points:g}/{report.max_points:g} points')
     leaderboard = [{'name': 'Points', 'value': report.points, 'order': 'desc'}]
     leaderboard += [{'name': name, 'value': value, 'order': 'desc'}
                     for name, value in report.leaderboard.items()]

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from games import Game, StochasticGame, referee, remote
 from games.tournament.match import play_opening
 
-from ..registry import PLAYER
+from ..registry import load_player
 from .session import Session
 
 GAUNTLET = ('random', 'ab2', 'ab3')
@@ -45,7 +45,7 @@ class Table:
 
 def play(table: Table, name: str, opponent: str, seat: int, plies: int, seed: str):
     """Play one game of variant name with the student in seat (0 or 1) against a
-    reference player, from plies random opening moves; return its record."""
+    reference player (a registry spec), from plies random opening moves; return its record."""
     game = table.games[name]
     random.seed(seed)
     dice = random.Random(f'{seed}:dice')
@@ -54,7 +54,8 @@ def play(table: Table, name: str, opponent: str, seat: int, plies: int, seed: st
     timing = remote.TimeControl(move_seconds=table.move_seconds)
     student = remote.JailedPlayer(code, remote.Setup(name), f'{seed}:student', history, timing,
                                   jail=table.session.ready_jail())
-    players = [student, PLAYER[opponent]] if seat == 0 else [PLAYER[opponent], student]
+    reference = load_player(opponent)
+    players = [student, reference] if seat == 0 else [reference, student]
     record = referee.play(game, players, state=state, max_plies=MAX_PLIES, isolate=False,
                           rng=dice, on_move=lambda s, move, t: history.append(
                               remote.event('move', move)),

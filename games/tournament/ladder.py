@@ -1,0 +1,50 @@
+"""The ladder: a tournament run again on its results file plays only what changed.
+
+A player is known by its name and the digest of its code: a file or module
+player's source and function, a shipped player's spec (its registry name and
+options). A game is known by its variant, its players so known, its pair, its leg
+and its seed. Run again with a new player, the games that involve it are
+missing; with a player's file changed, its old games no longer match and are
+replaced; with a player gone, its games are dropped. Every other game is kept,
+under its place in the new schedule, so the tables are those of a full run."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Iterable
+
+from ..remote import PlayerCode
+from .schedule import GameSpec
+from .store import Store
+
+
+def digest(code: PlayerCode) -> str:
+    """Return the digest of a player's code: of its source and function, or of the
+    spec of a registry player."""
+    made = [code.spec] if code.source is None else [code.function, code.source]
+    return hashlib.sha256(json.dumps(made).encode()).hexdigest()[:16]
+
+
+def game_key(variant: str, first: str, first_digest: str | None, second: str,
+             second_digest: str | None, pair: int, leg: int, seed: int) -> tuple:
+    """Return what makes a game the game it is (see the module's docstring)."""
+    return (variant, first, first_digest, second, second_digest, pair, leg, seed)
+
+
+def keep_unchanged(store: Store, specs: Iterable[GameSpec], digests: dict[str, str]) -> int:
+    """Keep the stored games that the schedule specs plays again with the same
+    players' code, each under its index in specs, and drop every other; return how
+    many were kept."""
+    if not store.count():
+        return 0
+    wanted = {game_key(spec.variant, spec.first, digests[spec.first], spec.second,
+                       digests[spec.second], spec.pair, spec.leg, spec.seed): spec.index
+              for spec in specs}
+    kept = {}
+    for index, *identity in store.identities():
+        new = wanted.pop(game_key(*identity), None)
+        if new is not None:
+            kept[index] = new
+    store.renumber(kept)
+    return len(kept)
