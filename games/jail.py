@@ -123,10 +123,7 @@ class Jail:
         while b'\n' not in self._buffer:
             if len(self._buffer) > MESSAGE_LIMIT:
                 raise JailError(f'sent a message over {MESSAGE_LIMIT} bytes', 'garbled')
-            wait = None if deadline is None else max(0.0, deadline - time.monotonic())
-            poll = select.poll()
-            poll.register(self._answer, select.POLLIN)
-            if not poll.poll(None if wait is None else 1000 * wait):
+            if not self._wait_answer(deadline):
                 raise JailError(f'no answer within {timeout:g} s', 'timeout')
             chunk = os.read(self._answer, MESSAGE_LIMIT + 1)
             if not chunk:
@@ -139,6 +136,14 @@ class Jail:
             return json.loads(line)
         except (ValueError, RecursionError):
             raise JailError(f'sent something that is not JSON: {_shown(line)}', 'garbled') from None
+
+    def _wait_answer(self, deadline: float | None) -> bool:
+        """Wait until the answer pipe can be read (or is closed), at most until the
+        deadline (time.monotonic(); None: for ever); return False if it cannot."""
+        wait = None if deadline is None else max(0.0, deadline - time.monotonic())
+        poll = select.poll()
+        poll.register(self._answer, select.POLLIN)
+        return bool(poll.poll(None if wait is None else 1000 * wait))
 
     def close(self) -> None:
         """Kill the jail and everything it started, and free what it used."""
@@ -364,14 +369,16 @@ def _set_limits(limits: Limits, uid: int | None) -> None:
         resource.setrlimit(kind, (value, value))
 
 
-def _bwrap_options(binds: Sequence[str]) -> list[str]:
+def _bwrap_options(binds: Sequence[str], path: str = '/usr/bin:/bin',
+                   workdir: str = '/tmp') -> list[str]:
     """Return bubblewrap's command line up to the command: every namespace of its
-    own, no capabilities, the system and binds read-only, a private /tmp."""
+    own, no capabilities, the system and binds read-only, a private /tmp, the
+    command's PATH and its working folder."""
     options = [shutil.which('bwrap') or 'bwrap', '--unshare-all', '--die-with-parent',
                '--new-session', '--cap-drop', 'ALL', '--clearenv',
-               '--setenv', 'PATH', '/usr/bin:/bin', '--setenv', 'HOME', '/tmp',
+               '--setenv', 'PATH', path, '--setenv', 'HOME', '/tmp',
                '--setenv', 'TMPDIR', '/tmp', '--ro-bind', '/usr', '/usr',
-               '--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp', '--chdir', '/tmp']
+               '--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp', '--chdir', workdir]
     for top in ('/bin', '/sbin', '/lib', '/lib32', '/lib64'):
         if os.path.islink(top):
             options += ['--symlink', os.readlink(top), top]
@@ -445,3 +452,154 @@ def _shown(data: bytes, limit: int = 80) -> str:
     """Return the start of some bytes as printable text."""
     text = data[:limit].decode('utf-8', errors='replace')
     return repr(text + ('…' if len(data) > limit else ''))
+
+
+# Jails that run a command: a program in any language, spoken to on its standard
+# input and output. The same limits, levels and end as the jails above; what the
+# program writes on its standard error goes to a third pipe, kept bounded.
+
+PROGRAM_PATH = '/usr/local/bin:/usr/bin:/bin'
+"""Where a jailed command and the programs it starts are looked for."""
+ERRORS_LIMIT = 4096
+"""The most bytes of a program's standard error kept: the last ones it wrote."""
+UNREAD_LIMIT = 1 << 20
+"""The most bytes sent to a program that it may leave unread; past them it is garbled."""
+
+
+class CommandJail(Jail):
+    """A jail that runs a command (an argv list) instead of a Python entry. The
+    program's standard input and output are the jail's pipes, one JSON message a
+    line; its standard error goes to a pipe of which the last ERRORS_LIMIT bytes are
+    kept (errors()). Sending never blocks: what the program has not read yet waits
+    here and goes out while receive() waits for the answer. At 'process' level the
+    program runs in workdir (default: the jail's private folder), as the jail's own
+    user when started by root; at 'bwrap' level the folders are visible to it,
+    read-only, at their own paths, beside the read-only system and a private /tmp,
+    and it runs in workdir (default: /tmp). Its environment is PATH (PROGRAM_PATH),
+    HOME and TMPDIR (its private folder)."""
+
+    def __init__(self, argv: Sequence[str], level: str = 'process', limits: Limits = Limits(),
+                 folders: Sequence[str] = (), workdir: str | None = None):
+        if level not in ('process', 'bwrap') or not argv:
+            raise ValueError(f'a command jail needs a command and a level, got {level!r}, {argv!r}')
+        self.level, self.limits = level, limits
+        self.uid = _jail_uid() if os.geteuid() == 0 else None
+        self.home = _private_folder(self.uid) if level == 'process' else None
+        if level == 'bwrap':
+            command = _bwrap_options(folders, PROGRAM_PATH, workdir or '/tmp') + list(argv)
+        else:
+            command = list(argv)
+        request_read, self._request = os.pipe()
+        self._answer, answer_write = os.pipe()
+        self._errors, errors_write = os.pipe()
+        self.pid = os.fork()
+        if self.pid == 0:  # the child never returns from here
+            _become_program((request_read, answer_write, errors_write), self, command,
+                            workdir or self.home)
+        _live.add(self.pid)
+        for fd in (request_read, answer_write, errors_write):
+            os.close(fd)
+        for fd in (self._request, self._errors):
+            os.set_blocking(fd, False)
+        self._buffer = self._unsent = self._kept = b''
+        self.status: int | None = None
+
+    def send(self, message: Any) -> None:
+        """Queue one JSON message for the program and send what it will take now;
+        raise JailError if it is gone, or 'garbled' if it leaves too much unread."""
+        self._unsent += (json.dumps(message, separators=(',', ':')) + '\n').encode()
+        if len(self._unsent) > UNREAD_LIMIT:
+            raise JailError(f'left over {UNREAD_LIMIT} bytes of its input unread', 'garbled')
+        self._flush()
+
+    def errors(self) -> str:
+        """Return what the program wrote on its standard error (the last ERRORS_LIMIT
+        bytes, marked with … where cut), as text."""
+        self._drain()
+        text = self._kept[-ERRORS_LIMIT:].decode('utf-8', errors='replace')
+        return ('…' if len(self._kept) > ERRORS_LIMIT else '') + text
+
+    def close(self, grace: float = 0.0) -> None:
+        """Close the program's input, give it grace seconds to end by itself, then kill
+        it and everything it started; what it wrote on standard error stays in errors()."""
+        if self._request >= 0:
+            self._flush()
+            os.close(self._request)
+            self._request = -1
+        self._reap(grace)
+        self._drain()
+        super().close()
+        if self._errors >= 0:
+            os.close(self._errors)
+            self._errors = -1
+
+    def _wait_answer(self, deadline: float | None) -> bool:
+        """Wait for the answer pipe as Jail does, meanwhile sending what the program
+        has not read yet and keeping what it writes on standard error."""
+        while True:
+            wait = None if deadline is None else max(0.0, deadline - time.monotonic())
+            poll = select.poll()
+            poll.register(self._answer, select.POLLIN)
+            poll.register(self._errors, select.POLLIN)
+            if self._unsent:
+                poll.register(self._request, select.POLLOUT)
+            ready = dict(poll.poll(None if wait is None else 1000 * wait))
+            if self._answer in ready:
+                return True
+            if not ready:
+                return False
+            self._drain()
+            if self._request in ready:
+                self._flush()
+
+    def _flush(self) -> None:
+        """Send as much of the unsent input as the pipe takes now."""
+        try:
+            while self._unsent:
+                self._unsent = self._unsent[os.write(self._request, self._unsent):]
+        except BlockingIOError:
+            pass
+        except OSError:  # the program closed its input or ended: receive() will say how
+            self._unsent = b''
+
+    def _drain(self) -> None:
+        """Read what the program wrote on standard error, keeping the last bytes."""
+        if self._errors < 0:
+            return
+        try:
+            for _ in range(16):  # at most 1 MiB a call, however fast it writes
+                chunk = os.read(self._errors, 1 << 16)
+                if not chunk:
+                    return
+                self._kept = (self._kept + chunk)[-2 * ERRORS_LIMIT:]
+        except BlockingIOError:
+            pass
+
+
+def _become_program(pipes: tuple[int, int, int], jail: CommandJail, command: list[str],
+                    workdir: str) -> None:
+    """In the forked child: make the pipes the standard input, output and error,
+    take the jail's limits (and, at process level, its folder, environment and
+    user), then run the command (bubblewrap, at bwrap level). Never returns; a
+    command that cannot be run says why on standard error."""
+    try:
+        os.setsid()
+        high = [fcntl.fcntl(fd, fcntl.F_DUPFD, 10) for fd in pipes]
+        for target, fd in enumerate(high):
+            os.dup2(fd, target, inheritable=True)
+        os.closerange(3, _max_fd())
+        _set_limits(jail.limits, jail.uid if jail.level == 'process' else None)
+        environment = os.environ.copy() if jail.level == 'bwrap' else {
+            'PATH': PROGRAM_PATH, 'HOME': jail.home, 'TMPDIR': jail.home}
+        if jail.level == 'process':
+            os.chdir(workdir)
+            if jail.uid is not None:
+                os.setgroups([])
+                os.setresgid(jail.uid, jail.uid, jail.uid)
+                os.setresuid(jail.uid, jail.uid, jail.uid)
+        _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+        os.execvpe(command[0], command, environment)
+    except OSError as error:
+        os.write(2, f'cannot run {command[0]}: {error.strerror or error}\n'.encode())
+    finally:
+        os._exit(127)
