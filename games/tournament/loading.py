@@ -5,20 +5,23 @@ from __future__ import annotations
 
 from typing import Mapping
 
-from .. import referee, remote
+from .. import program, referee, remote
+from ..base import Game
 
 
-def check_players(players: Mapping[str, remote.PlayerCode], setup: remote.Setup,
-                  seconds: float, at_once: int = 4) -> None:
-    """Load each player in a jail for the game of setup, at_once jails at a time,
-    and raise ValueError naming the first in order that fails to load within seconds."""
+def check_players(players: Mapping[str, remote.PlayerCode | program.ProgramCode],
+                  setup: remote.Setup, game: Game, seconds: float, at_once: int = 4) -> None:
+    """Load each player in a jail for game (the game of setup), in its first seat,
+    at_once jails at a time, and raise ValueError naming the first in order that
+    fails to load (or a program that fails to start) within seconds."""
     names = list(players)
     for start in range(0, len(names), at_once):
         batch = names[start:start + at_once]
         jailed = []
         try:
             for name in batch:
-                jailed.append(remote.JailedPlayer(players[name], setup, '0', []))
+                jailed.append(program.stand_in(players[name], setup, '0', [], game=game,
+                                               seat=0))
             for name, player in zip(batch, jailed):
                 try:
                     player.wait_ready(seconds)

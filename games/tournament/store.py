@@ -14,9 +14,10 @@ COLUMNS = {
     'termination': 'TEXT', 'detail': 'TEXT', 'forfeit': 'TEXT', 'moves': 'TEXT',
     'rolls': 'TEXT', 'opening': 'INTEGER', 'plies': 'INTEGER', 'time_first': 'REAL', 'time_second': 'REAL',
     'moves_first': 'INTEGER', 'moves_second': 'INTEGER', 'nodes_first': 'NUMERIC',
-    'nodes_second': 'NUMERIC'}
+    'nodes_second': 'NUMERIC', 'stderr_first': 'TEXT', 'stderr_second': 'TEXT'}
 """The columns of the games table: the fields of a game record. 'first' and
-'second' are the players' names, 'first_spec' and 'second_spec' their specs."""
+'second' are the players' names, 'first_spec' and 'second_spec' their specs;
+'stderr_first' and 'stderr_second' what a program wrote on standard error."""
 
 JSON_COLUMNS = ('moves', 'rolls')
 """The columns that hold lists, as JSON text: the moves, and the dice's rolls in a game of chance."""
