@@ -752,7 +752,8 @@ def build_parser() -> ArgumentParser:
     check = commands.add_parser('check', help="grade students' files, for example: check "
                                 'mine.py, or check submissions/ --jobs 2 --out grades')
     check.add_argument('paths', nargs='+', metavar='PATH', help='Python files with the functions '
-                       'of players/template.py, or folders of them (one per student)')
+                       'of players/template.py, or folders of them (one per student), or '
+                       "programs (exec:COMMAND, or an executable file): their player's checks")
     check.add_argument('--json', metavar='REPORT', help='also write the report as JSON (one file)')
     check.add_argument('--out', metavar='FOLDER', help='write summary.csv, summary.json and each '
                        "student's report (reports/NAME.txt and .json) in FOLDER")
