@@ -21,6 +21,7 @@ nothing the jail sends is ever unpickled, compared or called by the trusted side
 from __future__ import annotations
 
 import ctypes
+import errno
 import fcntl
 import functools
 import gc
@@ -501,6 +502,7 @@ class CommandJail(Jail):
             os.close(fd)
         for fd in (self._request, self._errors):
             os.set_blocking(fd, False)
+        self._exited = os.pidfd_open(self.pid)  # readable once the program's process ends
         self._buffer = self._unsent = self._kept = b''
         self.status: int | None = None
 
@@ -529,18 +531,21 @@ class CommandJail(Jail):
         self._reap(grace)
         self._drain()
         super().close()
-        if self._errors >= 0:
-            os.close(self._errors)
-            self._errors = -1
+        for name in ('_errors', '_exited'):
+            if getattr(self, name) >= 0:
+                os.close(getattr(self, name))
+                setattr(self, name, -1)
 
     def _wait_answer(self, deadline: float | None) -> bool:
         """Wait for the answer pipe as Jail does, meanwhile sending what the program
-        has not read yet and keeping what it writes on standard error."""
+        has not read yet and keeping what it writes on standard error; raise
+        JailError('died') when the program's process ends without an answer, even
+        if a child it left holds its output open."""
         while True:
             wait = None if deadline is None else max(0.0, deadline - time.monotonic())
             poll = select.poll()
-            poll.register(self._answer, select.POLLIN)
-            poll.register(self._errors, select.POLLIN)
+            for fd in (self._answer, self._errors, self._exited):
+                poll.register(fd, select.POLLIN)
             if self._unsent:
                 poll.register(self._request, select.POLLOUT)
             ready = dict(poll.poll(None if wait is None else 1000 * wait))
@@ -548,6 +553,8 @@ class CommandJail(Jail):
                 return True
             if not ready:
                 return False
+            if self._exited in ready and not select.select([self._answer], [], [], 0)[0]:
+                raise JailError(self._ended(), 'died')
             self._drain()
             if self._request in ready:
                 self._flush()
@@ -600,6 +607,9 @@ def _become_program(pipes: tuple[int, int, int], jail: CommandJail, command: lis
         _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
         os.execvpe(command[0], command, environment)
     except OSError as error:
-        os.write(2, f'cannot run {command[0]}: {error.strerror or error}\n'.encode())
+        hint = (' (a process jail started by root runs as a user of its own, which must be '
+                'able to read the program and its folder: chmod o+rx, or use bwrap)'
+                if error.errno == errno.EACCES and jail.uid is not None else '')
+        os.write(2, f'cannot run {command[0]}: {error.strerror or error}{hint}\n'.encode())
     finally:
         os._exit(127)
