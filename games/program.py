@@ -16,9 +16,10 @@ move is looked up among the referee's own legal moves.
 
 A player spec 'exec:COMMAND' runs COMMAND, split as a shell splits it but never
 run by a shell; an executable file that is not a .py file may be given alone as a
-path ('./bot'). Words of COMMAND that name existing files or folders are made
-absolute and shown to the program (read-only, under bubblewrap); the first is the
-program's own folder, where it runs."""
+path ('./bot'). Words of COMMAND that name existing files or folders (or lists of
+them separated by ':', as a Java class path) are made absolute and shown to the
+program (read-only, under bubblewrap); the first is the program's own folder,
+where it runs."""
 
 from __future__ import annotations
 
@@ -83,10 +84,11 @@ def read_program(spec: str) -> ProgramCode:
     elif shutil.which(command, path=PROGRAM_PATH) is None:
         raise ValueError(f'cannot find the command {command!r} of {spec!r} in {PROGRAM_PATH}, '
                          'where jailed programs look for it')
-    paths = [_is_path(word, first=index == 0) for index, word in enumerate(words)]
-    argv = tuple(os.path.abspath(word) if path else word for word, path in zip(words, paths))
-    folders = [word if os.path.isdir(word) else os.path.dirname(word)
-               for word, path in zip(argv, paths) if path]
+    paths = [[os.path.abspath(path) for path in _paths(word, first=index == 0)]
+             for index, word in enumerate(words)]
+    argv = tuple(os.pathsep.join(named) if named else word for word, named in zip(words, paths))
+    folders = [path if os.path.isdir(path) else os.path.dirname(path)
+               for named in paths for path in named]
     if '/' in folders:
         raise ValueError(f'{spec!r} names the root folder: that would show the program '
                          'the whole filesystem')
@@ -102,7 +104,7 @@ def program_names(spec: str) -> list[str]:
         words = _words(spec)
     except ValueError:
         return [spec]
-    paths = [word for index, word in enumerate(words) if _is_path(word, first=index == 0)]
+    paths = [path for index, word in enumerate(words) for path in _paths(word, index == 0)]
     location = os.path.normpath(os.path.abspath(paths[0])) if paths else words[0]
     folder, name = os.path.split(location)
     stem = os.path.splitext(name)[0] or name
@@ -122,12 +124,17 @@ def _words(spec: str) -> list[str]:
     return words
 
 
-def _is_path(word: str, first: bool) -> bool:
-    """Does a word of a command name a file or folder here (the command itself only
-    when written as a path, as a shell reads it)?"""
+def _paths(word: str, first: bool) -> list[str]:
+    """Return the files and folders a word of a command names: the command itself
+    when written as a path (as a shell reads it); any other word that is not an
+    option and names existing files or folders, alone or as a list separated by
+    ':' (a Java class path)."""
     if first:
-        return os.sep in word
-    return not word.startswith('-') and os.path.exists(word)
+        return [word] if os.sep in word else []
+    parts = word.split(os.pathsep)
+    if word.startswith('-') or not all(part and os.path.exists(part) for part in parts):
+        return []
+    return parts
 
 
 def read_code(spec: str) -> PlayerCode | ProgramCode:

@@ -292,9 +292,10 @@ def test_programs_are_named_by_the_file_or_folder_they_name(tmp_path, monkeypatc
     names = name_players(['exec:java -cp subs/alice Bot', 'exec:java -cp other/alice Bot',
                           'exec:java -cp subs/bob Bot', './bot', 'exec:python3 -u'])
     assert list(names) == ['subs/alice', 'other/alice', 'bob', 'bot', 'python3']
-    code = program.read_program('exec:java -cp subs/bob Bot')
-    assert code.argv == ('java', '-cp', str(tmp_path / 'subs/bob'), 'Bot')
-    assert code.folders == (str(tmp_path / 'subs/bob'),) and code.workdir == code.folders[0]
+    code = program.read_program('exec:java -Xmx64m -cp subs/bob:bot Bot')
+    bob, bot = str(tmp_path / 'subs/bob'), str(tmp_path / 'bot')
+    assert code.argv == ('java', '-Xmx64m', '-cp', f'{bob}:{bot}', 'Bot')
+    assert code.folders == (bob, str(tmp_path)) and code.workdir == bob
 
 
 def test_every_game_pictures_its_state_as_json():
