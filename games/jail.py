@@ -14,6 +14,9 @@ channel's receive() and send(). Two levels:
   the system and of the packages it needs, and a private /tmp; nothing else of
   the filesystem (results files, other players' files) is there to see.
 
+A CommandJail runs a command (a program in any language) instead of an entry,
+its standard input and output being the pipes, at the same levels and limits.
+
 Only JSON crosses, each message one line of at most MESSAGE_LIMIT bytes, so
 nothing the jail sends is ever unpickled, compared or called by the trusted side.
 """
