@@ -244,8 +244,8 @@ def grade_program(spec: str, settings: Settings, checks: list[Check],
         report.note = note
         return report
     report = Report(spec, [], settings.describe(), note=note)
-    table = Table(None, games, settings.move_timeout, program=code, level=settings.sandbox,
-                  limits=Limits(memory_mb=settings.memory_mb))
+    table = Table(None, games, settings.move_timeout, program_code=code,
+                  level=settings.sandbox, limits=Limits(memory_mb=settings.memory_mb))
     skipped: dict[str, str] = {}
     for check in checks:
         report.results.append(_run(check, None, table, [PLAYER_FUNCTION], skipped, settings,

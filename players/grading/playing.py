@@ -42,7 +42,7 @@ class Table:
     move_seconds: float
     leaderboard: dict = field(default_factory=dict)
     """What the gauntlet scored, in percent, once played."""
-    program: program.ProgramCode | None = None
+    program_code: program.ProgramCode | None = None
     """The student's program, started for each game, when the student gave one."""
     level: str = 'process'
     """The jail level of the program."""
@@ -59,15 +59,17 @@ def play(table: Table, name: str, opponent: str, seat: int, plies: int, seed: st
     timing = remote.TimeControl(move_seconds=table.move_seconds)
     student = _student(table, name, game, seat, f'{seed}:student', history, timing)
     players = [student, PLAYER[opponent]] if seat == 0 else [PLAYER[opponent], student]
-    record = referee.play(game, players, state=state, max_plies=MAX_PLIES, isolate=False,
-                          rng=dice, on_move=lambda s, move, t: history.append(
-                              remote.event('move', move)),
-                          on_chance=lambda s, chance, t: history.append(
-                              remote.event('chance', chance)))
-    if table.program is not None:
+    try:
+        record = referee.play(game, players, state=state, max_plies=MAX_PLIES, isolate=False,
+                              rng=dice, on_move=lambda s, move, t: history.append(
+                                  remote.event('move', move)),
+                              on_chance=lambda s, chance, t: history.append(
+                                  remote.event('chance', chance)))
         student.end(record)
-        student.close()
-    if record.offender == seat and record.detail.startswith('ReferenceUsed'):
+    finally:
+        if table.program_code is not None:  # a session's jail serves every check
+            student.close()
+    if table.session and record.offender == seat and record.detail.startswith('ReferenceUsed'):
         table.session.note({'reference': record.detail.split(': ', 1)[-1]})
     if record.offender == seat and record.termination == referee.TIMEOUT:
         raise PlayerTimeout(_fault(name, game, record, seat))
@@ -78,10 +80,10 @@ def _student(table: Table, name: str, game: Game, seat: int, seed: str, history:
              timing: remote.TimeControl) -> remote.JailedPlayer:
     """Return the stand-in for the student's player in seat: its program, started
     for this game, or the player function of the file loaded in its session's jail."""
-    if table.program is not None:
+    if table.program_code is not None:
         setup = remote.Setup(name, level=table.level, limits=table.limits)
-        return program.ProgramPlayer(table.program, setup, seed, history, timing, game=game,
-                                     seat=seat)
+        return program.ProgramPlayer(table.program_code, setup, seed, history, timing,
+                                     game=game, seat=seat)
     code = remote.PlayerCode(table.session.filename, None, table.session.filename, 'player')
     return remote.JailedPlayer(code, remote.Setup(name), seed, history, timing,
                                jail=table.session.ready_jail())
