@@ -660,7 +660,8 @@ def add_tournament_options(parser: ArgumentParser) -> None:
     """Add the options of the round robin, which runs when no subcommand is given."""
     option = parser.add_argument
     option('--players', metavar='A,B,...', help='player specs: registry names, with options such '
-           'as mcts(N=200), module:function or path/to/file.py:function, each SPEC or NAME=SPEC '
+           'as mcts(N=200), module:function or path/to/file.py:function, programs in any '
+           'language as exec:COMMAND or an executable file, each SPEC or NAME=SPEC '
            '(default: every registered non-interactive player)')
     option('--variants', nargs='+', metavar='V', help='variant names or specs (default: the '
            'default set, see list)')
