@@ -16,6 +16,7 @@ import tournament
 import variants
 from games import jail, program, referee, remote
 from games.tournament.match import Rules, play_match
+from games.tournament import replay
 from games.tournament.naming import name_players
 from games.tournament.runner import run
 from games.tournament.schedule import schedule
@@ -160,6 +161,8 @@ def test_a_python_program_plays_the_games_of_the_same_function_as_a_python_playe
     bot_games = [record for record in records[0] if 'bot' in (record['first'], record['second'])]
     assert sum(record['score'] if record['first'] == 'bot' else 1 - record['score']
                for record in bot_games) >= 3  # it wins as the first player from 12
+    told = list(replay.lines(variants.make('simple-nim'), bot_games[0]))
+    assert told[-1] == "\nbot's standard error:\ngame over: 1-0 (normal)"  # the client's
 
 
 @pytest.mark.parametrize('level', LEVELS)
