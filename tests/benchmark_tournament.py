@@ -157,6 +157,35 @@ def jail_costs(count: int = 200) -> None:
             print(f'  {label}: {1e6 * statistics.median(costs):.0f} µs')
         ratio = statistics.median(moves['program']) / statistics.median(moves['Python player'])
         print(f'  a program\'s move costs {ratio:.2f}x a Python player\'s')
+        protocol_in_games({'Python player': path, 'program': program_path})
+
+
+def protocol_in_games(specs: dict, variant: str = 'gomoku', games: int = 6) -> None:
+    """Print a move's time, as the referee measures it, over whole games of variant
+    between first-move players, for a Python player and for a program (which is
+    sent the whole history, the state and every legal move each time), in turns."""
+    import variants
+    from games import referee
+    game = variants.make(variant)
+    times: dict = {label: [] for label in specs}
+    for number in range(games):
+        for label, spec in specs.items():
+            history: list = []
+            player = program.stand_in(program.read_code(spec), remote.Setup(variant),
+                                      str(number), history, game=game, seat=0)
+            player.wait_ready()
+            played = referee.play(game, [player, lambda game, state: game.actions(state)[0]],
+                                  isolate=False, on_move=lambda state, move, after:
+                                  history.append(remote.event('move', move)))
+            player.end(played)
+            player.close()
+            times[label] += [seconds for seat, seconds in zip(played.movers, played.times)
+                             if seat == 0]
+    print(f'a move in whole games of {variant} between first-move players ({games} games '
+          f'each, {len(times["program"])} moves), as the referee times it:')
+    for label, seconds in times.items():
+        print(f'  {label}: {1e6 * statistics.mean(seconds):.0f} µs mean, '
+              f'{1e6 * max(seconds):.0f} µs at most')
 
 
 def main() -> None:
