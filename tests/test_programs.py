@@ -338,3 +338,18 @@ def test_a_program_that_does_not_read_its_input_cannot_block_the_referee():
         assert failure.value.reason == 'garbled'
     finally:
         quiet.close()
+
+
+def test_a_run_stored_before_programs_came_resumes(tmp_path):
+    """A --db whose games table has no stderr columns takes new games without them."""
+    path = str(tmp_path / 'old.sqlite')
+    store = Store(path, {'test': True})
+    store.connection.execute('ALTER TABLE games DROP COLUMN stderr_first')
+    store.connection.execute('ALTER TABLE games DROP COLUMN stderr_second')
+    store.close()
+    record = play_all(tmp_path / 'new', {'random': remote.read_player('random'),
+                                         'ab1': remote.read_player('ab1')}, 'process')[0]
+    store = Store(path, {'test': True}, resume=True)
+    store.add(record)
+    assert list(store.records()) == [{**record, 'stderr_first': None, 'stderr_second': None}]
+    store.close()

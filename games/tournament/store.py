@@ -22,7 +22,6 @@ COLUMNS = {
 JSON_COLUMNS = ('moves', 'rolls')
 """The columns that hold lists, as JSON text: the moves, and the dice's rolls in a game of chance."""
 
-_NAMES = ', '.join(f'"{name}"' for name in COLUMNS)
 RESULTS = {'1-0': 'score = 1', '0-1': 'score = 0', 'draw': 'score = 0.5',
            'win': '("first" = :player AND score = 1 OR "second" = :player AND score = 0)',
            'loss': '("first" = :player AND score = 0 OR "second" = :player AND score = 1)'}
@@ -59,7 +58,7 @@ class Store:
         except sqlite3.Error as error:
             raise StoreError(f'cannot use results file {path!r}: {error}') from None
         self.settings = settings
-        self.columns = list(COLUMNS)
+        self.columns = self._present()  # a file of an older run, resumed, has fewer
 
     @classmethod
     def read(cls, path: str) -> 'Store':
@@ -70,14 +69,18 @@ class Store:
         try:
             store.connection = sqlite3.connect(f'file:{path}?mode=ro', uri=True)
             stored = store.connection.execute('SELECT json FROM settings').fetchone()
-            present = {row[1] for row in store.connection.execute('PRAGMA table_info(games)')}
+            store.columns = store._present()  # an older file has fewer
         except sqlite3.Error as error:
             raise StoreError(f'{path!r} is not a tournament results file ({error})') from None
-        if stored is None or not present:
+        if stored is None or not store.columns:
             raise StoreError(f'{path!r} is not a tournament results file')
         store.settings = json.loads(stored[0])
-        store.columns = [name for name in COLUMNS if name in present]  # an older file has fewer
         return store
+
+    def _present(self) -> list[str]:
+        """Return the columns of COLUMNS that the file's games table has."""
+        present = {row[1] for row in self.connection.execute('PRAGMA table_info(games)')}
+        return [name for name in COLUMNS if name in present]
 
     def _create(self, settings: dict) -> None:
         """Create the tables and record the settings."""
@@ -116,9 +119,10 @@ class Store:
         record = {**record, 'first_spec': specs.get(record['first'], record['first']),
                   'second_spec': specs.get(record['second'], record['second'])}
         values = [json.dumps(record[name]) if name in JSON_COLUMNS else record[name]
-                  for name in COLUMNS]
-        self.connection.execute(f'INSERT OR IGNORE INTO games ({_NAMES}) VALUES '
-                                f'({", ".join("?" * len(COLUMNS))})', values)
+                  for name in self.columns]
+        names = ', '.join(f'"{name}"' for name in self.columns)
+        self.connection.execute(f'INSERT OR IGNORE INTO games ({names}) VALUES '
+                                f'({", ".join("?" * len(self.columns))})', values)
 
     def records(self, player: str | None = None, variant: str | None = None,
                 result: str | None = None, termination: str | None = None,
