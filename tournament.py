@@ -23,7 +23,7 @@ import tabulate
 import games
 import players
 import variants
-from games import jail, referee, remote
+from games import jail, program, referee, remote
 from games.tournament import (export, grades, html_report, ladder, naming, replay, report,
                               sprt, tables)
 from games.tournament.loading import check_players
@@ -64,13 +64,14 @@ def make_game(name_or_spec: str) -> games.Game:
         fail(str(error))
 
 
-def player_code(spec: str) -> remote.PlayerCode:
+def player_code(spec: str) -> remote.PlayerCode | program.ProgramCode:
     """Return the code of a player spec for a jail, or fail with its error: a
-    registry player is checked here, a file or module player is only read."""
+    registry player is checked here, a file or module player only read, a
+    program's command only checked to name a program."""
     try:
-        if remote.split_spec(spec) is None:
+        if remote.split_spec(spec) is None and not program.is_program_spec(spec):
             players.load_player(spec)
-        return remote.read_player(spec)
+        return program.read_code(spec)
     except ValueError as error:
         fail(str(error))
 
@@ -111,7 +112,7 @@ def cmd_play(args) -> int:
     jail.prepare_jailer()
     history: list = []
     chosen = [players.load_player(spec) if code is None else
-              remote.JailedPlayer(code, setup, str(seat), history)
+              program.stand_in(code, setup, str(seat), history, game=game, seat=seat)
               for seat, (spec, code) in enumerate(zip(specs, codes))]
 
     def show(state, move, new_state):
@@ -124,16 +125,18 @@ def cmd_play(args) -> int:
         mover = game.to_move(state)
         print(f'{names[mover]} ({mover}) {game.describe_chance(chance)}')
 
+    jailed = [player for player in chosen if isinstance(player, remote.JailedPlayer)]
     try:
         record = referee.play(game, chosen, max_plies=args.max_plies, on_move=show,
                               on_chance=show_roll)
+        for player in jailed:
+            player.end(record)
     except games.PlayerQuit:
         print('Game abandoned.')
         return 0
     finally:
-        for player in chosen:
-            if isinstance(player, remote.JailedPlayer):
-                player.close()
+        for player in jailed:
+            player.close()
     print(game.board_text(record.final_state, record.moves[-1] if record.moves else None))
     if record.offender is not None:
         loser = seats[record.offender]
@@ -345,7 +348,7 @@ def cmd_tournament(args) -> int:
     names = list(specs)
     codes = checked_players(specs, remote.Setup(chosen[0], level=rules.sandbox,
                                                 limits=jail.Limits(memory_mb=rules.memory_mb)),
-                            rules.load_seconds())
+                            make_game(chosen[0]), rules.load_seconds())
     settings = {'players': names, 'specs': specs, 'variants': chosen, 'games': args.games,
                 'seed': args.seed, 'gauntlet': gauntlet, **vars(rules),
                 'digests': {name: ladder.digest(code) for name, code in codes.items()}}
@@ -521,16 +524,17 @@ def tournament_players(text: str | None, gauntlet: str | None,
     return specs, gauntlet
 
 
-def checked_players(specs: dict[str, str], setup: remote.Setup,
-                    seconds: float) -> dict[str, remote.PlayerCode]:
-    """Return the code of each player by name, each checked to load within seconds
-    in a jail for the game of setup (a file may exit, hang or print as it loads), or fail."""
+def checked_players(specs: dict[str, str], setup: remote.Setup, game: games.Game,
+                    seconds: float) -> dict[str, remote.PlayerCode | program.ProgramCode]:
+    """Return the code of each player by name, each checked to load (a program: to
+    start) within seconds in a jail for game, the game of setup (a file may exit,
+    hang or print as it loads), or fail."""
     for name, spec in specs.items():
         if spec in players.INTERACTIVE:
             fail(f'player {name!r} needs a person at the keyboard; play it with play')
     codes = {name: player_code(spec) for name, spec in specs.items()}
     try:
-        check_players(codes, setup, seconds)
+        check_players(codes, setup, game, seconds)
     except ValueError as error:
         fail(str(error))
     return codes
@@ -754,7 +758,8 @@ def add_tournament_options(parser: ArgumentParser) -> None:
     """Add the options of the round robin, which runs when no subcommand is given."""
     option = parser.add_argument
     option('--players', metavar='A,B,...', help='player specs: registry names, with options such '
-           'as mcts(N=200), module:function or path/to/file.py:function, each SPEC or NAME=SPEC '
+           'as mcts(N=200), module:function or path/to/file.py:function, programs in any '
+           'language as exec:COMMAND or an executable file, each SPEC or NAME=SPEC '
            '(default: every registered non-interactive player)')
     option('--variants', nargs='+', metavar='V', help='variant names or specs (default: the '
            'default set, see list)')
@@ -893,7 +898,8 @@ def build_parser() -> ArgumentParser:
     check = commands.add_parser('check', help="grade students' files, for example: check "
                                 'mine.py, or check submissions/ --jobs 2 --out grades')
     check.add_argument('paths', nargs='+', metavar='PATH', help='Python files with the functions '
-                       'of players/template.py, or folders of them (one per student)')
+                       'of players/template.py, or folders of them (one per student), or '
+                       "programs (exec:COMMAND, or an executable file): their player's checks")
     check.add_argument('--json', metavar='REPORT', help='also write the report as JSON (one file)')
     check.add_argument('--out', metavar='FOLDER', help='write summary.csv, summary.json and each '
                        "student's report (reports/NAME.txt and .json) in FOLDER")

@@ -108,6 +108,14 @@ class Backgammon(StochasticGame):
         lead = pips[1] - pips[0] if player == 'W' else pips[0] - pips[1]
         return 0.9 * lead / (abs(lead) + 30)
 
+    def state_json(self, state) -> dict:
+        """Return the player to move, the 24 points (W's checkers positive, B's
+        negative; points[0] is point 1), the checkers on the bar and borne off, each
+        [W, B], and the roll [low, high]."""
+        board = state.board
+        return {'to_move': state.to_move, 'points': list(board.points), 'bar': list(board.bar),
+                'off': list(board.off), 'roll': None if state.chance is None else list(state.chance)}
+
     def display(self, state) -> None:
         """Print the board: points 13-24 along the top, 12-1 along the bottom."""
         print(draw(state.board))

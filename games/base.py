@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any, Callable, Hashable, Sequence
 
 Move = Hashable
@@ -72,6 +73,13 @@ class Game:
         {'kind': 'text', 'text': ...} here; games with a board to draw say more."""
         return {'kind': 'text', 'text': self.board_text(state, last_move)}
 
+    def state_json(self, state) -> dict:
+        """Return the state as a JSON object, the STATE a program playing the game is
+        sent (games.program): here the player to move and the state's board as
+        plain data (or as text, where it is not); each game gives its own picture."""
+        return {'to_move': _json_or_text(self.to_move(state)),
+                'board': _json_or_text(getattr(state, 'board', state))}
+
     def parse_move(self, text: str, state) -> Move:
         """Turn what a person typed, such as '2 3', into a move, or raise ValueError."""
         try:
@@ -109,6 +117,14 @@ class Game:
         players take the seats in turn, as to_move first names them (one player may
         take every seat). Return the utility of the final state to the first player."""
         return play_turns(self, players, lambda state: state)
+
+
+def _json_or_text(value: Any) -> Any:
+    """Return value as JSON data (tuples become lists), or as text where it is not plain data."""
+    try:
+        return json.loads(json.dumps(value))
+    except (TypeError, ValueError):
+        return str(value)
 
 
 def play_turns(game: Game, players: Sequence[Player], settle: Callable[[Any], Any]):

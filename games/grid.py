@@ -159,6 +159,13 @@ class TicTacToe(Game):
         lines.append('  ' + ''.join(' ' + str(x).rjust(width) for x in range(1, self.h + 1)))
         return '\n'.join(lines)
 
+    def state_json(self, state) -> dict:
+        """Return the player to move and the board as rows of 'X', 'O' and '.', row 1
+        first: rows[y - 1][x - 1] is the square (x, y)."""
+        return {'to_move': state.to_move,
+                'rows': [''.join(state.board.get((x, y), '.') for x in range(1, self.h + 1))
+                         for y in range(1, self.v + 1)]}
+
     def drawing(self, state, last_move=None) -> dict:
         """Return the board as a grid of columns x rows drawn with crosses and
         noughts: cells, row v first, each 'X', 'O' or '.', and the square of last_move."""

@@ -102,7 +102,7 @@ class Jail:
         request_read, self._request = os.pipe()
         self._answer, answer_write = os.pipe()
         try:
-            self.pid = self.server.start(entry, limits, (request_read, answer_write))
+            self.pid = self.server.start({'entry': entry}, limits, (request_read, answer_write))
         except ServerLost:
             for fd in (self._request, self._answer):
                 os.close(fd)
@@ -130,10 +130,7 @@ class Jail:
         while b'\n' not in self._buffer:
             if len(self._buffer) > MESSAGE_LIMIT:
                 raise JailError(f'sent a message over {MESSAGE_LIMIT} bytes', 'garbled')
-            wait = None if deadline is None else max(0.0, deadline - time.monotonic())
-            poll = select.poll()
-            poll.register(self._answer, select.POLLIN)
-            if not poll.poll(None if wait is None else 1000 * wait):
+            if not self._wait_answer(deadline):
                 raise JailError(f'no answer within {timeout:g} s', 'timeout')
             chunk = os.read(self._answer, MESSAGE_LIMIT + 1)
             if not chunk:
@@ -146,6 +143,14 @@ class Jail:
             return json.loads(line)
         except (ValueError, RecursionError):
             raise JailError(f'sent something that is not JSON: {_shown(line)}', 'garbled') from None
+
+    def _wait_answer(self, deadline: float | None) -> bool:
+        """Wait until the answer pipe can be read (or is closed), at most until the
+        deadline (time.monotonic(); None: for ever); return False if it cannot."""
+        wait = None if deadline is None else max(0.0, deadline - time.monotonic())
+        poll = select.poll()
+        poll.register(self._answer, select.POLLIN)
+        return bool(poll.poll(None if wait is None else 1000 * wait))
 
     def close(self) -> None:
         """Kill the jail and everything it started."""
@@ -218,9 +223,11 @@ class JailServer:
             self.close_server()
             raise ServerLost(f'the jail server did not start: {ready}')
 
-    def start(self, entry: str, limits: Limits, fds: tuple[int, int]) -> int:
-        """Start a jail running entry with the given ends of its pipes; return its id."""
-        return self._ask({'start': entry, 'limits': asdict(limits)}, fds)['pid']
+    def start(self, job: dict, limits: Limits, fds: Sequence[int]) -> int:
+        """Start a jail with the given ends of its pipes; return its id. job is
+        {'entry': 'module:function'}, or {'command': argv, 'workdir': folder or
+        None, 'level': 'process' or 'bwrap'} for a program (see games.zygote)."""
+        return self._ask({'start': job, 'limits': asdict(limits)}, fds)['pid']
 
     def close(self, pid: int, grace: float) -> int:
         """Kill jail pid, after grace seconds for it to end by itself, with every
@@ -281,6 +288,7 @@ def close_servers() -> None:
         for found in _servers.values():
             found.close_server()
     _servers.clear()
+
 
 
 def resolve_level(requested: str) -> str:
@@ -356,7 +364,7 @@ def _server_command(level: str, packages: Sequence[str], control: int,
              for name, path in zip(packages, package_dirs)]
     roots = list(dict.fromkeys(os.path.normpath(path) for path in roots))
     binds = [path for path in dict.fromkeys(python + package_dirs) if not path.startswith('/usr/')]
-    return _bwrap_options(binds) + _python_command(roots + library, level, packages, control,
+    return bwrap_options(binds) + _python_command(roots + library, level, packages, control,
                                                    uid_base)
 
 
@@ -368,17 +376,19 @@ def _python_command(path: list[str], level: str, packages: Sequence[str], contro
     return [sys.executable, '-I', '-S', '-B', '-c', code]
 
 
-def _bwrap_options(binds: Sequence[str]) -> list[str]:
-    """Return bubblewrap's command line up to the command: namespaces of its own
-    (but for a user namespace when run by root, whose server gives each jail a
-    user of its own), no network, no capabilities (but, run by root, to change
-    users and to kill its jails), the system and binds read-only, a private /tmp."""
+def bwrap_options(binds: Sequence[str], path: str = '/usr/bin:/bin', workdir: str = '/tmp',
+                   server: bool = True) -> list[str]:
+    """Return bubblewrap's command line up to the command: namespaces of its own,
+    no network, no capabilities, the system and binds read-only, a private /tmp,
+    the command's PATH and working folder. A jail server run by root has no user
+    namespace and keeps the capabilities to change users and to kill its jails,
+    since it gives each jail a user and namespaces of its own."""
     options = [shutil.which('bwrap') or 'bwrap', '--die-with-parent', '--new-session',
                '--cap-drop', 'ALL', '--clearenv',
-               '--setenv', 'PATH', '/usr/bin:/bin', '--setenv', 'HOME', '/tmp',
+               '--setenv', 'PATH', path, '--setenv', 'HOME', '/tmp',
                '--setenv', 'TMPDIR', '/tmp', '--ro-bind', '/usr', '/usr',
-               '--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp', '--chdir', '/tmp']
-    if os.geteuid() == 0:
+               '--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp', '--chdir', workdir]
+    if server and os.geteuid() == 0:
         options += ['--unshare-pid', '--unshare-net', '--unshare-ipc', '--unshare-uts',
                     '--unshare-cgroup-try', '--cap-add', 'CAP_SETUID', '--cap-add', 'CAP_SETGID',
                     '--cap-add', 'CAP_KILL']

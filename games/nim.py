@@ -77,6 +77,10 @@ class PileGame(Game):
                          + (f'  <- {self.describe_move(last_move)}' if number == marked else '')
                          for number, count in enumerate(state.board, 1))
 
+    def state_json(self, state) -> dict:
+        """Return the player to move and the piles: {"to_move": "P1", "piles": [3, 4, 5]}."""
+        return {'to_move': state.to_move, 'piles': list(state.board)}
+
     def drawing(self, state, last_move=None) -> dict:
         """Return the piles, and the pile of last_move (from 1) with what it did."""
         return {'kind': 'piles', 'piles': list(state.board),

@@ -183,10 +183,26 @@ class JailedPlayer:
         """Ask the jail for its move in state and return the equal legal move."""
         if not self._ready:
             self.wait_ready()
-        limit = _smallest(self.timing.move_seconds, self.remaining)
+        limit = self.time_left()
         request = {'history': self.history[self.seen:], 'time': limit,
                    'clock': self.remaining, 'increment': self.timing.increment}
         self.seen = len(self.history)
+        answer = self._exchange(request, limit)
+        if not isinstance(answer, dict) or 'move' not in answer:
+            raise referee.Forfeit(referee.ERROR, _error_text(answer, 'error'))
+        self.stats = _stats(answer.get('stats'))
+        move = legal_move(game, state, answer['move'])
+        self._sound = True
+        return move
+
+    def time_left(self) -> float | None:
+        """Return the seconds the player has for its next move (None: no limit)."""
+        return _smallest(self.timing.move_seconds, self.remaining)
+
+    def _exchange(self, request: dict, limit: float | None) -> Any:
+        """Send a request, wait at most limit seconds for the answer, take the time
+        off the player's clock and return the answer; a jail that fails to answer
+        in time, or as it should, is closed and its player forfeits."""
         started = time.perf_counter()
         self._sound = False  # until the answer is a legal move in time
         try:
@@ -196,14 +212,21 @@ class JailedPlayer:
             self.close()
             if error.reason == 'timeout':
                 raise referee.Forfeit(referee.TIMEOUT, self._late(limit)) from None
-            raise referee.Forfeit(referee.ERROR, f'{error}') from None
+            raise referee.Forfeit(referee.ERROR, self._failure(error)) from None
         self._charge(time.perf_counter() - started)
-        if not isinstance(answer, dict) or 'move' not in answer:
-            raise referee.Forfeit(referee.ERROR, _error_text(answer, 'error'))
-        self.stats = _stats(answer.get('stats'))
-        move = legal_move(game, state, answer['move'])
-        self._sound = True
-        return move
+        return answer
+
+    def _failure(self, error: JailError) -> str:
+        """Say how a jail failed to answer."""
+        return str(error)
+
+    def end(self, record: referee.GameRecord) -> None:
+        """Tell the player how its game ended: a Python player is told nothing."""
+
+    def errors(self) -> str | None:
+        """Return what the player wrote on standard error, kept for the game's record:
+        None for a Python player, whose output is thrown away."""
+        return None
 
     def close(self) -> None:
         """End the player's game: kill the jail and everything in it, or, for a

@@ -205,3 +205,8 @@ class DiceNim(StochasticGame):
         """'take 3 from pile 2'."""
         pile, count = move
         return f'take {count} from pile {pile}'
+
+    def state_json(self, state) -> dict:
+        """Return the player to move, the piles and the roll: {"to_move": "P1",
+        "piles": [2, 3], "roll": 2}."""
+        return {'to_move': state.to_move, 'piles': list(state.board), 'roll': state.chance}

@@ -81,6 +81,10 @@ class TreeGame(Game):
         node = self.node(state)
         return f'node {node}' + ('' if last_move is None else f' (after {last_move})')
 
+    def state_json(self, state) -> dict:
+        """Return the player to move and the node: {"to_move": "MAX", "node": "A"}."""
+        return {'to_move': self.to_move(state), 'node': self.node(state)}
+
     def parse_move(self, text: str, state):
         """A move is typed as its name, such as 'a1'."""
         return text.strip()

@@ -25,6 +25,7 @@ capabilities; its process-count limit is then its own.
 from __future__ import annotations
 
 import ctypes
+import errno
 import fcntl
 import gc
 import importlib
@@ -55,6 +56,8 @@ PRELOADED = ('array', 'bisect', 'collections', 'collections.abc', 'copy', 'csv',
 nothing else."""
 PACKET = 1 << 16
 """The largest control message."""
+PROGRAM_PATH = '/usr/local/bin:/usr/bin:/bin'
+"""Where a jailed command and the programs it starts are looked for."""
 
 _CLONE_NEWNS, _CLONE_NEWUTS, _CLONE_NEWIPC = 0x20000, 0x4000000, 0x8000000
 _CLONE_NEWUSER, _CLONE_NEWPID, _CLONE_NEWNET = 0x10000000, 0x20000000, 0x40000000
@@ -115,7 +118,7 @@ class Server:
         """Answer requests until the control socket closes."""
         while True:
             try:
-                data, fds, _, _ = socket.recv_fds(self.control, PACKET, 2)
+                data, fds, _, _ = socket.recv_fds(self.control, PACKET, 3)
             except OSError:
                 return
             if not data:
@@ -129,24 +132,30 @@ class Server:
                 os.close(fd)
             self.control.send(json.dumps(answer).encode())
 
-    def start(self, entry: str, limits: dict, fds: list[int]) -> int:
-        """Fork a jail running entry with the pipe ends fds; return its pid."""
+    def start(self, job: dict, limits: dict, fds: list[int]) -> int:
+        """Fork a jail for a job with the pipe ends fds; return its pid. The job is
+        {'entry': 'module:function'} (see child_main), or {'command': argv,
+        'workdir': folder or None, 'level': level} for a program, which the jail
+        executes (at 'bwrap', argv is bubblewrap's)."""
         self.count += 1
         uid = self.uid_base + self.count % 64 if self.root else None
+        level = job.get('level', self.level)
         folder = None
-        if self.level == 'process':
+        if level == 'process':
             folder = tempfile.mkdtemp(prefix='jail-')
             if uid is not None:
                 os.chown(folder, uid, uid)
         pid = os.fork()
         if pid == 0:
             try:
+                if 'command' in job:
+                    _run_command(job, fds, folder, uid, limits)
                 _take_pipes(*fds)
-                if self.level == 'bwrap':
+                if level == 'bwrap':
                     _enter_namespaces(limits, uid)
                 else:
                     _shut_in(folder, uid, limits)
-                child_main(entry)
+                child_main(job['entry'])
             finally:
                 os._exit(1)
         self.live[pid] = folder
@@ -218,6 +227,39 @@ class Channel:
         data = (json.dumps(message, separators=(',', ':')) + '\n').encode()
         while data:
             data = data[os.write(self._write_fd, data):]
+
+
+def _run_command(job: dict, fds: list[int], folder: str | None, uid: int | None,
+                 limits: dict) -> None:
+    """In a new jail: run a program with the pipes as its standard input, output
+    and error, under the jail's limits, in its working folder (at 'process', the
+    given one or the jail's private folder) and, started by root, as the jail's
+    own user. Never returns; a command that cannot be run says why on its
+    standard error."""
+    command = job['command']
+    try:
+        os.setsid()
+        high = [fcntl.fcntl(fd, fcntl.F_DUPFD, 10) for fd in fds]
+        for target, fd in enumerate(high):
+            os.dup2(fd, target, inheritable=True)
+        os.closerange(3, resource.getrlimit(resource.RLIMIT_NOFILE)[0])
+        processes = limits['processes'] if uid is not None else _own_tasks() + limits['processes']
+        _set_limits(limits, processes)
+        environment = {}  # bubblewrap sets the program's own
+        if folder is not None:
+            environment = {'PATH': PROGRAM_PATH, 'HOME': folder, 'TMPDIR': folder}
+            os.chdir(job['workdir'] or folder)
+        if uid is not None:
+            _become(uid)
+        _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+        os.execvpe(command[0], command, environment)
+    except OSError as error:
+        hint = (' (a jail started by root runs as a user of its own, which must be able '
+                'to read the program and its folder: chmod o+rx)'
+                if error.errno == errno.EACCES and uid is not None else '')
+        os.write(2, f'cannot run {command[0]}: {error.strerror or error}{hint}\n'.encode())
+    finally:
+        os._exit(127)
 
 
 def _take_pipes(request_read: int, answer_write: int) -> None:

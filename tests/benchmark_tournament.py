@@ -7,7 +7,8 @@
 Prints the default run's wall time (with --baseline, beside the same run of an
 older commit of this repository, the runs interleaved), the --jobs 1 against
 --jobs 2 speed-up on a tournament of 300 heavy games, what a jail costs (its
-start-up a game, at each level, and its protocol a move), and the peak memory
+start-up a game, at each level, and its protocol a move, for a Python player and
+for a program in Python speaking JSON lines), and the peak memory
 (resident set) of runs of growing size, which should stay flat because records
 stream to the store."""
 
@@ -24,7 +25,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path[:0] = [ROOT]
 
-from games import jail, remote  # noqa: E402  (after the path is set)
+from games import jail, program, remote  # noqa: E402  (after the path is set)
 
 PLAYERS = ','.join(['random', 'minimax', 'perfect'] + [f'ab{n}' for n in range(1, 21)] + ['mcts'])
 """The 24 players of the default run before games of chance came."""
@@ -36,6 +37,16 @@ SPEEDUP = ['--players', 'mcts,ab3,random', '--variants', 'tictactoe', 'misere-ni
 """3 players, 3 pairings, 2 variants, 25 pairs of 2 games: 300 games, most with mcts."""
 MEMORY = ['--players', 'random,ab1', '--variants', 'simple-nim']
 FIRST_MOVE = 'def player(game, state):\n    return game.actions(state)[0]\n'
+FIRST_MOVE_PROGRAM = '''#!/usr/bin/env python3
+import json, sys
+for line in sys.stdin:
+    message = json.loads(line)
+    if message['type'] == 'start':
+        print('{"type": "ready"}', flush=True)
+    elif message['type'] == 'move':
+        print(json.dumps({'move': message['legal'][0]}), flush=True)
+'''
+"""The first-move player as a program of its own (run by the system's python3)."""
 
 
 def timed_run(*args: str, root: str = ROOT) -> tuple[float, float, float]:
@@ -94,38 +105,87 @@ def speedup(repeat: int) -> None:
 
 
 def jail_costs(count: int = 200) -> None:
-    """Print a jail's start-up cost (start, load the player, close) at each level,
-    and the protocol's cost a move (a question and its answer)."""
+    """Print a jail's start-up cost (start, load the player or start the program,
+    close) at each level, and the protocol's cost a move (a question and its
+    answer) for a Python player and for a program, measured in turns."""
     import variants
     jail.prepare_jailer(remote.PACKAGES)
+    game = variants.make('nim')
     with tempfile.TemporaryDirectory() as folder:
-        path = os.path.join(folder, 'first.py')
-        with open(path, 'w') as file:
-            file.write(FIRST_MOVE)
+        os.chmod(folder, 0o755)  # a process jail started by root runs the program as its own user
+        path, program_path = os.path.join(folder, 'first.py'), os.path.join(folder, 'first')
+        for name, text in ((path, FIRST_MOVE), (program_path, FIRST_MOVE_PROGRAM)):
+            with open(name, 'w') as file:
+                file.write(text)
+        os.chmod(program_path, 0o755)
         kinds = {'registry player (process)': ('random', 'process'),
-                 'file player (process)': (path, 'process')}
+                 'file player (process)': (path, 'process'),
+                 'program (process)': (program_path, 'process')}
         if jail.bwrap_problem() is None:
             kinds['file player (bwrap)'] = (path, 'bwrap')
-        print(f'jail start-up (start, load the player, kill), median of {count}:')
+            kinds['program (bwrap)'] = (program_path, 'bwrap')
+        print(f'jail start-up (start, load the player or start the program, kill), median of '
+              f'{count} ({count // 10} at bwrap):')
         for label, (spec, level) in kinds.items():
-            code, setup, costs = remote.read_player(spec), remote.Setup('nim', level=level), []
+            code, setup, costs = program.read_code(spec), remote.Setup('nim', level=level), []
             for _ in range(count if level == 'process' else count // 10):
                 started = time.perf_counter()
-                player = remote.JailedPlayer(code, setup, '0', [])
+                player = program.stand_in(code, setup, '0', [], game=game, seat=0)
                 player.wait_ready()
                 player.close()
                 costs.append(time.perf_counter() - started)
             print(f'  {label}: {1000 * statistics.median(costs):.2f} ms')
-        game = variants.make('nim')
-        player = remote.JailedPlayer(remote.read_player(path), remote.Setup('nim'), '0', [])
-        player.wait_ready()
-        started = time.perf_counter()
-        for _ in range(count * 10):
-            player(game, game.initial)
-        per_move = (time.perf_counter() - started) / (count * 10)
-        player.close()
-        print(f'protocol a move (a first-move player on nim, {count * 10} moves): '
-              f'{1e6 * per_move:.0f} µs')
+        moves = {label: [] for label in ('Python player', 'program')}
+        players = {'Python player': program.stand_in(remote.read_player(path),
+                                                     remote.Setup('nim'), '0', [], game=game,
+                                                     seat=0),
+                   'program': program.stand_in(program.read_code(program_path),
+                                               remote.Setup('nim'), '0', [], game=game, seat=0)}
+        for player in players.values():
+            player.wait_ready()
+        for _ in range(10):  # in turns, so that both see the same load
+            for label, player in players.items():
+                started = time.perf_counter()
+                for _ in range(count):
+                    player(game, game.initial)
+                moves[label].append((time.perf_counter() - started) / count)
+        for player in players.values():
+            player.close()
+        print(f'protocol a move (a first-move player on nim, {count * 10} moves each, in turns '
+              f'of {count}, the median turn):')
+        for label, costs in moves.items():
+            print(f'  {label}: {1e6 * statistics.median(costs):.0f} µs')
+        ratio = statistics.median(moves['program']) / statistics.median(moves['Python player'])
+        print(f'  a program\'s move costs {ratio:.2f}x a Python player\'s')
+        protocol_in_games({'Python player': path, 'program': program_path})
+
+
+def protocol_in_games(specs: dict, variant: str = 'gomoku', games: int = 6) -> None:
+    """Print a move's time, as the referee measures it, over whole games of variant
+    between first-move players, for a Python player and for a program (which is
+    sent the whole history, the state and every legal move each time), in turns."""
+    import variants
+    from games import referee
+    game = variants.make(variant)
+    times: dict = {label: [] for label in specs}
+    for number in range(games):
+        for label, spec in specs.items():
+            history: list = []
+            player = program.stand_in(program.read_code(spec), remote.Setup(variant),
+                                      str(number), history, game=game, seat=0)
+            player.wait_ready()
+            played = referee.play(game, [player, lambda game, state: game.actions(state)[0]],
+                                  isolate=False, on_move=lambda state, move, after:
+                                  history.append(remote.event('move', move)))
+            player.end(played)
+            player.close()
+            times[label] += [seconds for seat, seconds in zip(played.movers, played.times)
+                             if seat == 0]
+    print(f'a move in whole games of {variant} between first-move players ({games} games '
+          f'each, {len(times["program"])} moves), as the referee times it:')
+    for label, seconds in times.items():
+        print(f'  {label}: {1e6 * statistics.mean(seconds):.0f} µs mean, '
+              f'{1e6 * max(seconds):.0f} µs at most')
 
 
 def main() -> None:

@@ -12,7 +12,7 @@ import pytest
 
 import players
 import variants
-from games import jail, referee, remote
+from games import jail, referee, remote, zygote
 from games.tournament.match import Rules, play_match
 from games.tournament.runner import run
 from games.tournament.schedule import schedule
@@ -34,20 +34,21 @@ def spec(name):
 def adopting_orphans():
     """Make this process adopt every orphan of what it starts, and fail if any
     process it started (or that they started) is still alive at the end."""
-    earlier = set(jail._children())  # started by other tests, still ending
+    earlier = set(zygote._children())  # started by other tests, still ending
     prctl = ctypes.CDLL(None).prctl
     prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
     try:
         yield
     finally:
         prctl(36, 0, 0, 0, 0)
+        jail.close_servers()  # this process's jail servers, and every jail they hold
     for _ in range(40):  # processes killed as the run ended take a moment to go
-        alive = [pid for pid in jail._children() if pid not in earlier and not _reaped(pid)]
+        alive = [pid for pid in zygote._children() if pid not in earlier and not _reaped(pid)]
         if not alive:
             break
         time.sleep(0.05)
     for pid in alive:
-        jail._kill_group(pid)
+        zygote._kill_group(pid)
         os.waitpid(pid, 0)
     assert not alive, f'processes left after the run: {[_command(pid) for pid in alive]}'
 

@@ -2,7 +2,7 @@
 
 A player is known by its name and the digest of its code: a file or module
 player's source and function, a shipped player's spec (its registry name and
-options). A game is known by its variant, its players so known, its pair, its leg
+options), a program's command and the files of its folders. A game is known by its variant, its players so known, its pair, its leg
 and its seed. Run again with a new player, the games that involve it are
 missing; with a player's file changed, its old games no longer match and are
 replaced; with a player gone, its games are dropped. Every other game is kept,
@@ -12,18 +12,40 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from typing import Iterable
 
+from ..program import ProgramCode
 from ..remote import PlayerCode
 from .schedule import GameSpec
 from .store import Store
 
 
-def digest(code: PlayerCode) -> str:
-    """Return the digest of a player's code: of its source and function, or of the
-    spec of a registry player."""
+def digest(code: PlayerCode | ProgramCode) -> str:
+    """Return the digest of a player's code: of its source and function, of the
+    spec of a registry player, or of a program's command and every file in the
+    folders it names."""
+    if isinstance(code, ProgramCode):
+        return _program_digest(code)
     made = [code.spec] if code.source is None else [code.function, code.source]
     return hashlib.sha256(json.dumps(made).encode()).hexdigest()[:16]
+
+
+def _program_digest(code: ProgramCode) -> str:
+    """Return the digest of a program's command and of the files of its folders."""
+    made = hashlib.sha256(json.dumps(code.argv).encode())
+    for top in code.folders:
+        for folder, subfolders, files in os.walk(top):
+            subfolders.sort()
+            for name in sorted(files):
+                path = os.path.join(folder, name)
+                made.update(os.path.relpath(path, top).encode() + b'\0')
+                try:
+                    with open(path, 'rb') as file:
+                        made.update(file.read())
+                except OSError:  # a file that cannot be read counts as its name alone
+                    pass
+    return made.hexdigest()[:16]
 
 
 def game_key(variant: str, first: str, first_digest: str | None, second: str,

@@ -5,23 +5,25 @@ from __future__ import annotations
 
 from typing import Mapping
 
-from .. import jail, referee, remote
+from .. import jail, program, referee, remote
+from ..base import Game
 
 
-def check_players(players: Mapping[str, remote.PlayerCode], setup: remote.Setup,
-                  seconds: float, at_once: int = 4) -> None:
-    """Load each player in a jail for the game of setup, at_once jails at a time,
-    and raise ValueError naming the first in order that fails to load within seconds.
-    The jail servers started for the check are stopped at its end: the referees
-    this process starts next start their own."""
+def check_players(players: Mapping[str, remote.PlayerCode | program.ProgramCode],
+                  setup: remote.Setup, game: Game, seconds: float, at_once: int = 4) -> None:
+    """Load each player in a jail for game (the game of setup), in its first seat,
+    at_once jails at a time, and raise ValueError naming the first in order that
+    fails to load (or a program that fails to start) within seconds. The jail
+    servers started for the check are stopped at its end: the referees this
+    process starts next start their own."""
     try:
-        _check(players, setup, seconds, at_once)
+        _check(players, setup, game, seconds, at_once)
     finally:
         jail.close_servers()
 
 
-def _check(players: Mapping[str, remote.PlayerCode], setup: remote.Setup,
-           seconds: float, at_once: int) -> None:
+def _check(players: Mapping[str, remote.PlayerCode | program.ProgramCode],
+           setup: remote.Setup, game: Game, seconds: float, at_once: int) -> None:
     """Check the players (see check_players)."""
     names = list(players)
     for start in range(0, len(names), at_once):
@@ -29,7 +31,8 @@ def _check(players: Mapping[str, remote.PlayerCode], setup: remote.Setup,
         jailed = []
         try:
             for name in batch:
-                jailed.append(remote.JailedPlayer(players[name], setup, '0', []))
+                jailed.append(program.stand_in(players[name], setup, '0', [], game=game,
+                                               seat=0))
             for name, player in zip(batch, jailed):
                 try:
                     player.wait_ready(seconds)

@@ -7,7 +7,7 @@ import random
 from dataclasses import dataclass
 from typing import Callable, Mapping
 
-from .. import referee, remote
+from .. import program, referee, remote
 from ..base import Game
 from ..jail import Limits
 from ..stochastic import is_chance_node
@@ -71,12 +71,14 @@ def play_opening(game: Game, plies: int, seed, dice: random.Random) -> tuple[lis
     return history, state
 
 
-def play_match(spec: GameSpec, rules: Rules, players: Mapping[str, remote.PlayerCode],
+def play_match(spec: GameSpec, rules: Rules,
+               players: Mapping[str, remote.PlayerCode | program.ProgramCode],
                make_game: Callable[[str], Game], load_player: Callable) -> dict:
     """Play the game spec describes and return its record as a dict (see record()).
     players gives the code of each player by name; make_game(variant) makes the
     game, here and in the jails, where load_player(spec) loads registry players.
-    Each player runs in a jail started for this game alone and killed at its end."""
+    Each player runs in a jail started for this game alone and killed at its end
+    (a program is told the result first)."""
     if spec.variant not in _games:
         _games[spec.variant] = make_game(spec.variant)
     game = _games[spec.variant]
@@ -89,14 +91,15 @@ def play_match(spec: GameSpec, rules: Rules, players: Mapping[str, remote.Player
     jailed: list[remote.JailedPlayer] = []
     try:
         for seat, name in enumerate((spec.first, spec.second)):
-            jailed.append(remote.JailedPlayer(players[name], setup, f'{spec.game_seed}:{seat}',
-                                              history, rules.timing(), reuse=True))
+            jailed.append(program.stand_in(players[name], setup, f'{spec.game_seed}:{seat}',
+                                           history, rules.timing(), game=game, seat=seat,
+                                           reuse=True))
         for seat, player in enumerate(jailed):
             try:
                 player.wait_ready(rules.load_seconds())
             except referee.Forfeit as forfeit:
-                failed = referee.forfeited(seats, seat, forfeit.termination, forfeit.detail)
-                return record(spec, opening, failed)
+                played = referee.forfeited(seats, seat, forfeit.termination, forfeit.detail)
+                return record(spec, opening, played, _ended(jailed, played))
 
         def after_move(position, move, new_state):
             history.append(remote.event('move', move))
@@ -109,10 +112,18 @@ def play_match(spec: GameSpec, rules: Rules, players: Mapping[str, remote.Player
         max_plies = None if rules.max_plies is None else max(0, rules.max_plies - moved)
         played = referee.play(game, jailed, state=state, max_plies=max_plies,
                               on_move=after_move, isolate=False, rng=dice, on_chance=after_roll)
+        return record(spec, opening, played, _ended(jailed, played))
     finally:
         for player in jailed:
             player.close()
-    return record(spec, opening, played)
+
+
+def _ended(jailed: list, played: referee.GameRecord) -> list:
+    """Tell the players how their game ended; return what each wrote on standard
+    error (a program's, for the record; None for a Python player)."""
+    for player in jailed:
+        player.end(played)
+    return [player.errors() for player in jailed]
 
 
 def _path(function: Callable) -> str:
@@ -120,9 +131,11 @@ def _path(function: Callable) -> str:
     return f'{function.__module__}:{function.__qualname__}'
 
 
-def record(spec: GameSpec, opening: list, played: referee.GameRecord) -> dict:
+def record(spec: GameSpec, opening: list, played: referee.GameRecord,
+           errors: list = (None, None)) -> dict:
     """Return a game's record as a plain dict of JSON-friendly values; opening is
-    the history (see remote.event) before the players took over."""
+    the history (see remote.event) before the players took over, errors what each
+    player wrote on standard error (None where it is not kept)."""
     opening_moves = [value for kind, value in opening if kind == 'move']
     time_moves = [[0.0, 0], [0.0, 0]]
     for seat, seconds in zip(played.movers, played.times):
@@ -141,4 +154,5 @@ def record(spec: GameSpec, opening: list, played: referee.GameRecord) -> dict:
         'time_first': time_moves[FIRST][0], 'time_second': time_moves[SECOND][0],
         'moves_first': time_moves[FIRST][1], 'moves_second': time_moves[SECOND][1],
         'nodes_first': played.nodes[FIRST], 'nodes_second': played.nodes[SECOND],
+        'stderr_first': errors[FIRST], 'stderr_second': errors[SECOND],
     }

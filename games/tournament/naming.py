@@ -3,13 +3,17 @@
 A registry player is named by its spec ('ab5', 'mcts(N=200)'); a file or module
 player by the file's or module's stem ('subs/alice.py:player' is 'alice'), with
 more of its spec added when two collide ('alice.other' for another function,
-'b/alice' for another folder, then 'alice-2'); 'NAME=SPEC' names one explicitly."""
+'b/alice' for another folder, then 'alice-2'); a program by the stem of the
+first file or folder its command names ('exec:java -cp subs/alice Bot' is
+'alice'); 'NAME=SPEC' names one explicitly."""
 
 from __future__ import annotations
 
 import os
 import re
 from typing import Sequence
+
+from ..program import is_program_spec, program_names
 
 NAME = re.compile(r'[A-Za-z0-9_][A-Za-z0-9_.+-]*$')
 """What an explicit name may be: letters, digits and _ . + -, not starting with a sign."""
@@ -45,12 +49,15 @@ def split_entry(entry: str) -> tuple[str | None, str]:
 
 
 def is_code_spec(spec: str) -> bool:
-    """Return True for the spec of a file or module player (as opposed to a registry name)."""
-    return ':' in spec or spec.endswith('.py')
+    """Return True for the spec of a file or module player or of a program (as
+    opposed to a registry name)."""
+    return ':' in spec or spec.endswith('.py') or is_program_spec(spec)
 
 
 def _candidates(spec: str) -> list[str]:
-    """Return the names of a file or module spec, shortest first."""
+    """Return the names of a file, module or program spec, shortest first."""
+    if is_program_spec(spec):
+        return program_names(spec)
     location, _, function = spec.rpartition(':') if ':' in spec else (spec, '', '')
     function = function or DEFAULT_FUNCTION
     if location.endswith('.py'):

@@ -85,7 +85,8 @@ def headline(game: Game, record: dict) -> str:
 
 def lines(game: Game, record: dict) -> Iterator[str]:
     """Generate a stored game told move by move: its headline, the start, and each
-    move with the board after it (the move marked), then the result."""
+    move with the board after it (the move marked), then the result and what each
+    program wrote on standard error."""
     yield headline(game, record)
     yield f'\nStart\n{game.board_text(game.initial)}'
     for ply in replay(game, record):
@@ -95,3 +96,6 @@ def lines(game: Game, record: dict) -> Iterator[str]:
         yield f'\n{ply.number}. {who} ({ply.seat}): {about}\n' \
               f'{game.board_text(ply.state, ply.move)}'
     yield f'\n{outcome(record)}.'
+    for side in ('first', 'second'):
+        if record.get(f'stderr_{side}'):
+            yield f"\n{record[side]}'s standard error:\n{record[f'stderr_{side}'].rstrip()}"

@@ -15,10 +15,11 @@ COLUMNS = {
     'termination': 'TEXT', 'detail': 'TEXT', 'forfeit': 'TEXT', 'moves': 'TEXT',
     'rolls': 'TEXT', 'opening': 'INTEGER', 'plies': 'INTEGER', 'time_first': 'REAL', 'time_second': 'REAL',
     'moves_first': 'INTEGER', 'moves_second': 'INTEGER', 'nodes_first': 'NUMERIC',
-    'nodes_second': 'NUMERIC'}
+    'nodes_second': 'NUMERIC', 'stderr_first': 'TEXT', 'stderr_second': 'TEXT'}
 """The columns of the games table: the fields of a game record. 'first' and
 'second' are the players' names, 'first_spec' and 'second_spec' their specs,
-'first_digest' and 'second_digest' the digests of their code."""
+'first_digest' and 'second_digest' the digests of their code, 'stderr_first' and
+'stderr_second' what a program wrote on standard error."""
 PLAYER_SETTINGS = ('players', 'specs', 'digests', 'gauntlet')
 """The settings that may change between runs on one file (a ladder): who plays.
 The others change every game, so a file holds one value of each."""
@@ -26,7 +27,6 @@ The others change every game, so a file holds one value of each."""
 JSON_COLUMNS = ('moves', 'rolls')
 """The columns that hold lists, as JSON text: the moves, and the dice's rolls in a game of chance."""
 
-_NAMES = ', '.join(f'"{name}"' for name in COLUMNS)
 RESULTS = {'1-0': 'score = 1', '0-1': 'score = 0', 'draw': 'score = 0.5',
            'win': '("first" = :player AND score = 1 OR "second" = :player AND score = 0)',
            'loss': '("first" = :player AND score = 0 OR "second" = :player AND score = 1)'}
@@ -64,7 +64,7 @@ class Store:
         except sqlite3.Error as error:
             raise StoreError(f'cannot use results file {path!r}: {error}') from None
         self.settings = settings
-        self.columns = list(COLUMNS)
+        self.columns = self._present()  # a file of an older run, resumed, has fewer
 
     @classmethod
     def read(cls, path: str) -> 'Store':
@@ -75,14 +75,18 @@ class Store:
         try:
             store.connection = sqlite3.connect(f'file:{path}?mode=ro', uri=True)
             stored = store.connection.execute('SELECT json FROM settings').fetchone()
-            present = {row[1] for row in store.connection.execute('PRAGMA table_info(games)')}
+            store.columns = store._present()  # an older file has fewer
         except sqlite3.Error as error:
             raise StoreError(f'{path!r} is not a tournament results file ({error})') from None
-        if stored is None or not present:
+        if stored is None or not store.columns:
             raise StoreError(f'{path!r} is not a tournament results file')
         store.settings = json.loads(stored[0])
-        store.columns = [name for name in COLUMNS if name in present]  # an older file has fewer
         return store
+
+    def _present(self) -> list[str]:
+        """Return the columns of COLUMNS that the file's games table has."""
+        present = {row[1] for row in self.connection.execute('PRAGMA table_info(games)')}
+        return [name for name in COLUMNS if name in present]
 
     def _create(self, settings: dict) -> None:
         """Create the tables and record the settings."""
@@ -154,9 +158,10 @@ class Store:
                   'first_digest': digests.get(record['first']),
                   'second_digest': digests.get(record['second'])}
         values = [json.dumps(record[name]) if name in JSON_COLUMNS else record[name]
-                  for name in COLUMNS]
-        self.connection.execute(f'INSERT OR IGNORE INTO games ({_NAMES}) VALUES '
-                                f'({", ".join("?" * len(COLUMNS))})', values)
+                  for name in self.columns]
+        names = ', '.join(f'"{name}"' for name in self.columns)
+        self.connection.execute(f'INSERT OR IGNORE INTO games ({names}) VALUES '
+                                f'({", ".join("?" * len(self.columns))})', values)
 
     def records(self, player: str | None = None, variant: str | None = None,
                 result: str | None = None, termination: str | None = None,

@@ -14,7 +14,7 @@ import time
 from dataclasses import asdict, dataclass, field
 
 import variants
-from games import Game
+from games import Game, program
 from games.jail import describe as describe_level
 from games.jail import Limits
 
@@ -113,6 +113,9 @@ class Report:
     """The functions asked for that the file does not define."""
     leaderboard: dict = field(default_factory=dict)
     """Figures for a leaderboard, such as the gauntlet's score in percent."""
+    note: str | None = None
+    """What the reader should know about how it was graded, such as a program's
+    checks being its player's alone."""
 
     @property
     def points(self) -> float:
@@ -139,6 +142,8 @@ class Report:
     def lines(self) -> list[str]:
         """A header, a PASS or FAIL line for each check, then the total."""
         lines = [f'Grading {self.file}: {self.settings}']
+        if self.note:
+            lines.append(self.note)
         if self.load_error:
             lines.append(f'Cannot load {self.file}: {self.load_error}')
         if self.reference:
@@ -159,7 +164,7 @@ class Report:
         return {'file': self.file, 'points': self.points, 'max_points': self.max_points,
                 'passed': self.passed, 'by_function': self.by_function(),
                 'load_error': self.load_error, 'reference': self.reference,
-                'missing': self.missing, 'settings': self.settings,
+                'missing': self.missing, 'settings': self.settings, 'note': self.note,
                 'seconds': round(self.seconds, 3), 'checks': [asdict(r) for r in self.results]}
 
 
@@ -201,6 +206,8 @@ def grade(path: str, settings: Settings = Settings(), checks: list[Check] | None
     started = time.perf_counter()
     games = make_games(settings) if games is None else games
     checks = make_checks(settings, games) if checks is None else checks
+    if program.is_program_spec(path):
+        return grade_program(path, settings, checks, games)
     if not os.path.isfile(path):
         raise LoadError(f'no such file {path!r}')
     report = Report(path, [], settings.describe())
@@ -228,6 +235,33 @@ def grade(path: str, settings: Settings = Settings(), checks: list[Check] | None
     report.leaderboard = table.leaderboard
     report.missing = [function for function in settings.functions if function not in defined]
     report.loads, report.seconds = session.loads, time.perf_counter() - started
+    return report
+
+
+def grade_program(spec: str, settings: Settings, checks: list[Check],
+                  games: dict[str, Game]) -> Report:
+    """Grade a program (a player spec such as 'exec:./bot', see games.program) on the
+    player checks of checks, each game played against it in a jail started for that
+    game; the search checks need Python functions, and the report says so."""
+    started = time.perf_counter()
+    checks = [check for check in checks if check.function == PLAYER_FUNCTION]
+    note = (f'{spec} is a program: only its player is checked (the search checks need '
+            'Python functions)')
+    try:
+        code = program.read_program(spec)
+    except ValueError as error:
+        report = unloadable(spec, settings, checks, str(error))
+        report.note = note
+        return report
+    report = Report(spec, [], settings.describe(), note=note)
+    table = Table(None, games, settings.move_timeout, program_code=code,
+                  level=settings.sandbox, limits=Limits(memory_mb=settings.memory_mb))
+    skipped: dict[str, str] = {}
+    for check in checks:
+        report.results.append(_run(check, None, table, [PLAYER_FUNCTION], skipped, settings,
+                                   report))
+    report.leaderboard = table.leaderboard
+    report.seconds = time.perf_counter() - started
     return report
 
 
@@ -267,7 +301,7 @@ def _load(session: Session, report: Report) -> list[str]:
     return [name for name in answer.get('defined', []) if name in FUNCTIONS]
 
 
-def _run(check: Check, session: Session, table: Table, defined: list, skipped: dict,
+def _run(check: Check, session: Session | None, table: Table, defined: list, skipped: dict,
          settings: Settings, report: Report) -> Result:
     """Run one check and score it."""
     started = time.perf_counter()
@@ -286,7 +320,7 @@ def _run(check: Check, session: Session, table: Table, defined: list, skipped: d
                   check.visibility, time.perf_counter() - started)
 
 
-def _attempt(check: Check, session: Session, table: Table, skipped: dict,
+def _attempt(check: Check, session: Session | None, table: Table, skipped: dict,
              settings: Settings) -> tuple[bool, str]:
     """Ask the jail for one check's outcome and judge it here."""
     try:

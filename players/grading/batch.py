@@ -11,17 +11,20 @@ import multiprocessing
 import os
 from typing import Iterator
 
-from games import jail
+from games import jail, program
 
 from . import FUNCTIONS, LoadError, Report, Settings, grade, make_checks, make_games, unloadable
 
 
 def collect(paths: list[str]) -> list[str]:
-    """Return the Python files the paths name: a file itself, a folder's .py files
+    """Return the Python files and programs the paths name: a file itself, a
+    program's spec ('exec:COMMAND', an executable file), a folder's .py files
     (sorted, not those in subfolders). Raise LoadError for a path that does not exist."""
     files = []
     for path in paths:
-        if os.path.isdir(path):
+        if program.is_program_spec(path):
+            files.append(path)
+        elif os.path.isdir(path):
             files += sorted(os.path.join(path, name) for name in os.listdir(path)
                             if name.endswith('.py') and os.path.isfile(os.path.join(path, name)))
         elif os.path.isfile(path):
@@ -34,11 +37,16 @@ def collect(paths: list[str]) -> list[str]:
 def student_names(files: list[str]) -> dict[str, str]:
     """A name for each file's student: the file's name without .py, with its folder's
     name in front where two files share a name."""
-    stems = [os.path.splitext(os.path.basename(path))[0] for path in files]
+    stems = [program.program_names(path)[0] if program.is_program_spec(path)
+             else os.path.splitext(os.path.basename(path))[0] for path in files]
     names = {}
     for path, stem in zip(files, stems):
-        folder = os.path.basename(os.path.dirname(os.path.abspath(path)))
-        names[path] = stem if stems.count(stem) == 1 else f'{folder}-{stem}'
+        if stems.count(stem) == 1:
+            names[path] = stem
+        elif program.is_program_spec(path):
+            names[path] = program.program_names(path)[-1].replace('/', '-')
+        else:
+            names[path] = f'{os.path.basename(os.path.dirname(os.path.abspath(path)))}-{stem}'
     return names
 
 

@@ -8,7 +8,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from games import Game, StochasticGame, referee, remote
+from games import Game, StochasticGame, program, referee, remote
+from games.jail import Limits
 from games.tournament.match import play_opening
 
 from ..registry import load_player
@@ -33,14 +34,19 @@ class PlayerTimeout(Exception):
 
 @dataclass
 class Table:
-    """Where the player checks are played: the student's session, the games by
-    variant name and each move's time limit."""
+    """Where the player checks are played: the student's session (or program), the
+    games by variant name and each move's time limit."""
 
-    session: Session
+    session: Session | None
     games: dict
     move_seconds: float
     leaderboard: dict = field(default_factory=dict)
     """What the gauntlet scored, in percent, once played."""
+    program_code: program.ProgramCode | None = None
+    """The student's program, started for each game, when the student gave one."""
+    level: str = 'process'
+    """The jail level of the program."""
+    limits: Limits = field(default_factory=Limits)
 
 
 def play(table: Table, name: str, opponent: str, seat: int, plies: int, seed: str):
@@ -50,22 +56,38 @@ def play(table: Table, name: str, opponent: str, seat: int, plies: int, seed: st
     random.seed(seed)
     dice = random.Random(f'{seed}:dice')
     history, state = play_opening(game, plies, seed, dice)
-    code = remote.PlayerCode(table.session.filename, None, table.session.filename, 'player')
     timing = remote.TimeControl(move_seconds=table.move_seconds)
-    student = remote.JailedPlayer(code, remote.Setup(name), f'{seed}:student', history, timing,
-                                  jail=table.session.ready_jail())
+    student = _student(table, name, game, seat, f'{seed}:student', history, timing)
     reference = load_player(opponent)
     players = [student, reference] if seat == 0 else [reference, student]
-    record = referee.play(game, players, state=state, max_plies=MAX_PLIES, isolate=False,
-                          rng=dice, on_move=lambda s, move, t: history.append(
-                              remote.event('move', move)),
-                          on_chance=lambda s, chance, t: history.append(
-                              remote.event('chance', chance)))
-    if record.offender == seat and record.detail.startswith('ReferenceUsed'):
+    try:
+        record = referee.play(game, players, state=state, max_plies=MAX_PLIES, isolate=False,
+                              rng=dice, on_move=lambda s, move, t: history.append(
+                                  remote.event('move', move)),
+                              on_chance=lambda s, chance, t: history.append(
+                                  remote.event('chance', chance)))
+        student.end(record)
+    finally:
+        if table.program_code is not None:  # a session's jail serves every check
+            student.close()
+    if table.session and record.offender == seat and record.detail.startswith('ReferenceUsed'):
         table.session.note({'reference': record.detail.split(': ', 1)[-1]})
     if record.offender == seat and record.termination == referee.TIMEOUT:
         raise PlayerTimeout(_fault(name, game, record, seat))
     return record
+
+
+def _student(table: Table, name: str, game: Game, seat: int, seed: str, history: list,
+             timing: remote.TimeControl) -> remote.JailedPlayer:
+    """Return the stand-in for the student's player in seat: its program, started
+    for this game, or the player function of the file loaded in its session's jail."""
+    if table.program_code is not None:
+        setup = remote.Setup(name, level=table.level, limits=table.limits)
+        return program.ProgramPlayer(table.program_code, setup, seed, history, timing,
+                                     game=game, seat=seat)
+    code = remote.PlayerCode(table.session.filename, None, table.session.filename, 'player')
+    return remote.JailedPlayer(code, remote.Setup(name), seed, history, timing,
+                               jail=table.session.ready_jail())
 
 
 def _fault(name: str, game: Game, record, seat: int) -> str:
