@@ -406,7 +406,7 @@ def cmd_sprt(args) -> int:
     player, baseline = specs
     codes = checked_players(specs, remote.Setup(chosen[0], level=rules.sandbox,
                                                 limits=jail.Limits(memory_mb=rules.memory_mb)),
-                            rules.load_seconds())
+                            make_game(chosen[0]), rules.load_seconds())
     lower, upper = hypotheses.bounds()
     print(f'SPRT: {player} against {baseline}, H0: Elo <= {hypotheses.elo0:g}, H1: Elo >= '
           f'{hypotheses.elo1:g} (seed {args.seed})\nAlpha {hypotheses.alpha:g}, beta '

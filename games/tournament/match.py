@@ -91,7 +91,7 @@ def play_match(spec: GameSpec, rules: Rules,
     jailed: list[remote.JailedPlayer] = []
     try:
         for seat, name in enumerate((spec.first, spec.second)):
-            jailed.append(program.stand_in(players[name], setup, f'{spec.game_seed}:{seat}',
+            jailed.append(program.stand_in(players[name], setup, spec.player_seed(seat),
                                            history, rules.timing(), game=game, seat=seat,
                                            reuse=True))
         for seat, player in enumerate(jailed):

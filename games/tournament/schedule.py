@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import random
 from dataclasses import dataclass
@@ -29,8 +30,14 @@ class GameSpec:
 
     @property
     def game_seed(self) -> str:
-        """The seed of the random module for this game's players."""
+        """The seed of this game's players (see player_seed)."""
         return f'{self.seed}:{self.leg}'
+
+    def player_seed(self, seat: int) -> str:
+        """The seed of the random module of the player in seat: a one-way digest, so
+        that a player learns nothing from it of the pair's seed, which rolls the
+        dice and chooses the opening."""
+        return hashlib.sha256(f'{self.game_seed}:{seat}'.encode()).hexdigest()[:16]
 
 
 def pairings(players: Sequence[str], gauntlet: str | None = None) -> list[tuple[str, str]]:

@@ -1,6 +1,6 @@
 """Judging a student's search CS188-style, in the grader's own process: the move it
-chose and the states it generated (as the jail reports them, plain data) must be
-the textbook's. What the algorithm fixes is judged: which states are generated and
+chose and the states it generated (its calls of result, as the jail reports them, followed
+with the grader's own game: see session.follow) must be the textbook's. What the algorithm fixes is judged: which states are generated and
 how often, not the order (minimax may make a node's children before searching
 them; so may alpha-beta at its root, where nothing is pruned). If not, the message
 names the mistake, or says how the search differs and where."""
@@ -90,6 +90,8 @@ def judge_search(case: Case, answer: dict) -> tuple[bool, str]:
     function = case.function
     if answer.get('not_implemented'):
         return False, f'not implemented ({function} raises NotImplementedError)'
+    if 'forged' in answer:
+        return False, f"its record of the states it generated is not its game's: {answer['forged']}"
     if answer.get('stopped'):
         wanted = len(expected(case).keys)
         return False, (f'stopped after {state_limit(case)} states, where the textbook generates '

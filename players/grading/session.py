@@ -6,10 +6,10 @@ from __future__ import annotations
 import time
 
 from games.jail import Jail, JailError, Limits
+from games.remote import to_plain
 
 from .cases import Case
-from .jailed import inmate  # noqa: F401 (a process-level jail, forked from here, may be
-                            # unable to read the project's files to import its entry)
+from .jailed.plain import state_key, text
 
 ENTRY = 'players.grading.jailed.inmate:serve'
 PACKAGES = ('games', 'variants', 'players.grading.jailed')
@@ -60,24 +60,29 @@ class Session:
         return self.jail
 
     def search(self, case: Case, limit: int, timeout: float) -> dict:
-        """Run the student's search on a case; return the answer with the states
-        gathered under 'keys'. Raise StudentFault for a timeout, a crash or garbage."""
+        """Run the student's search on a case; return the answer with, under 'keys',
+        the states its calls of result generated, as this process's own game makes
+        them (see follow), or, under 'forged', why those calls are not a game's.
+        Raise StudentFault for a timeout, a crash or garbage."""
         jail = self.ready_jail()
         deadline = time.monotonic() + timeout
         jail.send({'search': case.function, 'position': case.spec, 'limit': limit})
-        keys: list = []
+        calls: list = []
         while True:
             answer = self._receive(deadline, 'search')
             if not isinstance(answer, dict):
                 self.close()
                 raise StudentFault('the jail sent something that is not an answer', 'garbled')
             if answer.get('done'):
-                return {**answer, 'keys': keys}
-            chunk = answer.get('states')
-            if not isinstance(chunk, list) or len(keys) + len(chunk) > limit:
+                try:
+                    return {**answer, 'keys': follow(case, calls)}
+                except ValueError as forged:
+                    return {'forged': str(forged)}
+            chunk = answer.get('results')
+            if not isinstance(chunk, list) or len(calls) + len(chunk) > limit:
                 self.close()
                 raise StudentFault('the jail sent more states than it may', 'garbled')
-            keys += [key for key in chunk if isinstance(key, str)]
+            calls += chunk
 
     def note(self, answer) -> None:
         """Keep the first refused use of a reference implementation an answer reports."""
@@ -99,3 +104,37 @@ class Session:
         if self.jail is not None:
             self.jail.close()
             self.jail = None
+
+
+_FOLLOWED: dict = {}
+"""For each case (by its spec), the states its game has made here, by key, and each
+call already followed: (state key, move text) -> the key of the state it makes."""
+
+
+def follow(case: Case, calls: list) -> list[str]:
+    """Return the keys of the states that the calls of result a jail reported make
+    in the case's own game here, in order, each call [key of the state it was made
+    on, move]. Raise ValueError if a call starts from a state that neither the
+    case's root nor an earlier call made, or plays a move that is not legal there:
+    the record of a search that made its states without the game, or a forgery."""
+    states, made = _FOLLOWED.setdefault(text(case.spec), ({state_key(case.state): case.state}, {}))
+    seen = {state_key(case.state)}
+    keys = []
+    for call in calls:
+        if not (isinstance(call, list) and len(call) == 2 and isinstance(call[0], str)):
+            raise ValueError('reported a call of result that is not one')
+        parent, move = call
+        if parent not in seen:
+            raise ValueError('called result on a state that the game it was given never made '
+                             '(a state made some other way, or an altered record)')
+        step = (parent, text(move))
+        if step not in made:
+            legal = {text(to_plain(action)): action for action in case.game.actions(states[parent])}
+            if step[1] not in legal:
+                raise ValueError(f'called result with a move that is not legal there: {text(move)}')
+            child = case.game.result(states[parent], legal[step[1]])
+            made[step] = state_key(child)
+            states.setdefault(made[step], child)
+        keys.append(made[step])
+        seen.add(made[step])
+    return keys

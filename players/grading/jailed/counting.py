@@ -1,11 +1,16 @@
-"""A counting stand-in for a game: every state its result method makes is recorded,
-whether the search calls it on the game it was given or on a copy of that game."""
+"""A counting stand-in for a game: every call of its result method that makes a
+state is recorded, as the state it was called on and the move, whether the
+search calls it on the game it was given or on a copy of that game. The grader
+follows these calls with its own game: it is the grader, not this record, that
+says which states the search generated."""
 
 from __future__ import annotations
 
 import copy
 
 from games import Game
+
+from games.remote import to_plain
 
 from .plain import state_key
 
@@ -16,23 +21,20 @@ class TooManyStates(BaseException):
 
 
 class Recorder:
-    """What a search generated: each state's key in order, and how many calls
-    reached the game it was given (the others reached a copy)."""
+    """What a search asked of its game: for each state made, [the key of the state
+    it was made from, the move as plain data], in order."""
 
     def __init__(self, limit: int | None):
         self.limit = limit
-        self.keys: list[str] = []
-        self.on_given = 0
-        self.given: Game | None = None
+        self.calls: list[list] = []
         self.stopped = False
 
-    def record(self, game: Game, state) -> None:
-        """Record a state made by game's result; stop the search past the limit."""
-        if self.limit is not None and len(self.keys) >= self.limit:
+    def record(self, state, move) -> None:
+        """Record a state made from state by move; stop the search past the limit."""
+        if self.limit is not None and len(self.calls) >= self.limit:
             self.stopped = True
             raise TooManyStates(f'more than {self.limit} states')
-        self.keys.append(state_key(state))
-        self.on_given += game is self.given
+        self.calls.append([state_key(state), to_plain(move)])
 
 
 def counting(game: Game, recorder: Recorder) -> Game:
@@ -43,7 +45,6 @@ def counting(game: Game, recorder: Recorder) -> Game:
     cls = _counting_class(type(game))
     proxy.__class__ = cls
     cls.recorder = recorder
-    recorder.given = proxy
     return proxy
 
 
@@ -55,7 +56,7 @@ def _counting_class(cls: type) -> type:
     if cls not in _CLASSES:
         def result(self, state, move):
             new_state = cls.result(self, state, move)
-            type(self).recorder.record(self, new_state)
+            type(self).recorder.record(state, move)
             return new_state
         _CLASSES[cls] = type(cls.__name__, (cls,), {'result': result, '__module__': cls.__module__,
                                                     '__qualname__': cls.__qualname__})

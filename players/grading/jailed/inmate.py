@@ -6,9 +6,9 @@ the jail answers {"defined": [names]} or {"error": why it cannot load}. Then:
 
 - {"search": name, "position": spec, "limit": N}: run the student's search on
   the position (see plain.build) with a counting game; answer with chunks
-  {"states": [keys]} and then {"done": true, "move": move} (or "error",
-  "not_implemented" or "stopped"), "count" and "on_given" (the calls that
-  reached the game it was given).
+  {"results": [[state key, move], ...]}, each call of result that made a state,
+  and then {"done": true, "move": move} (or "error", "not_implemented" or
+  "stopped"). The grader follows the calls with its own game.
 - a game's setup, then move requests, as games.remote's protocol has them:
   the student's player answers them.
 
@@ -33,7 +33,7 @@ from .counting import Recorder, counting
 from .plain import build
 
 CHUNK = 1 << 15
-"""The most characters of state keys in one message (a jail's message is at most 64 KiB)."""
+"""The most characters of calls in one message (a jail's message is at most 64 KiB)."""
 
 
 def serve(channel) -> None:
@@ -100,15 +100,15 @@ def search(module, request: dict, filename: str):
     if recorder.stopped:  # even if the search caught TooManyStates and went on
         answer = {'stopped': True}
     chunk, size = [], 0
-    for key in recorder.keys:
-        chunk.append(key)
-        size += len(key) + 8
+    for call in recorder.calls:
+        chunk.append(call)
+        size += len(call[0]) + len(repr(call[1])) + 8
         if size > CHUNK:
-            yield {'states': chunk}
+            yield {'results': chunk}
             chunk, size = [], 0
     if chunk:
-        yield {'states': chunk}
-    yield {**answer, 'done': True, 'count': len(recorder.keys), 'on_given': recorder.on_given}
+        yield {'results': chunk}
+    yield {**answer, 'done': True}
 
 
 def start_game(module, setup: dict, filename: str) -> tuple:
