@@ -10,10 +10,10 @@ from .base import Game, IllegalMoveError
 from .discs import Discs, check_size, grid_text, squares_of
 
 
-class HexState(namedtuple('HexState', 'to_move, utility, board, moves')):
+class HexState(namedtuple('HexState', 'to_move, utility, board')):
     """A position: the player to move ('B' or 'W'), the utility to B (1 or -1 once
-    someone has connected their sides, else 0), the board (a Discs mapping of cells
-    to 'B' and 'W') and the empty cells."""
+    someone has connected their sides, else 0) and the board (a Discs mapping of
+    cells to 'B' and 'W')."""
 
     __slots__ = ()
 
@@ -57,6 +57,14 @@ class Shape:
                 return group
             group = grown
 
+    def winning_cells(self, own: int, other: int, player) -> int:
+        """The mask of the empty cells where a stone of player's joins their sides."""
+        start, goal = self.sides[player]
+        empty = self.full & ~(own | other)
+        from_start = self.neighbours(self.group(own, own & start)) | start
+        from_goal = self.neighbours(self.group(own, own & goal)) | goal
+        return from_start & from_goal & empty
+
     def distance(self, own: int, other: int, player) -> int | None:
         """The fewest empty cells player must still fill to connect their sides, own
         being player's stones and other the opponent's; None if they cannot. (Each
@@ -90,8 +98,7 @@ class Hex(Game):
     def __init__(self, n: int = 11):
         self.n = check_size('n', n, 2, 19)
         self.shape = Shape.of(n)
-        cells = tuple(squares_of(self.shape.full, n))
-        self.initial = HexState('B', 0, Discs(n, n, 0, 0), cells)
+        self.initial = HexState('B', 0, Discs(n, n, 0, 0))
 
     def params(self) -> dict:
         """Return the constructor arguments that make this game."""
@@ -99,26 +106,34 @@ class Hex(Game):
 
     def actions(self, state):
         """Every empty cell, row by row from y = 1; none once someone has won."""
-        return () if state.utility else state.moves
+        if state.utility:
+            return []
+        black, white = state.board.masks
+        return squares_of(self.shape.full & ~(black | white), self.n)
 
     def result(self, state, move) -> HexState:
         """Return the state after the player to move puts a stone on the cell move."""
-        if state.utility or move not in state.moves:
-            raise IllegalMoveError(f'illegal move {move!r}: the legal moves are the empty '
-                                   f'cells, {sorted(self.actions(state)) or "none (the game is over)"}')
-        x, y = move
-        bit = 1 << ((y - 1) * self.n + x - 1)
         black, white = state.board.masks
+        try:
+            x, y = move
+            bit = 1 << ((y - 1) * self.n + x - 1) if 1 <= x <= self.n and 1 <= y <= self.n \
+                and type(x) is type(y) is int else 0
+        except (TypeError, ValueError):
+            bit = 0
+        if state.utility or not bit or (black | white) & bit:
+            raise IllegalMoveError(f'illegal move {move!r}: the legal moves are the empty '
+                                   f'cells, {self.actions(state) or "none (the game is over)"}')
         mover = state.to_move
-        if mover == 'B':
-            black |= bit
-        else:
-            white |= bit
-        group = self.shape.group(black if mover == 'B' else white, bit)
+        own = (black if mover == 'B' else white) | bit
         start, goal = self.shape.sides[mover]
-        utility = (1 if mover == 'B' else -1) if group & start and group & goal else 0
-        return HexState('W' if mover == 'B' else 'B', utility, Discs(self.n, self.n, black, white),
-                        tuple(cell for cell in state.moves if cell != move))
+        utility = 0
+        if own & start and own & goal:  # else no chain can join the sides yet
+            group = self.shape.group(own, bit)
+            if group & start and group & goal:
+                utility = 1 if mover == 'B' else -1
+        board = Discs(self.n, self.n, own, white) if mover == 'B' else \
+            Discs(self.n, self.n, black, own)
+        return HexState('W' if mover == 'B' else 'B', utility, board)
 
     def utility(self, state, player) -> float:
         """Return the value to player: 1 for a win, -1 for a loss, 0 while play goes on."""
@@ -146,7 +161,7 @@ class Hex(Game):
 
     def plies_left(self, state) -> int:
         """One ply per empty cell at most."""
-        return 0 if state.utility else len(state.moves)
+        return 0 if state.utility else self.n * self.n - len(state.board)
 
     def board_text(self, state, last_move=None) -> str:
         """Return the rhombus, row 1 at the top and each row shifted half a cell right

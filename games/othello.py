@@ -199,8 +199,7 @@ class Othello(Game):
         cells = [''.join(state.board.get((x, y), '.') for x in range(1, self.n + 1))
                  for y in range(self.n, 0, -1)]
         return {'kind': 'grid', 'style': 'othello', 'columns': self.n, 'rows': self.n,
-                'cells': cells, 'marks': [list(last_move)] if isinstance(last_move, tuple) else [],
-                'note': 'passed' if last_move == PASS else ''}
+                'cells': cells, 'marks': [list(last_move)] if isinstance(last_move, tuple) else []}
 
     def parse_move(self, text: str, state):
         """Read 'x y' as a square, and 'pass'."""
