@@ -1,6 +1,6 @@
-"""What the board games of two colours share (Othello, Hex, Breakthrough): a board
-kept as two bit masks that reads like AIMA's dict of squares, its text with the
-columns and rows numbered, and the checks of a board's size."""
+"""What the board games share: a board of two colours kept as two bit masks that
+reads like AIMA's dict of squares (Othello, Hex, Breakthrough), a board's text with
+its columns and rows numbered (tic-tac-toe's too), and the checks of a board's size."""
 
 from __future__ import annotations
 
@@ -90,8 +90,8 @@ def squares_of(mask: int, h: int) -> list:
 def grid_text(board: Mapping, h: int, v: int, marks=(), rows_down: bool = False,
               indent=None) -> str:
     """Return a board of h columns and v rows as text: row v at the top (row 1 with
-    rows_down), columns and rows numbered, '.' for an empty square and each marked
-    square in brackets, 'W[B].'. indent(y), if given, is the spaces before row y."""
+    rows_down), columns numbered below (above with rows_down) and rows on the left,
+    '.' for an empty square and each marked square in brackets, 'W[B].'. indent(y), if given, is the spaces before row y."""
     width = len(str(h))
     marks = set(marks)
     lines = []
@@ -105,5 +105,5 @@ def grid_text(board: Mapping, h: int, v: int, marks=(), rows_down: bool = False,
                 cell[-2] = '['
             line += ''.join(cell)
         lines.append(line + (']' if (h, y) in marks else ''))
-    lines.append('  ' + ''.join(' ' + str(x).rjust(width) for x in range(1, h + 1)))
-    return '\n'.join(lines)
+    numbers = '  ' + ''.join(' ' + str(x).rjust(width) for x in range(1, h + 1))
+    return '\n'.join([numbers, *lines] if rows_down else [*lines, numbers])

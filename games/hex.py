@@ -7,7 +7,7 @@ from functools import lru_cache
 
 from . import pictures
 from .base import Game, IllegalMoveError
-from .discs import Discs, check_size, grid_text, squares_of
+from .discs import Discs, check_size, grid_text
 
 
 class HexState(namedtuple('HexState', 'to_move, utility, board')):
@@ -35,6 +35,12 @@ class Shape:
         self.not_first, self.not_last = self.full ^ column, self.full ^ (column << (n - 1))
         row = (1 << n) - 1
         self.sides = {'B': (row, row << (n * (n - 1))), 'W': (column, column << (n - 1))}
+        middle = (n + 1) / 2
+        cells = [(x, y) for y in range(1, n + 1) for x in range(1, n + 1)]
+        cells.sort(key=lambda cell: abs(cell[0] - middle) + abs(cell[1] - middle)
+                   + abs(cell[0] + cell[1] - 2 * middle))
+        self.order = [(cell, 1 << (cell[1] - 1) * n + cell[0] - 1) for cell in cells]
+        """The cells, each with its bit, nearest the centre first (in hexagon steps)."""
 
     @classmethod
     @lru_cache(maxsize=8)
@@ -88,7 +94,7 @@ class Hex(Game):
     """Hex on an n x n rhombus of hexagonal cells (n from 2 to 19), without the swap
     rule. B moves first and connects rows 1 and n (top and bottom); W connects
     columns 1 and n (left and right). A move places a stone on an empty cell (x, y),
-    both from 1; cell (x, y) touches (x +- 1, y), (x, y +- 1), (x + 1, y - 1) and
+    both from 1 (actions lists the cells nearest the centre first); cell (x, y) touches (x +- 1, y), (x, y +- 1), (x + 1, y - 1) and
     (x - 1, y + 1). The first to connect their two sides wins (utility 1 and -1);
     a full board always has a winner."""
 
@@ -105,11 +111,14 @@ class Hex(Game):
         return {'n': self.n}
 
     def actions(self, state):
-        """Every empty cell, row by row from y = 1; none once someone has won."""
+        """Every empty cell, the cells nearest the centre first (ties go to the first
+        in this order, so a search that sees no difference plays in the middle); none
+        once someone has won."""
         if state.utility:
             return []
         black, white = state.board.masks
-        return squares_of(self.shape.full & ~(black | white), self.n)
+        taken = black | white
+        return [cell for cell, bit in self.shape.order if not taken & bit]
 
     def result(self, state, move) -> HexState:
         """Return the state after the player to move puts a stone on the cell move."""

@@ -47,28 +47,19 @@ class KalahRules(StateRules):
 
 
 class HexRules(StateRules):
-    """Hex: the children in the order of their cells' distance from the centre, the
-    strongest first (the engine's tables and null windows keep the textbook's choice
-    of move, the first best in actions order)."""
-
-    def __init__(self, game: Hex, root_player, eval_fn=None):
-        super().__init__(game, root_player, eval_fn)
-        n, middle = game.n, (game.n + 1) / 2
-        cells = [(x, y) for y in range(1, n + 1) for x in range(1, n + 1)]
-        cells.sort(key=lambda cell: abs(cell[0] - middle) + abs(cell[1] - middle)
-                   + abs(cell[0] + cell[1] - 2 * middle))
-        self.order = [(cell, 1 << (cell[1] - 1) * n + cell[0] - 1) for cell in cells]
+    """Hex: the children in actions order (the cells nearest the centre first), or
+    only the first that wins at once, if one does (no value is higher)."""
 
     def children(self, pos, sign: int) -> list:
-        """The states after a stone on each empty cell, the central cells first; only
-        the first that wins at once, if one does (no value is higher)."""
+        """The states after a stone on each empty cell; only a winning one if there is one."""
+        game = self.game
         black, white = pos.board.masks
         own, other = (black, white) if pos.to_move == 'B' else (white, black)
-        taken, result = black | white, self.game.result
-        winning = self.game.shape.winning_cells(own, other, pos.to_move)
+        winning = game.shape.winning_cells(own, other, pos.to_move)
         if winning:
-            return [result(pos, next(cell for cell, bit in self.order if winning & bit))]
-        return [result(pos, cell) for cell, bit in self.order if not taken & bit]
+            cell = next(cell for cell, bit in game.shape.order if winning & bit)
+            return [game.result(pos, cell)]
+        return [game.result(pos, cell) for cell in game.actions(pos)]
 
 
 RULES = {Othello: StateRules, Hex: HexRules, Breakthrough: StateRules, Kalah: KalahRules}
