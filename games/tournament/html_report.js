@@ -186,7 +186,8 @@
       svg('text', { x: x + size / 2, y: size + 13, 'text-anchor': 'middle', fill: '#fff',
         'font-size': 14 }, root).textContent = String(count);
     });
-    svg('text', { x: 6, y: 2 * size + 34, 'font-size': 13, fill: '#b85c00', class: 'last-move' },
+    svg('text', { x: 6, y: 2 * size + 34, 'font-size': 13, fill: '#b85c00',
+      class: last ? 'last-move' : 'note' },
       root).textContent = last ? `last move: pit ${last}; ${board.to_move} to move`
       : `${board.to_move} to move`;
     return root;

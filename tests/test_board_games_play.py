@@ -1,0 +1,101 @@
+"""Othello, Kalah, Hex and Breakthrough in play: at the keyboard, in a tournament of
+the shipped players, in replay, and drawn by the HTML report."""
+
+import builtins
+import json
+
+import pytest
+
+import browser
+import tournament
+import variants
+from games import Othello
+from games.othello import PASS
+from players.human import query_player
+
+NEW = ['othello', 'othello-6x6', 'kalah', 'hex', 'hex-11', 'breakthrough', 'breakthrough-6x6']
+SMALL = ['othello(n=4)', 'kalah(pits=3, seeds=3)', 'hex(n=4)', 'breakthrough(rows=5, columns=4)']
+
+
+def test_the_new_variants_are_listed_but_not_played_by_default(capsys):
+    assert tournament.main(['list']) == 0
+    out = capsys.readouterr().out
+    assert all(f'  {name} ' in out for name in NEW)
+    assert not set(NEW) & set(variants.DEFAULT_VARIANTS)
+
+
+def test_a_person_sees_coordinates_and_moves_and_may_type_pass(monkeypatch, capsys):
+    game = Othello(4)
+    state = game.initial
+    for move in [(4, 2), (4, 3), (1, 4), (3, 1), (4, 1), (2, 1), (2, 4), (1, 3), (4, 4)]:
+        state = game.result(state, move)
+    typed = iter(['3 3', 'pass'])
+    monkeypatch.setattr(builtins, 'input', lambda prompt='': next(typed))
+    assert query_player(game, state) == PASS
+    out = capsys.readouterr().out
+    assert '   1 2 3 4' in out and 'available moves: pass' in out
+    assert "'3 3' is not a legal move here" in out
+
+
+def test_play_shows_the_board_and_marks_the_last_move(capsys):
+    assert tournament.main(['play', 'breakthrough(rows=5, columns=3)', 'ab1', 'ab2']) == 0
+    out = capsys.readouterr().out
+    last = out.strip().splitlines()[-8:]
+    assert sum(line.count('[') for line in last) == 2  # both squares of the move
+    assert 'wins.' in out
+
+
+@pytest.fixture(scope='module')
+def run(tmp_path_factory):
+    """A tournament of random, ab2 and mcts on every new variant (cut at 12 plies)
+    and on small boards played to the end: (its JSON, the page, the database)."""
+    folder = tmp_path_factory.mktemp('board-games')
+    data, page, db = folder / 'run.json', folder / 'run.html', folder / 'run.sqlite'
+    assert tournament.main(['--players', 'random,ab2,mcts(N=10)', '--variants', *NEW,
+                            '--max-plies', '12', '--jobs', '2', '--json', str(folder / 'cut.json')]) == 0
+    assert tournament.main(['--players', 'random,ab2,mcts(N=10)', '--variants', *SMALL,
+                            '--openings', '1', '--jobs', '2', '--json', str(data),
+                            '--html', str(page), '--db', str(db)]) == 0
+    cut = json.loads((folder / 'cut.json').read_text())
+    return cut, json.loads(data.read_text()), page, db
+
+
+def test_the_shipped_players_play_every_new_variant_without_forfeit(run):
+    cut, full, _, _ = run
+    assert {game['variant'] for game in cut['games']} == set(NEW)
+    assert {game['variant'] for game in full['games']} == set(SMALL)
+    for game in cut['games'] + full['games']:
+        assert game['forfeit'] is None, game
+    assert all(game['termination'] == 'normal' for game in full['games'])
+
+
+def test_replay_shows_each_game_move_by_move(run, capsys):
+    _, full, _, db = run
+    for variant in SMALL:
+        game = next(game for game in full['games'] if game['variant'] == variant)
+        assert tournament.main(['replay', '--db', str(db), str(game['index'])]) == 0
+        out = capsys.readouterr().out
+        assert out.count('\n') > 3 * game['plies']
+        assert '[' in out or 'last move: pit' in out
+
+
+@pytest.mark.skipif(browser.find() is None,
+                    reason='Chromium is not installed (apt-get install chromium)')
+def test_the_report_draws_every_board(run):
+    _, full, page, _ = run
+    with browser.Browser(width=1200, height=900) as chromium:
+        chromium.open(page.as_uri())
+        for variant in SMALL:
+            game = next(game for game in full['games'] if game['variant'] == variant)
+            chromium.evaluate(f'location.hash = "#game-{game["index"]}"')
+            chromium.evaluate('document.getElementById("last").click()')
+            board = chromium.evaluate('document.getElementById("board").innerHTML')
+            assert '<svg' in board and 'last-move' in board, variant
+            stones = chromium.evaluate('document.querySelectorAll("#board .piece-B, '
+                                       '#board .piece-W").length')
+            pits = chromium.evaluate('document.querySelectorAll("#board .pit").length')
+            if variant.startswith('kalah'):
+                assert pits == 6 and stones == 0
+            else:
+                assert stones > 0 and pits == 0, variant
+        assert chromium.errors() == []
