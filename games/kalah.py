@@ -39,7 +39,14 @@ class Kalah(Game):
         self.seeds = check_size('seeds', seeds, 1, 24)
         side = (seeds,) * pits
         self.initial = KalahState('S', side + (0,) + side + (0,))
-        self.stores = (pits, 2 * pits + 1)
+        size = 2 * pits + 2
+        self.paths = {}
+        """For each pit's index, the indexes its seeds go to in turn, once round the
+        board: every pit and store but the opponent's store."""
+        for at in range(size):
+            skipped = 2 * pits + 1 if at < pits else pits
+            self.paths[at] = [pit % size for pit in range(at + 1, at + size)
+                              if pit % size != skipped]
 
     def params(self) -> dict:
         """Return the constructor arguments that make this game."""
@@ -66,23 +73,25 @@ class Kalah(Game):
                 or self.terminal_test(state):
             raise IllegalMoveError(f'illegal move {move!r}: the legal moves are the pits '
                                    f'{self.actions(state) or "none (the game is over)"}')
-        store, skipped = (pits, 2 * pits + 1) if mover == 'S' else (2 * pits + 1, pits)
-        size = 2 * pits + 2
         at = first + move - 1
-        hand, board[at] = board[at], 0
-        while hand:
-            at = (at + 1) % size
-            if at != skipped:
-                board[at] += 1
-                hand -= 1
-        if board[at] == 1 and first <= at < first + pits and board[2 * pits - at]:
-            board[store] += 1 + board[2 * pits - at]
-            board[at] = board[2 * pits - at] = 0
+        path = self.paths[at]
+        laps, rest = divmod(board[at], len(path))
+        board[at] = 0
+        if laps:
+            for pit in path:
+                board[pit] += laps
+        for pit in path[:rest]:
+            board[pit] += 1
+        last = path[rest - 1]
+        store = pits if mover == 'S' else 2 * pits + 1
+        if board[last] == 1 and first <= last < first + pits and board[2 * pits - last]:
+            board[store] += 1 + board[2 * pits - last]
+            board[last] = board[2 * pits - last] = 0
         if not any(board[:pits]) or not any(board[pits + 1:2 * pits + 1]):
             board[pits] += sum(board[:pits])
             board[2 * pits + 1] += sum(board[pits + 1:2 * pits + 1])
             board[:pits] = board[pits + 1:2 * pits + 1] = [0] * pits
-        following = mover if at == store else ('N' if mover == 'S' else 'S')
+        following = mover if last == store else ('N' if mover == 'S' else 'S')
         return KalahState(following, tuple(board))
 
     def terminal_test(self, state) -> bool:
