@@ -99,3 +99,27 @@ def test_the_report_draws_every_board(run):
             else:
                 assert stones > 0 and pits == 0, variant
         assert chromium.errors() == []
+
+
+def test_the_course_kit_checks_searches_on_othello_and_kalah(tmp_path, capsys):
+    """The grader's real positions of Othello and Kalah (one where the players
+    alternate, as AIMA's searches assume), passed by the textbook's own search."""
+    import inspect
+
+    from players import textbook
+    mine = tmp_path / 'mine.py'
+    mine.write_text(inspect.getsource(textbook))
+    status = tournament.main(['check', str(mine), '--variants', 'othello', 'kalah',
+                              '--functions', 'alpha_beta_search'])
+    out = capsys.readouterr().out
+    assert status == 0, out
+    assert "PASS 1/1 alpha_beta_search on othello '" in out
+    assert "PASS 1/1 alpha_beta_search on kalah 'S: " in out
+
+
+def test_tree_draws_a_small_position_board_by_board(capsys):
+    assert tournament.main(['tree', 'othello(n=4)', '--position',
+                            '4 2; 4 3; 1 4; 3 1; 4 1; 2 1; 2 4; 1 3']) == 0
+    out = capsys.readouterr().out
+    assert 'n0 [label="BB..\\nWWWW\\n.WWB\\n.WWB\\n1", shape=triangle]' in out
+    assert '[label="pass"]' in out
