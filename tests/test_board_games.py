@@ -7,6 +7,7 @@ import variants
 from games import Breakthrough, Hex, IllegalMoveError, Kalah, Othello
 from games.othello import PASS
 from players import PLAYER, engine, textbook
+from players.bench_boards import perft, perft_openspiel
 
 PERFT = {
     'othello(n=8)': ('othello', (4, 12, 56, 244, 1396, 8200, 55092)),
@@ -16,36 +17,19 @@ PERFT = {
 }
 """For each game, OpenSpiel's game and its move counts from the start (perft: the move
 sequences of each length, from 1), as OpenSpiel 2.0.2 (pip install open-spiel)
-computes them with perft_openspiel below; the test computes them again where
-OpenSpiel is installed."""
-
-
-def perft_game(game, state, depth: int) -> int:
-    """The move sequences of length depth from state, through actions and result (the
-    last ply counted, not played)."""
-    moves = game.actions(state)
-    if depth == 1:
-        return len(moves)
-    return sum(perft_game(game, game.result(state, move), depth - 1) for move in moves)
-
-
-def perft_openspiel(state, depth: int) -> int:
-    """The same count with an OpenSpiel state."""
-    moves = [] if state.is_terminal() else state.legal_actions()
-    if depth == 1:
-        return len(moves)
-    return sum(perft_openspiel(state.child(move), depth - 1) for move in moves)
+computes them with players.bench_boards.perft_openspiel; the test computes them again
+where OpenSpiel is installed."""
 
 
 @pytest.mark.parametrize('spec', PERFT)
 def test_move_counts_from_the_start_equal_openspiels(spec):
     game = variants.make(spec)
     name, counts = PERFT[spec]
-    assert [perft_game(game, game.initial, depth) for depth in range(1, len(counts) + 1)] \
-        == list(counts)
+    assert [perft(game, game.initial, depth, bulk=True)
+            for depth in range(1, len(counts) + 1)] == list(counts)
     pyspiel = pytest.importorskip('pyspiel', reason='OpenSpiel is not installed (the bench extra)')
     start = pyspiel.load_game(name).new_initial_state()
-    assert perft_openspiel(start, len(counts)) == counts[-1]
+    assert perft_openspiel(start, len(counts), bulk=True) == counts[-1]
 
 
 def play(game, *moves):
@@ -250,3 +234,17 @@ def test_kalah_searches_let_a_player_move_twice():
             assert solution.value == pytest.approx(want)
             child = game.result(state, solution.move)
             assert cutoff_value(game, child, depth - 1, player) == pytest.approx(want)
+
+
+@pytest.mark.parametrize('spec', ['othello(n=6)', 'kalah(pits=6, seeds=4)', 'hex(n=7)',
+                                  'breakthrough(rows=6, columns=6)'])
+def test_the_time_managed_players_play_them(spec):
+    from players.clocked import make_clocked_alpha_beta_player, make_clocked_mcts_player
+    game = variants.make(spec)
+    state = random_position(game, 1, 4)
+    deepening = make_clocked_alpha_beta_player(seconds=0.1)
+    assert deepening(game, state) in game.actions(state)
+    assert deepening.stats['depth'] >= 2
+    playouts = make_clocked_mcts_player(seconds=0.05)
+    assert playouts(game, state) in game.actions(state)
+    assert playouts.stats['playouts'] >= 1
