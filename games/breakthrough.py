@@ -129,7 +129,7 @@ class Breakthrough(Game):
         forward = 1 if state.to_move == 'B' else -1
         try:
             (x, y), (x2, y2) = move
-            legal = (not state.utility and all(type(part) is int for part in (x, y, x2, y2))
+            legal = (not state.utility and type(x) is type(y) is type(x2) is type(y2) is int
                      and 1 <= x <= self.columns and 1 <= x2 <= self.columns
                      and 1 <= y <= self.rows and 1 <= y2 <= self.rows
                      and y2 == y + forward and abs(x2 - x) <= 1)
