@@ -90,6 +90,23 @@ class Shape:
         return None
 
 
+    def evaluate(self, black: int, white: int, player) -> float:
+        """Hex.evaluate on the two masks: the opponent's distance less player's,
+        squashed into (-0.9, 0.9)."""
+        worst = self.n * self.n + 1
+        own, other = (black, white) if player == 'B' else (white, black)
+        mine = self.distance(own, other, player)
+        theirs = self.distance(other, own, 'W' if player == 'B' else 'B')
+        lead = (worst if theirs is None else theirs) - (worst if mine is None else mine)
+        return 0.9 * lead / (abs(lead) + 3)
+
+    def joined(self, stones: int, player) -> bool:
+        """Do player's stones join player's two sides?"""
+        start, goal = self.sides[player]
+        return bool(stones & start and stones & goal
+                    and self.group(stones, stones & start) & goal)
+
+
 class Hex(Game):
     """Hex on an n x n rhombus of hexagonal cells (n from 2 to 19), without the swap
     rule. B moves first and connects rows 1 and n (top and bottom); W connects
@@ -162,11 +179,7 @@ class Hex(Game):
         """Shortest paths: the cells the opponent still needs to connect less the cells
         player needs (a cut-off player needs more than the board holds), squashed
         into (-0.9, 0.9)."""
-        other = 'W' if player == 'B' else 'B'
-        worst = self.n * self.n + 1
-        mine, theirs = self.distance(state, player), self.distance(state, other)
-        lead = (worst if theirs is None else theirs) - (worst if mine is None else mine)
-        return 0.9 * lead / (abs(lead) + 3)
+        return self.shape.evaluate(*state.board.masks, player)
 
     def plies_left(self, state) -> int:
         """One ply per empty cell at most."""

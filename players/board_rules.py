@@ -11,6 +11,8 @@ mover move again. Hex's evaluation, a shortest path for each side, is the game's
 from __future__ import annotations
 
 from games import Breakthrough, Hex, Kalah, Othello
+from games.discs import Discs
+from games.hex import HexState
 
 from .rules import _KnownRules
 
@@ -46,20 +48,62 @@ class KalahRules(StateRules):
         return pos.to_move == child.to_move
 
 
-class HexRules(StateRules):
-    """Hex: the children in actions order (the cells nearest the centre first), or
-    only the first that wins at once, if one does (no value is higher)."""
+class HexRules(_KnownRules):
+    """Hex: a position is the tuple (B's stones, W's stones, the player to move) of
+    bit masks, its own key, whose children cost a tuple each (a search makes every
+    child of a node it expands, and most are never visited); a child's win is found
+    when it is visited. The children come in actions order (the cells nearest the
+    centre first), or only the first that wins at once, if one does (no value is
+    higher)."""
 
-    def children(self, pos, sign: int) -> list:
-        """The states after a stone on each empty cell; only a winning one if there is one."""
-        game = self.game
-        black, white = pos.board.masks
-        own, other = (black, white) if pos.to_move == 'B' else (white, black)
-        winning = game.shape.winning_cells(own, other, pos.to_move)
+    def __init__(self, game: Hex, root_player, eval_fn=None):
+        super().__init__(game, root_player, eval_fn)
+        self.shape = game.shape
+
+    def encode(self, state) -> tuple:
+        """The masks of a state's stones and its player to move."""
+        return (*state.board.masks, state.to_move)
+
+    def key(self, pos: tuple, sign: int) -> tuple:
+        """The position itself."""
+        return pos
+
+    def outcome(self, pos: tuple, sign: int):
+        """-1 if the player who just moved has joined their sides, else None (a Hex
+        board never fills without a winner)."""
+        black, white, mover = pos
+        last = (white, 'W') if mover == 'B' else (black, 'B')
+        return -1 if self.shape.joined(*last) else None
+
+    def evaluate(self, pos: tuple, sign: int) -> float:
+        """The game's evaluation for the player to move."""
+        black, white, mover = pos
+        return self.shape.evaluate(black, white, mover)
+
+    def children(self, pos: tuple, sign: int) -> list:
+        """The positions after a stone on each empty cell; only a winning one if there is one."""
+        black, white, mover = pos
+        shape = self.shape
+        own, other = (black, white) if mover == 'B' else (white, black)
+        winning = shape.winning_cells(own, other, mover)
+        taken = black | white
         if winning:
-            cell = next(cell for cell, bit in game.shape.order if winning & bit)
-            return [game.result(pos, cell)]
-        return [game.result(pos, cell) for cell in game.actions(pos)]
+            bits = [next(bit for _, bit in shape.order if winning & bit)]
+        else:
+            bits = [bit for _, bit in shape.order if not taken & bit]
+        if mover == 'B':
+            return [(black | bit, white, 'W') for bit in bits]
+        return [(black, white | bit, 'B') for bit in bits]
+
+    def plies_left(self, pos: tuple) -> int:
+        """One ply per empty cell."""
+        return self.shape.n ** 2 - (pos[0] | pos[1]).bit_count()
+
+    def state(self, pos: tuple, sign: int) -> HexState:
+        """The game state of a position."""
+        black, white, mover = pos
+        utility = 1 if self.shape.joined(black, 'B') else -1 if self.shape.joined(white, 'W') else 0
+        return HexState(mover, utility, Discs(self.shape.n, self.shape.n, black, white))
 
 
 RULES = {Othello: StateRules, Hex: HexRules, Breakthrough: StateRules, Kalah: KalahRules}
