@@ -20,7 +20,7 @@ class BreakthroughState(namedtuple('BreakthroughState', 'to_move, utility, board
     def _repr_svg_(self) -> str:
         """The board as a picture, for Jupyter notebooks."""
         caption = {1: 'B won', -1: 'W won'}.get(self.utility, f'{self.to_move} to move')
-        return pictures.discs(self.board, self.board.h, self.board.v, caption)
+        return pictures.grid(self.board, self.board.h, self.board.v, caption)
 
 
 class Shape:

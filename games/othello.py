@@ -29,7 +29,7 @@ class OthelloState(namedtuple('OthelloState', 'to_move, utility, board, moves'))
             caption = f'{self.to_move} to move'
         else:
             caption = {1: 'B won', -1: 'W won'}.get(self.utility, 'draw')
-        return pictures.discs(board, board.h, board.v,
+        return pictures.grid(board, board.h, board.v,
                               f'{caption}, B {board.count("B")} W {board.count("W")}', '#2e7d4f')
 
 

@@ -21,13 +21,13 @@ def _text(x: float, y: float, text, anchor: str = 'middle') -> str:
     return f'<text x="{x:g}" y="{y:g}" text-anchor="{anchor}">{escape(str(text))}</text>'
 
 
-def grid(board: dict, h: int, v: int, caption: str = '') -> str:
-    """An h x v board of squares, row v at the top: X as a cross, O as a ring,
-    the columns and rows numbered from 1."""
+def grid(board, h: int, v: int, caption: str = '', background: str = '#f4e4bc') -> str:
+    """An h x v board of squares, row v at the top: X as a cross, O as a ring, B
+    as a black disc and W as a white one, the columns and rows numbered from 1."""
     margin = 20
     width, height = margin + h * CELL + 4, margin + v * CELL + 24
-    body = [f'<rect x="{margin}" y="0" width="{h * CELL}" height="{v * CELL}" fill="#f4e4bc" '
-            'stroke="#555"/>']
+    body = [f'<rect x="{margin}" y="0" width="{h * CELL}" height="{v * CELL}" '
+            f'fill="{background}" stroke="#555"/>']
     for x in range(1, h + 1):
         left = margin + (x - 1) * CELL
         body.append(_text(left + CELL / 2, v * CELL + 14, x))
@@ -43,6 +43,10 @@ def grid(board: dict, h: int, v: int, caption: str = '') -> str:
             elif piece == 'O':
                 body.append(f'<circle cx="{left + CELL / 2}" cy="{top + CELL / 2}" '
                             f'r="{CELL / 2 - pad}" fill="none" stroke="#22b" stroke-width="3"/>')
+            elif piece in ('B', 'W'):
+                body.append(f'<circle cx="{left + CELL / 2}" cy="{top + CELL / 2}" '
+                            f'r="{CELL * 0.38:g}" fill="{"#222" if piece == "B" else "#fafafa"}" '
+                            'stroke="#222"/>')
     for y in range(1, v + 1):
         body.append(_text(margin / 2, (v - y) * CELL + CELL / 2 + 4, y))
     if caption:
@@ -119,32 +123,6 @@ def backgammon(points: tuple, bar: tuple, off: tuple, caption: str = '') -> str:
     if caption:
         body.append(_text(left, bottom + 32, caption, 'start'))
     return _svg(right + 70, bottom + 40, body)
-
-
-def discs(board, h: int, v: int, caption: str = '', background: str = '#f4e4bc') -> str:
-    """An h x v board of squares, row v at the top, with B as a black disc and W as
-    a white one, the columns and rows numbered from 1."""
-    margin = 20
-    width, height = margin + h * CELL + 4, margin + v * CELL + 24
-    body = [f'<rect x="{margin}" y="0" width="{h * CELL}" height="{v * CELL}" '
-            f'fill="{background}" stroke="#555"/>']
-    for x in range(1, h + 1):
-        left = margin + (x - 1) * CELL
-        body.append(_text(left + CELL / 2, v * CELL + 14, x))
-        for y in range(1, v + 1):
-            top = (v - y) * CELL
-            body.append(f'<rect x="{left}" y="{top}" width="{CELL}" height="{CELL}" '
-                        'fill="none" stroke="#555"/>')
-            piece = board.get((x, y))
-            if piece in ('B', 'W'):
-                body.append(f'<circle cx="{left + CELL / 2}" cy="{top + CELL / 2}" '
-                            f'r="{CELL * 0.38:g}" fill="{"#222" if piece == "B" else "#fafafa"}" '
-                            'stroke="#222"/>')
-    for y in range(1, v + 1):
-        body.append(_text(margin / 2, (v - y) * CELL + CELL / 2 + 4, y))
-    if caption:
-        body.append(_text(margin, height - 4, caption, 'start'))
-    return _svg(max(width, 160), height, body)
 
 
 def kalah(board: tuple, caption: str = '') -> str:
