@@ -123,3 +123,40 @@ def test_tree_draws_a_small_position_board_by_board(capsys):
     out = capsys.readouterr().out
     assert 'n0 [label="BB..\\nWWWW\\n.WWB\\n.WWB\\n1", shape=triangle]' in out
     assert '[label="pass"]' in out
+
+
+HOSTILE = '''
+def passes(game, state):
+    return 'pass'
+
+
+def nested(game, state):
+    return [[[1, 2]], 'x' * 100]
+
+
+def as_lists(game, state):
+    move = game.actions(state)[-1]
+    if not isinstance(move, tuple):
+        return move
+    return [list(part) if isinstance(part, tuple) else part for part in move]
+'''
+
+
+@pytest.mark.parametrize('sandbox', ['process', 'bwrap'])
+def test_bad_moves_forfeit_and_moves_as_json_lists_are_read(sandbox, tmp_path):
+    """A pass that is not the only move, and nested junk, forfeit their games; a legal
+    move sent as JSON lists ([[x, y], [x2, y2]]) is the move."""
+    if sandbox == 'bwrap' and not browser.shutil.which('bwrap'):
+        pytest.skip('bubblewrap is not installed (apt-get install bubblewrap)')
+    bad = tmp_path / 'bad.py'
+    bad.write_text(HOSTILE)
+    report = tmp_path / 'run.json'
+    variant = 'othello(n=4)' if sandbox == 'process' else 'kalah(pits=3, seeds=3)'
+    assert tournament.main(['--players', f'{bad}:passes,{bad}:nested,{bad}:as_lists',
+                            '--variants', variant, 'breakthrough(rows=5, columns=3)',
+                            '--sandbox', sandbox, '--jobs', '2', '--json', str(report)]) == 0
+    games = json.loads(report.read_text())['games']
+    assert len(games) == 12
+    for game in games:
+        assert game['forfeit'] in ('bad.passes', 'bad.nested'), game
+        assert game['termination'] == 'illegal move'
