@@ -194,7 +194,11 @@ def test_hex_is_a_first_player_win_as_strategy_stealing_says():
     """Nash: a second-player win would let the first player steal it with a stone to
     spare, and a full Hex board always has a winner."""
     engine.clear_tables()
-    assert engine.value(Hex(3)) == 1 and engine.value(Hex(4)) == 1
+    for game in (Hex(3), Hex(4)):
+        solution = engine.solve(game)
+        assert solution.value == 1
+        assert engine.value(game, game.result(game.initial, solution.move)) == -1
+        assert PLAYER['minimax'](game, game.initial) == solution.move
 
 
 @pytest.mark.parametrize('spec, plies', [
