@@ -91,7 +91,8 @@ def grid_text(board: Mapping, h: int, v: int, marks=(), rows_down: bool = False,
               indent=None) -> str:
     """Return a board of h columns and v rows as text: row v at the top (row 1 with
     rows_down), columns numbered below (above with rows_down) and rows on the left,
-    '.' for an empty square and each marked square in brackets, 'W[B].'. indent(y), if given, is the spaces before row y."""
+    '.' for an empty square and each marked square in brackets, 'W[B].'; indent(y),
+    if given, is the spaces before row y."""
     width = len(str(h))
     marks = set(marks)
     lines = []

@@ -111,9 +111,10 @@ class Hex(Game):
     """Hex on an n x n rhombus of hexagonal cells (n from 2 to 19), without the swap
     rule. B moves first and connects rows 1 and n (top and bottom); W connects
     columns 1 and n (left and right). A move places a stone on an empty cell (x, y),
-    both from 1 (actions lists the cells nearest the centre first); cell (x, y) touches (x +- 1, y), (x, y +- 1), (x + 1, y - 1) and
-    (x - 1, y + 1). The first to connect their two sides wins (utility 1 and -1);
-    a full board always has a winner."""
+    both from 1 (actions lists the cells nearest the centre first); cell (x, y)
+    touches (x +- 1, y), (x, y +- 1), (x + 1, y - 1) and (x - 1, y + 1). The first
+    to connect their two sides wins (utility 1 and -1); a full board always has a
+    winner."""
 
     name = 'hex'
     players = ('B', 'W')

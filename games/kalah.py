@@ -100,7 +100,8 @@ class Kalah(Game):
         return not any(board[:pits]) or not any(board[pits + 1:2 * pits + 1])
 
     def utility(self, state, player) -> float:
-        """Return the value to player of a final state: 1 for more seeds, -1 for fewer, 0 otherwise."""
+        """Return the value to player of a final state: 1 for more seeds, -1 for
+        fewer, 0 otherwise."""
         if not self.terminal_test(state):
             return 0
         lead = self.store_lead(state.board, player)
@@ -132,7 +133,8 @@ class Kalah(Game):
         numbers = ' ' * (width + 3) + ''.join(f' {pit:>{width}}' for pit in range(1, pits + 1))
         lines = [' ' * (width + 3) + ''.join(f' {pit:>{width}}' for pit in range(pits, 0, -1)),
                  f'N {"":>{width}}' + ''.join(cell(seeds) for seeds in reversed(north)),
-                 f'  {board[-1]:>{width}}' + ' ' * ((width + 1) * pits) + f'  {board[pits]:>{width}}',
+                 f'  {board[-1]:>{width}}' + ' ' * ((width + 1) * pits)
+                 + f'  {board[pits]:>{width}}',
                  f'S {"":>{width}}' + ''.join(cell(seeds) for seeds in south), numbers]
         if last_move is not None:
             lines.append(f'last move: pit {last_move}')

@@ -102,7 +102,8 @@ class HexRules(_KnownRules):
     def state(self, pos: tuple, sign: int) -> HexState:
         """The game state of a position."""
         black, white, mover = pos
-        utility = 1 if self.shape.joined(black, 'B') else -1 if self.shape.joined(white, 'W') else 0
+        joined = self.shape.joined
+        utility = 1 if joined(black, 'B') else -1 if joined(white, 'W') else 0
         return HexState(mover, utility, Discs(self.shape.n, self.shape.n, black, white))
 
 

@@ -51,13 +51,13 @@ def run(tmp_path_factory):
     and on small boards played to the end: (its JSON, the page, the database)."""
     folder = tmp_path_factory.mktemp('board-games')
     data, page, db = folder / 'run.json', folder / 'run.html', folder / 'run.sqlite'
+    cut = folder / 'cut.json'
     assert tournament.main(['--players', 'random,ab2,mcts(N=10)', '--variants', *NEW,
-                            '--max-plies', '12', '--jobs', '2', '--json', str(folder / 'cut.json')]) == 0
+                            '--max-plies', '12', '--jobs', '2', '--json', str(cut)]) == 0
     assert tournament.main(['--players', 'random,ab2,mcts(N=10)', '--variants', *SMALL,
                             '--openings', '1', '--jobs', '2', '--json', str(data),
                             '--html', str(page), '--db', str(db)]) == 0
-    cut = json.loads((folder / 'cut.json').read_text())
-    return cut, json.loads(data.read_text()), page, db
+    return json.loads(cut.read_text()), json.loads(data.read_text()), page, db
 
 
 def test_the_shipped_players_play_every_new_variant_without_forfeit(run):

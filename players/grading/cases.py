@@ -317,7 +317,8 @@ def small_position(game: Game, rng: random.Random) -> tuple[Any, list] | None:
     the moves (None if the game ends first)."""
     state, moves = game.initial, []
     while not game.terminal_test(state):
-        if len(game.actions(state)) > 1 and tree_size(game, state, TREE_LIMIT, True) <= TREE_LIMIT:
+        if len(game.actions(state)) > 1 \
+                and tree_size(game, state, TREE_LIMIT, alternating=True) <= TREE_LIMIT:
             return state, moves
         move = rng.choice(list(game.actions(state)))
         moves.append(move)
