@@ -1,12 +1,13 @@
 """How the search engine sees Othello, Kalah, Hex and Breakthrough.
 
-Their states are already cheap (the boards are two bit masks, Kalah's a tuple), so a
-position is the game's own state and its children come from the game's result; what
-these rules add is what the engine needs to share its tables between moves and to
-know a value is exact: a table key of the board and the side to move, the values'
-bounds (-1 and 1), a bound on the plies left, and, for Kalah, which moves let the
-mover move again. Hex's evaluation, a shortest path for each side, is the game's own
-(computed on the bit masks: a few dozen big-number operations a side)."""
+Othello's, Kalah's and Breakthrough's states are already cheap (two bit masks, or
+Kalah's tuple of counts), so there a position is the game's own state and its
+children come from the game's result; what these rules add is what the engine
+needs to share its tables between moves and to know a value is exact: a table key
+of the board and the side to move, the values' bounds (-1 and 1), a bound on the
+plies left, and, for Kalah, which moves let the mover move again. Hex's positions
+are tuples of masks, so that the many children a search makes and never visits
+cost little; its evaluation is the game's own, computed on the masks."""
 
 from __future__ import annotations
 

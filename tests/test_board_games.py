@@ -252,3 +252,15 @@ def test_the_time_managed_players_play_them(spec):
     playouts = make_clocked_mcts_player(seconds=0.05)
     assert playouts(game, state) in game.actions(state)
     assert playouts.stats['playouts'] >= 1
+
+
+def test_perfect_solves_what_fits_in_its_time_and_deepens_otherwise():
+    import time
+
+    from players.perfect import solve_in_time
+    engine.clear_tables()
+    small, big = Othello(4), Othello(8)
+    move, stats = solve_in_time(small, small.initial, time.monotonic() + 2)
+    assert stats['exact'] and stats['depth'] == -1 and move == engine.solve(small).move
+    move, stats = solve_in_time(big, big.initial, time.monotonic() + 0.2)
+    assert move in big.actions(big.initial) and not stats['exact'] and stats['depth'] >= 2
