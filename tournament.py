@@ -108,12 +108,22 @@ def cmd_play(args) -> int:
     print(f'{game}: {names[seats[0]]} plays {seats[0]}, {names[seats[1]]} plays {seats[1]}')
     jail.prepare_jailer(remote.PACKAGES)
     history: list = []
-    chosen = [players.load_player(spec) if code is None else
+    last_move: list = [None]
+
+    def at_keyboard(spec: str):
+        """The interactive player of spec; a person is shown the last move marked."""
+        player = players.load_player(spec)
+        if player is players.query_player:
+            return lambda game, state: player(game, state, last_move[0])
+        return player
+
+    chosen = [at_keyboard(spec) if code is None else
               remote.JailedPlayer(code, setup, str(seat), history)
               for seat, (spec, code) in enumerate(zip(specs, codes))]
 
     def show(state, move, new_state):
         history.append(remote.event('move', move))
+        last_move[0] = move
         mover = game.to_move(state)
         typed, described = game.typed_move(move), game.describe_move(move)
         print(f'{names[mover]} ({mover}): {typed}' + ('' if described == typed else f' ({described})'))

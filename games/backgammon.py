@@ -108,8 +108,9 @@ class Backgammon(StochasticGame):
         lead = pips[1] - pips[0] if player == 'W' else pips[0] - pips[1]
         return 0.9 * lead / (abs(lead) + 30)
 
-    def display(self, state) -> None:
-        """Print the board: points 13-24 along the top, 12-1 along the bottom."""
+    def display(self, state, last_move=None) -> None:
+        """Print the board: points 13-24 along the top, 12-1 along the bottom (the
+        last move is not marked: see the moves printed as they are played)."""
         print(draw(state.board))
         if self.terminal_test(state):
             print(f'{"W" if state.utility > 0 else "B"} has borne off every checker')

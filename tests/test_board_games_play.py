@@ -38,6 +38,16 @@ def test_a_person_sees_coordinates_and_moves_and_may_type_pass(monkeypatch, caps
     assert "'3 3' is not a legal move here" in out
 
 
+def test_a_person_playing_sees_the_opponents_last_move_marked(monkeypatch, capsys):
+    game = Othello(4)
+    typed = iter([game.typed_move(game.actions(game.initial)[0]), 'q'])
+    monkeypatch.setattr(builtins, 'input', lambda prompt='': next(typed))
+    assert tournament.main(['play', 'othello(n=4)', 'human', 'ab1']) == 0
+    out = capsys.readouterr().out
+    after = out.split('ab1 (W): ')[1]
+    assert after.count('[') == 1 and 'B to move' in after and 'Game abandoned.' in after
+
+
 def test_play_shows_the_board_and_marks_the_last_move(capsys):
     assert tournament.main(['play', 'breakthrough(rows=5, columns=3)', 'ab1', 'ab2']) == 0
     out = capsys.readouterr().out
