@@ -147,6 +147,7 @@ class Othello(Game):
         if move not in state.moves:
             raise IllegalMoveError(f'illegal move {move!r}: the legal moves are '
                                    f'{list(state.moves) or "none (the game is over)"}')
+        move = state.moves[state.moves.index(move)]  # the game's own, (5, 3) for (5, 3.0)
         mover = state.to_move
         other_player = 'W' if mover == 'B' else 'B'
         own, other = state.board.masks if mover == 'B' else state.board.masks[::-1]
