@@ -34,7 +34,7 @@ from games.tournament.runner import MachineryError, run
 from games.tournament.schedule import count_games, schedule
 from games.tournament.store import RESULTS, Store, StoreError
 from games.tournament.workers import WorkerPool
-from players import bench, bench_gomoku, grading, treedraw
+from players import bench, bench_boards, bench_gomoku, grading, treedraw
 from players.grading import batch, gradescope
 
 USAGE_ERROR = 2
@@ -111,12 +111,22 @@ def cmd_play(args) -> int:
     print(f'{game}: {names[seats[0]]} plays {seats[0]}, {names[seats[1]]} plays {seats[1]}')
     jail.prepare_jailer()
     history: list = []
-    chosen = [players.load_player(spec) if code is None else
+    last_move: list = [None]
+
+    def at_keyboard(spec: str):
+        """The interactive player of spec; a person is shown the last move marked."""
+        player = players.load_player(spec)
+        if player is players.query_player:
+            return lambda game, state: player(game, state, last_move[0])
+        return player
+
+    chosen = [at_keyboard(spec) if code is None else
               program.stand_in(code, setup, str(seat), history, game=game, seat=seat)
               for seat, (spec, code) in enumerate(zip(specs, codes))]
 
     def show(state, move, new_state):
         history.append(remote.event('move', move))
+        last_move[0] = move
         mover = game.to_move(state)
         typed, described = game.typed_move(move), game.describe_move(move)
         print(f'{names[mover]} ({mover}): {typed}' + ('' if described == typed else f' ({described})'))
@@ -325,6 +335,15 @@ def cmd_bench(args) -> int:
         print('\nThe first move on the empty Connect Four board, in a fresh process:', flush=True)
         print(tabulate.tabulate(bench.run_first_moves(args.limit), bench.FIRST_MOVE_HEADERS,
                                 disable_numparse=True))
+    if args.only in (None, 'boards'):
+        print('\nMove counts from the start (perft), every sequence played to its end, cold: '
+              'the Game API (actions, result) beside OpenSpiel\'s C++ games (state.child)',
+              flush=True)
+        print(tabulate.tabulate(bench_boards.run_perft(args.limit), bench_boards.PERFT_HEADERS,
+                                disable_numparse=True))
+        print('\nab4\'s first move from the start, in a fresh process:', flush=True)
+        print(tabulate.tabulate(bench_boards.run_first_moves(args.limit),
+                                bench_boards.FIRST_MOVE_HEADERS, disable_numparse=True))
     if args.only in (None, 'gomoku'):
         print('\nGomoku 15 x 15, five in a row: one move, cold')
         print(tabulate.tabulate(bench_gomoku.run(), bench_gomoku.HEADERS, disable_numparse=True))
@@ -932,9 +951,9 @@ def build_parser() -> ArgumentParser:
     bench_.add_argument('--limit', type=seconds, default=60.0, metavar='S',
                         help='stop a solver after S seconds on a position (default 60)')
     bench_.add_argument('--no-peers', action='store_true', help='leave out easyAI and OpenSpiel')
-    bench_.add_argument('--only', choices=('start', 'connect4', 'first-moves', 'gomoku'),
+    bench_.add_argument('--only', choices=('start', 'connect4', 'first-moves', 'gomoku', 'boards'),
                         help='print one table: start positions, Connect Four beside Pons, '
-                        "abN's first move, or Gomoku's moves")
+                        "abN's first move, Gomoku's moves, or Othello, Kalah, Hex and Breakthrough")
     bench_.set_defaults(run=cmd_bench)
     games_ = commands.add_parser('games', help='list the games stored in a --db file, for '
                                  'example: games --db run.sqlite --player alice --ending forfeit')

@@ -7,9 +7,13 @@ one of them is first asked for (so games never imports players at start-up)."""
 import random
 
 from .backgammon import Backgammon
+from .breakthrough import Breakthrough
 from .base import Game, IllegalMoveError, Move, Player, PlayerQuit, play_game
 from .grid import Board, ConnectFour, GameState, Gomoku, TicTacToe
+from .hex import Hex
+from .kalah import Kalah
 from .nim import GrundysGame, Nim, NimState
+from .othello import Othello
 from .stochastic import DiceNim, StochasticGame, StochasticGameState, replay
 from .tree import Fig52Extended, Fig52Game, TreeGame, TreeState
 
@@ -25,6 +29,7 @@ __all__ = ['Game', 'IllegalMoveError', 'Move', 'Player', 'PlayerQuit', 'play_gam
            'Board', 'ConnectFour', 'GameState', 'Gomoku', 'TicTacToe',
            'GrundysGame', 'Nim', 'NimState', 'Fig52Extended', 'Fig52Game', 'TreeGame', 'TreeState',
            'StochasticGame', 'StochasticGameState', 'DiceNim', 'Backgammon', 'replay',
+           'Othello', 'Kalah', 'Hex', 'Breakthrough',
            'random', *PLAYER_NAMES]
 
 

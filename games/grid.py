@@ -7,6 +7,7 @@ from functools import cached_property
 
 from . import pictures
 from .base import Game, IllegalMoveError
+from .discs import grid_text
 
 
 
@@ -144,20 +145,7 @@ class TicTacToe(Game):
     def board_text(self, state, last_move=None) -> str:
         """Return the board, row v at the top, with the columns and rows numbered
         and the square of last_move in brackets: 'O[X].'."""
-        width = len(str(self.h))
-        lines = []
-        for y in range(self.v, 0, -1):
-            line = f'{y:>2}'
-            for x in range(1, self.h + 1):  # a space (or bracket), padding, the piece
-                cell = [' '] * width + [state.board.get((x, y), '.')]
-                if (x - 1, y) == last_move:
-                    cell[0] = ']'
-                if (x, y) == last_move:
-                    cell[-2] = '['
-                line += ''.join(cell)
-            lines.append(line + (']' if (self.h, y) == last_move else ''))
-        lines.append('  ' + ''.join(' ' + str(x).rjust(width) for x in range(1, self.h + 1)))
-        return '\n'.join(lines)
+        return grid_text(state.board, self.h, self.v, [last_move] if last_move else [])
 
     def state_json(self, state) -> dict:
         """Return the player to move and the board as rows of 'X', 'O' and '.', row 1

@@ -21,13 +21,13 @@ def _text(x: float, y: float, text, anchor: str = 'middle') -> str:
     return f'<text x="{x:g}" y="{y:g}" text-anchor="{anchor}">{escape(str(text))}</text>'
 
 
-def grid(board: dict, h: int, v: int, caption: str = '') -> str:
-    """An h x v board of squares, row v at the top: X as a cross, O as a ring,
-    the columns and rows numbered from 1."""
+def grid(board, h: int, v: int, caption: str = '', background: str = '#f4e4bc') -> str:
+    """An h x v board of squares, row v at the top: X as a cross, O as a ring, B
+    as a black disc and W as a white one, the columns and rows numbered from 1."""
     margin = 20
     width, height = margin + h * CELL + 4, margin + v * CELL + 24
-    body = [f'<rect x="{margin}" y="0" width="{h * CELL}" height="{v * CELL}" fill="#f4e4bc" '
-            'stroke="#555"/>']
+    body = [f'<rect x="{margin}" y="0" width="{h * CELL}" height="{v * CELL}" '
+            f'fill="{background}" stroke="#555"/>']
     for x in range(1, h + 1):
         left = margin + (x - 1) * CELL
         body.append(_text(left + CELL / 2, v * CELL + 14, x))
@@ -43,6 +43,10 @@ def grid(board: dict, h: int, v: int, caption: str = '') -> str:
             elif piece == 'O':
                 body.append(f'<circle cx="{left + CELL / 2}" cy="{top + CELL / 2}" '
                             f'r="{CELL / 2 - pad}" fill="none" stroke="#22b" stroke-width="3"/>')
+            elif piece in ('B', 'W'):
+                body.append(f'<circle cx="{left + CELL / 2}" cy="{top + CELL / 2}" '
+                            f'r="{CELL * 0.38:g}" fill="{"#222" if piece == "B" else "#fafafa"}" '
+                            'stroke="#222"/>')
     for y in range(1, v + 1):
         body.append(_text(margin / 2, (v - y) * CELL + CELL / 2 + 4, y))
     if caption:
@@ -119,3 +123,50 @@ def backgammon(points: tuple, bar: tuple, off: tuple, caption: str = '') -> str:
     if caption:
         body.append(_text(left, bottom + 32, caption, 'start'))
     return _svg(right + 70, bottom + 40, body)
+
+
+def kalah(board: tuple, caption: str = '') -> str:
+    """A Kalah board: N's pits along the top, S's along the bottom, each store at its
+    owner's end, every pit with its count of seeds."""
+    pits = (len(board) - 2) // 2
+    width, height = (pits + 2) * CELL + 8, 2 * CELL + 40
+    body = [f'<rect x="0" y="0" width="{width}" height="{2 * CELL + 16}" rx="12" fill="#c8a165"/>']
+    for index in range(pits):
+        for row, seeds in ((1, board[index]), (0, board[2 * pits - index])):
+            cx, cy = (index + 1.5) * CELL + 4, row * CELL + CELL / 2 + 8
+            body.append(f'<circle cx="{cx:g}" cy="{cy:g}" r="{CELL * 0.4:g}" fill="#8b5e34"/>')
+            body.append(_text(cx, cy + 4, seeds))
+    for x, seeds in ((4, board[-1]), ((pits + 1) * CELL + 4, board[pits])):
+        body.append(f'<rect x="{x}" y="8" width="{CELL}" height="{2 * CELL}" rx="14" '
+                    'fill="#8b5e34"/>')
+        body.append(_text(x + CELL / 2, CELL + 12, seeds))
+    if caption:
+        body.append(_text(4, height - 6, caption, 'start'))
+    return _svg(width, height, body)
+
+
+def hexes(board, n: int, caption: str = '') -> str:
+    """An n x n Hex rhombus, row 1 at the top and each row half a cell right of the
+    one above, B as black stones and W as white ones; B's rows drawn dark at the top
+    and bottom, W's columns light at the sides."""
+    radius = CELL / 2
+    step_x, step_y = CELL, CELL * 0.87
+    width = (n + (n - 1) / 2) * step_x + 2 * radius + 10
+    height = n * step_y + radius + 30
+    body = []
+    for y in range(1, n + 1):
+        for x in range(1, n + 1):
+            cx = radius + 5 + (x - 1) * step_x + (y - 1) * step_x / 2
+            cy = radius + 5 + (y - 1) * step_y
+            points = ' '.join(f'{cx + radius * dx:g},{cy + radius * dy:g}' for dx, dy in
+                              ((0, -1.05), (0.9, -0.52), (0.9, 0.52), (0, 1.05), (-0.9, 0.52),
+                               (-0.9, -0.52)))
+            edge = '#333' if y in (1, n) else '#bbb' if x in (1, n) else '#888'
+            body.append(f'<polygon points="{points}" fill="#f4e4bc" stroke="{edge}"/>')
+            piece = board.get((x, y))
+            if piece in ('B', 'W'):
+                body.append(f'<circle cx="{cx:g}" cy="{cy:g}" r="{radius * 0.6:g}" '
+                            f'fill="{"#222" if piece == "B" else "#fafafa"}" stroke="#222"/>')
+    if caption:
+        body.append(_text(4, height - 6, caption, 'start'))
+    return _svg(width, height, body)

@@ -189,8 +189,9 @@ class DiceNim(StochasticGame):
         """The game ends when the last counter is taken."""
         return not any(state.board)
 
-    def display(self, state) -> None:
-        """Print the piles as numbered rows of counters, and the roll."""
+    def display(self, state, last_move=None) -> None:
+        """Print the piles as numbered rows of counters, and the roll (the last move
+        is not marked: see the moves printed as they are played)."""
         for number, count in enumerate(state.board, 1):
             print(f'{number:>3} | {"o " * count}({count})')
         if self.terminal_test(state):

@@ -106,12 +106,16 @@ class _Search:
             else:
                 first = None
         best, best_key = -math.inf, None
+        same_mover = rules.same_mover
         for child in children:
             if first is None:
                 child_key = key_of(child, -sign)
             else:
                 child_key, first = first, None
-            value = -self.node(child, child_key, -beta, -alpha, depth - 1, -sign)
+            if same_mover is not None and same_mover(pos, child):  # moves again (Kalah)
+                value = self.node(child, child_key, alpha, beta, depth - 1, sign)
+            else:
+                value = -self.node(child, child_key, -beta, -alpha, depth - 1, -sign)
             if value > best:
                 best, best_key = value, child_key
                 if value > alpha:
@@ -139,15 +143,21 @@ class _Search:
 
     def root(self, game: Game, state, depth: int) -> Solution:
         """Return the root's value and its first best move in actions order:
-        search the root, then test the moves in order with a null window."""
+        search the root, then test the moves in order with a null window (from the
+        root player's side when a move lets them move again)."""
         rules = self.rules
         value = self.value(state, depth)
         move = None
         if not game.terminal_test(state):
-            below, above = -value, math.nextafter(-value, math.inf)
+            pos = rules.encode(state)
             for move in game.actions(state):
                 child = rules.encode(game.result(state, move))
-                if self.node(child, rules.key(child, -1), below, above, depth - 1, -1) <= below:
+                if rules.same_mover is not None and rules.same_mover(pos, child):
+                    below = math.nextafter(value, -math.inf)
+                    if self.node(child, rules.key(child, 1), below, value, depth - 1, 1) >= value:
+                        break
+                elif self.node(child, rules.key(child, -1), -value,
+                               math.nextafter(-value, math.inf), depth - 1, -1) <= -value:
                     break
         return Solution(value, move, self.nodes)
 

@@ -10,13 +10,14 @@ from games.stochastic import from_json
 QUIT_WORDS = ('q', 'quit', 'exit')
 
 
-def query_player(game, state):
+def query_player(game, state, last_move=None):
     """A person choosing each move at the keyboard.
     Make a move by querying standard input: show the board and the legal
     moves, and ask again after anything that is not a legal move. Typing q,
-    end of input or Ctrl-C leaves the game (raises PlayerQuit)."""
+    end of input or Ctrl-C leaves the game (raises PlayerQuit). (Not in AIMA:
+    last_move, if given, is marked on the board.)"""
     print('current state:')
-    game.display(state)
+    game.display(state, last_move)
     actions = list(game.actions(state))
     print('available moves: ' + ', '.join(map(game.typed_move, actions)))
     while True:

@@ -6,18 +6,23 @@ Nim follows Bouton: play as in normal Nim until the move would leave only
 piles of 0 or 1, then leave an odd number of 1s. Grundy's game adds up the
 Sprague-Grundy values of its piles, each the mex (least excluded value) of
 the values its splits lead to. Anything else is solved by search; on Connect
-Four, within the move's time (players.timing): a search that cannot finish in
-half of it gives way to alpha-beta deepened one ply at a time for the rest."""
+Four, Othello, Kalah, Hex and Breakthrough, within the move's time
+(players.timing): a search that cannot finish in half of it gives way to
+alpha-beta deepened one ply at a time for the rest."""
 
 from __future__ import annotations
 
 import time
 
-from games import Game, GrundysGame, Nim
+from games import Breakthrough, Game, GrundysGame, Hex, Kalah, Nim, Othello
 
 from .clocked import DEFAULT_SECONDS, deepening
 from .engine import is_connect_four, solve
 from .timing import OutOfTime, move_deadline
+
+BOARD_GAMES = (Othello, Kalah, Hex, Breakthrough)
+"""Games besides Connect Four that perfect plays within its time (too big to solve
+from the start but for small boards)."""
 
 _GRUNDY = [0, 0, 0]
 """Sprague-Grundy values of single piles in Grundy's game, by size, computed as needed."""
@@ -103,8 +108,8 @@ def theory_move(game: Game, state):
     return NotImplemented
 
 
-def connect_four_move(game: Game, state, deadline: float) -> tuple:
-    """Return (move, stats) for Connect Four by the deadline: the solved move if
+def solve_in_time(game: Game, state, deadline: float) -> tuple:
+    """Return (move, stats) by the deadline: the solved move if
     the exact search ends within half the time, else the move of the deepest
     alpha-beta search finished by the deadline. stats has nodes, depth (-1 when
     solved) and exact."""
@@ -123,13 +128,13 @@ def perfect_player(game: Game, state):
     """A perfect player by game theory for Nim and Grundy's game, exact search elsewhere.
 
     Theory answers in microseconds; with no winning move it plays the first legal one.
-    On Connect Four it plays exactly once it can finish within its time, and until
-    then the move of the deepest alpha-beta search it can finish (perfect_player.stats)."""
+    On Connect Four, Othello, Kalah, Hex and Breakthrough it plays exactly once it can
+    finish within its time, and until then the move of the deepest alpha-beta search
+    it can finish (perfect_player.stats)."""
     move = theory_move(game, state)
     if move is NotImplemented:
-        if is_connect_four(game):
-            move, perfect_player.stats = connect_four_move(game, state,
-                                                           move_deadline(DEFAULT_SECONDS))
+        if is_connect_four(game) or isinstance(game, BOARD_GAMES):
+            move, perfect_player.stats = solve_in_time(game, state, move_deadline(DEFAULT_SECONDS))
             return move
         return solve(game, state).move
     if move is None:

@@ -63,11 +63,18 @@ class GameRules:
         game = self.game
         return [game.result(pos, move) for move in game.actions(pos)]
 
+    def same_mover(self, pos, child) -> bool:
+        """Does the player to move in pos move again in child, as in Kalah? (The
+        search then keeps its side; rules whose players always alternate set this
+        to None.)"""
+        return self.game.to_move(child) == self.game.to_move(pos)
+
 
 class _KnownRules(GameRules):
     """Rules for a game class the engine knows: zero-sum, both seats alike, values in [-1, 1]."""
 
     bounds = (-1, 1)
+    same_mover = None
 
     def plies_left(self, pos) -> int:
         """Return the most plies the game can last from a position."""
@@ -375,4 +382,7 @@ def rules_for(game: Game, root_player, eval_fn=None) -> GameRules:
         if kind is Gomoku:  # its own module: bit masks, moves near the stones
             from .gomoku_rules import GomokuRules
             return GomokuRules(game, root_player)
+        from .board_rules import RULES  # Othello, Kalah, Hex, Breakthrough
+        if kind in RULES:
+            return RULES[kind](game, root_player)
     return GameRules(game, root_player, eval_fn)

@@ -8,7 +8,8 @@ check), and what it prints is thrown away. The grader sees every state your
 search makes with game.result (on the game it is given, or on a copy of it)
 and compares them with the textbook's search (AIMA Figures 5.3 and 5.7) on
 Figure 5.2, on small trees built to catch the classic mistakes and on real
-positions of Nim and tic-tac-toe. A search passes a check when it chooses the
+positions of the assignment's games (Nim and tic-tac-toe by default; Othello,
+Kalah, Hex or Breakthrough when your instructor names them). A search passes a check when it chooses the
 textbook's move AND generates the textbook's states, each as many times: make
 a child with game.result once, just before searching it (minimax, and
 alpha-beta at the root, may make all the children first; below the root that
@@ -70,6 +71,13 @@ def player(game, state):
     in the class tournament. A good start: alpha_beta_cutoff_search with a small d
     and an eval_fn that scores a final state with game.utility and any other
     with game.evaluate, for the player to move in state.
+
+    In Othello a player who cannot place a disc has one move, 'pass'; in Kalah
+    a sowing that ends in your own store lets you move again, so look at
+    game.to_move(state) rather than assume the players take turns. Each game's
+    game.evaluate is a plain heuristic you can read and beat: mobility and
+    corners (Othello), store difference (Kalah), shortest-path distances (Hex),
+    material and advancement (Breakthrough).
 
     Checked in games played by the grader's referee, each move within a time
     limit (10 s unless your instructor says otherwise): legal moves on every game

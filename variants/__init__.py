@@ -44,6 +44,17 @@ VARIANTS: dict[str, Variant] = {variant.name: variant for variant in (
             default=False),
     Variant('backgammon', 'backgammon', 'Backgammon: the bar, hitting, bearing off; no doubling '
             'cube, a win counts 1', default=False),
+    Variant('othello', 'othello(n=8)', 'Othello on 8 x 8: bracket lines of discs to turn '
+            'them; more discs wins', default=False),
+    Variant('othello-6x6', 'othello(n=6)', 'Othello on 6 x 6', default=False),
+    Variant('kalah', 'kalah(pits=6, seeds=4)', 'Kalah: 6 pits a side, 4 seeds in each; sow '
+            'counter-clockwise, more seeds in your store wins', default=False),
+    Variant('hex', 'hex(n=7)', 'Hex on 7 x 7: join your two sides of the rhombus', default=False),
+    Variant('hex-11', 'hex(n=11)', 'Hex on 11 x 11, without the swap rule', default=False),
+    Variant('breakthrough', 'breakthrough(rows=8, columns=8)', 'Breakthrough on 8 x 8: two rows '
+            'of pieces each; reach the far row first', default=False),
+    Variant('breakthrough-6x6', 'breakthrough(rows=6, columns=6)', 'Breakthrough on 6 x 6',
+            default=False),
     Variant('fig52', 'fig52', "AIMA's Figure 5.2 game tree: MAX moves, then MIN", default=False),
 )}
 """The named variants, in the order tables list them."""

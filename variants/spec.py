@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-from games import (Backgammon, ConnectFour, DiceNim, Fig52Game, Game, Gomoku, GrundysGame, Nim,
-                   TicTacToe)
+from games import (Backgammon, Breakthrough, ConnectFour, DiceNim, Fig52Game, Game, Gomoku,
+                   GrundysGame, Hex, Kalah, Nim, Othello, TicTacToe)
 from games.specs import bind, parse_call
 
 GAMES: dict[str, type[Game]] = {cls.name: cls for cls in
                                 (Nim, GrundysGame, TicTacToe, ConnectFour, Gomoku, Fig52Game,
-                                 DiceNim, Backgammon)}
+                                 DiceNim, Backgammon, Othello, Kalah, Hex, Breakthrough)}
 """Game classes by the name a spec calls them."""
 
 ALIASES = {'split': 'grundy', 'grundys': 'grundy', 'ttt': 'tictactoe', 'connectfour': 'connect4',
-           'fiveinarow': 'gomoku'}
+           'fiveinarow': 'gomoku', 'reversi': 'othello', 'mancala': 'kalah'}
 
 
 def parse(spec: str) -> Game:

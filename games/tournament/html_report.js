@@ -85,7 +85,9 @@
     const root = svg('svg', { viewBox: `-24 -4 ${width + 28} ${height + 28}`,
       width: width + 28, height: height + 28, role: 'img' });
     const discs = board.style === 'discs';
-    svg('rect', { x: 0, y: 0, width, height, fill: discs ? '#2f5fa7' : '#fdfdf8',
+    const stones = board.style === 'othello' || board.style === 'pieces';
+    const fills = { discs: '#2f5fa7', othello: '#2e7d4f', pieces: '#e8d3a9' };
+    svg('rect', { x: 0, y: 0, width, height, fill: fills[board.style] || '#fdfdf8',
       stroke: '#999' }, root);
     const marked = new Set(board.marks.map(([x, y]) => `${x},${y}`));
     board.cells.forEach((line, row) => {
@@ -102,7 +104,9 @@
           svg('rect', { x: x + 2, y: y + 2, width: size - 4, height: size - 4, fill: 'none',
             stroke: '#f28e2b', 'stroke-width': 3, class: 'last-move' }, root);
         }
-        if (discs) {
+        if (stones && (piece === 'B' || piece === 'W')) {
+          stone(cx, cy, size * 0.38, piece, root);
+        } else if (discs) {
           const colour = piece === 'X' ? '#e15759' : piece === 'O' ? '#f1ce63' : '#fff';
           svg('circle', { cx, cy, r: size * 0.38, fill: colour, class: `piece-${piece}` }, root);
         } else if (piece === 'X') {
@@ -124,6 +128,68 @@
       svg('text', { x: -8, y: row * size + size / 2 + 4, 'text-anchor': 'end',
         'font-size': 12 }, root).textContent = String(board.rows - row);
     }
+    return root;
+  }
+
+  // A black or white stone (Othello, Hex, Breakthrough), classed piece-B or piece-W.
+  function stone(cx, cy, r, piece, root) {
+    svg('circle', { cx, cy, r, fill: piece === 'B' ? '#222' : '#fafafa', stroke: '#222',
+      class: `piece-${piece}` }, root);
+  }
+
+  // Hex: row 1 at the top, each row half a cell right of the one above.
+  function drawHex(board) {
+    const size = 32;
+    const rise = size * 0.87;
+    const width = (board.columns + (board.rows - 1) / 2) * size + 40;
+    const height = board.rows * rise + 40;
+    const root = svg('svg', { viewBox: `-4 -4 ${width} ${height}`, width, height, role: 'img' });
+    const marked = new Set(board.marks.map(([x, y]) => `${x},${y}`));
+    board.cells.forEach((line, row) => {
+      [...line].forEach((piece, column) => {
+        const cx = 24 + column * size + row * size / 2;
+        const cy = 20 + row * rise;
+        const corners = [[0, -1.05], [0.9, -0.52], [0.9, 0.52], [0, 1.05], [-0.9, 0.52],
+          [-0.9, -0.52]].map(([dx, dy]) => `${cx + dx * size / 2},${cy + dy * size / 2}`);
+        const edge = row === 0 || row === board.rows - 1 ? '#222' : '#aaa';
+        svg('polygon', { points: corners.join(' '), fill: '#f4e4bc', stroke: edge }, root);
+        if (marked.has(`${column + 1},${row + 1}`)) {
+          svg('circle', { cx, cy, r: size * 0.42, fill: 'none', stroke: '#f28e2b',
+            'stroke-width': 3, class: 'last-move' }, root);
+        }
+        if (piece === 'B' || piece === 'W') stone(cx, cy, size * 0.3, piece, root);
+      });
+    });
+    return root;
+  }
+
+  // Kalah: N's pits along the top (N's pit 1 on the right), S's along the bottom,
+  // each store at its owner's end.
+  function drawKalah(board) {
+    const size = 44;
+    const pits = board.south.length;
+    const width = (pits + 2) * size + 8;
+    const root = svg('svg', { viewBox: `0 0 ${width} ${2 * size + 40}`, width,
+      height: 2 * size + 40, role: 'img' });
+    svg('rect', { x: 0, y: 0, width, height: 2 * size + 16, rx: 14, fill: '#c8a165' }, root);
+    const pit = (cx, cy, count) => {
+      svg('circle', { cx, cy, r: size * 0.4, fill: '#8b5e34', class: 'pit' }, root);
+      svg('text', { x: cx, y: cy + 5, 'text-anchor': 'middle', fill: '#fff', 'font-size': 14 },
+        root).textContent = String(count);
+    };
+    const last = board.marks.length ? board.marks[0] : 0;
+    board.south.forEach((count, index) => pit((index + 1.5) * size + 4, size * 1.5 + 8, count));
+    board.north.forEach((count, index) => pit((pits - index + 0.5) * size + 4, size / 2 + 8,
+      count));
+    [[4, board.stores[1]], [(pits + 1) * size + 4, board.stores[0]]].forEach(([x, count]) => {
+      svg('rect', { x, y: 8, width: size, height: 2 * size, rx: 16, fill: '#8b5e34' }, root);
+      svg('text', { x: x + size / 2, y: size + 13, 'text-anchor': 'middle', fill: '#fff',
+        'font-size': 14 }, root).textContent = String(count);
+    });
+    svg('text', { x: 6, y: 2 * size + 34, 'font-size': 13, fill: '#b85c00',
+      class: last ? 'last-move' : 'note' },
+      root).textContent = last ? `last move: pit ${last}; ${board.to_move} to move`
+      : `${board.to_move} to move`;
     return root;
   }
 
@@ -155,6 +221,8 @@
   function draw(board) {
     if (board.kind === 'grid') return drawGrid(board);
     if (board.kind === 'piles') return drawPiles(board);
+    if (board.kind === 'hex') return drawHex(board);
+    if (board.kind === 'kalah') return drawKalah(board);
     return element('pre', board.text);
   }
 

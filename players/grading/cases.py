@@ -33,6 +33,8 @@ from .jailed.plain import Position, build, position_text, tree_game
 SEARCH_FUNCTIONS = ('minmax_decision', 'alpha_beta_search', 'alpha_beta_cutoff_search')
 TREE_LIMIT = 3000
 """The most states a position's full minimax tree may have."""
+ATTEMPTS = 20
+"""The random games played, at most, to find each game's small position."""
 VISIBILITIES = ('visible', 'hidden', 'after_due_date', 'after_published')
 """Gradescope's visibilities of a test."""
 KEYS = {'name', 'note', 'functions', 'points', 'visibility', 'tree', 'utilities', 'variant',
@@ -295,7 +297,8 @@ def position_cases(games: dict[str, Game], d: int | None = None) -> list[Case]:
     for name, game in games.items():
         if isinstance(game, StochasticGame):
             continue
-        found = small_position(game, random.Random(name))
+        rng = random.Random(name)
+        found = next(filter(None, (small_position(game, rng) for _ in range(ATTEMPTS))), None)
         if found is not None:
             state, moves = found
             where = position_text(game, state, moves)
@@ -308,11 +311,14 @@ def position_cases(games: dict[str, Game], d: int | None = None) -> list[Case]:
 
 
 def small_position(game: Game, rng: random.Random) -> tuple[Any, list] | None:
-    """Play random moves from the start until the game tree is small; return the
-    state and the moves (None if the game ends first)."""
+    """Play random moves from the start until the game tree is small, and the players
+    alternate all through it (AIMA's searches take turns MAX and MIN, so a tree where
+    a player moves twice, as in Kalah, is no fair check of them); return the state and
+    the moves (None if the game ends first)."""
     state, moves = game.initial, []
     while not game.terminal_test(state):
-        if len(game.actions(state)) > 1 and tree_size(game, state, TREE_LIMIT) <= TREE_LIMIT:
+        if len(game.actions(state)) > 1 \
+                and tree_size(game, state, TREE_LIMIT, alternating=True) <= TREE_LIMIT:
             return state, moves
         move = rng.choice(list(game.actions(state)))
         moves.append(move)
@@ -320,15 +326,20 @@ def small_position(game: Game, rng: random.Random) -> tuple[Any, list] | None:
     return None
 
 
-def tree_size(game: Game, state, limit: int) -> int:
-    """The number of states below state, counting up to just past limit."""
+def tree_size(game: Game, state, limit: int, alternating: bool = False) -> int:
+    """The number of states below state, counting up to just past limit (or limit + 1
+    at once, if alternating, when a move lets the player to move move again)."""
     count = 0
     stack = [state]
     while stack and count <= limit:
         node = stack.pop()
         if not game.terminal_test(node):
             for move in game.actions(node):
-                stack.append(game.result(node, move))
+                child = game.result(node, move)
+                if alternating and game.to_move(child) == game.to_move(node) \
+                        and not game.terminal_test(child):
+                    return limit + 1
+                stack.append(child)
                 count += 1
     return count
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -179,8 +180,9 @@ def describe(game: Game, state) -> str:
     board = getattr(state, 'board', state)
     if isinstance(board, tuple):
         return f'{state.to_move}:{",".join(map(str, board))}'
-    if isinstance(board, dict) and hasattr(game, 'h'):
-        rows = (''.join(board.get((x, y), '.') for x in range(1, game.h + 1))
-                for y in range(game.v, 0, -1))
+    shape = board if hasattr(board, 'h') else game  # Othello's, Hex's boards know their size
+    if isinstance(board, Mapping) and hasattr(shape, 'h'):
+        rows = (''.join(board.get((x, y), '.') for x in range(1, shape.h + 1))
+                for y in range(shape.v, 0, -1))
         return '/'.join(rows)
     return repr(state)

@@ -1,0 +1,110 @@
+"""What the board games share: a board of two colours kept as two bit masks that
+reads like AIMA's dict of squares (Othello, Hex, Breakthrough), a board's text with
+its columns and rows numbered (tic-tac-toe's too), and the checks of a board's size."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Iterator
+
+
+def check_size(key: str, value, low: int, high: int, even: bool = False) -> int:
+    """Return value if it is a whole number from low to high (even if asked), else
+    raise ValueError naming key."""
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high \
+            or (even and value % 2):
+        kind = 'an even' if even else 'a whole'
+        raise ValueError(f'{key} must be {kind} number from {low} to {high}, got {value!r}')
+    return value
+
+
+class Discs(Mapping):
+    """A board of h columns and v rows holding the pieces of two players, as two bit
+    masks: square (x, y), both from 1, is bit (y - 1) * h + x - 1. It reads as AIMA's
+    boards do, a mapping of the occupied squares to their pieces: board.get((1, 1)),
+    board[(4, 5)], len(board), board.items(); it cannot be changed, and making one
+    costs no more than keeping its two numbers."""
+
+    __slots__ = ('h', 'v', 'masks', 'pieces')
+
+    def __init__(self, h: int, v: int, first: int, second: int, pieces: tuple = ('B', 'W')):
+        self.h, self.v, self.masks, self.pieces = h, v, (first, second), pieces
+
+    def mask(self, piece) -> int:
+        """Return the bit mask of the squares holding piece."""
+        return self.masks[self.pieces.index(piece)]
+
+    def __getitem__(self, square):
+        x, y = square
+        if 1 <= x <= self.h and 1 <= y <= self.v:
+            bit = 1 << ((y - 1) * self.h + x - 1)
+            for piece, mask in zip(self.pieces, self.masks):
+                if mask & bit:
+                    return piece
+        raise KeyError(square)
+
+    def __iter__(self) -> Iterator[tuple]:
+        taken = self.masks[0] | self.masks[1]
+        h = self.h
+        while taken:
+            low = taken & -taken
+            index = low.bit_length() - 1
+            yield index % h + 1, index // h + 1
+            taken ^= low
+
+    def __len__(self) -> int:
+        return (self.masks[0] | self.masks[1]).bit_count()
+
+    def count(self, piece) -> int:
+        """Return how many squares hold piece."""
+        return self.mask(piece).bit_count()
+
+    def __eq__(self, other) -> bool:
+        if isinstance(other, Discs):
+            return (self.h, self.v, self.masks, self.pieces) == (other.h, other.v, other.masks,
+                                                                 other.pieces)
+        return Mapping.__eq__(self, other)
+
+    def __hash__(self) -> int:
+        return hash(self.masks)
+
+    def __repr__(self) -> str:
+        return f'Discs({dict(self)!r})'
+
+    def __reduce__(self):
+        return (Discs, (self.h, self.v, *self.masks, self.pieces))
+
+
+def squares_of(mask: int, h: int) -> list:
+    """Return the squares (x, y) of the set bits of a mask on a board of h columns,
+    in bit order (row by row from y = 1, each from x = 1)."""
+    squares = []
+    while mask:
+        low = mask & -mask
+        index = low.bit_length() - 1
+        squares.append((index % h + 1, index // h + 1))
+        mask ^= low
+    return squares
+
+
+def grid_text(board: Mapping, h: int, v: int, marks=(), rows_down: bool = False,
+              indent=None) -> str:
+    """Return a board of h columns and v rows as text: row v at the top (row 1 with
+    rows_down), columns numbered below (above with rows_down) and rows on the left,
+    '.' for an empty square and each marked square in brackets, 'W[B].'; indent(y),
+    if given, is the spaces before row y."""
+    width = len(str(h))
+    marks = set(marks)
+    lines = []
+    for y in (range(1, v + 1) if rows_down else range(v, 0, -1)):
+        line = (' ' * indent(y) if indent else '') + f'{y:>2}'
+        for x in range(1, h + 1):  # a space (or bracket), padding, the piece
+            cell = [' '] * width + [board.get((x, y), '.')]
+            if (x - 1, y) in marks:
+                cell[0] = ']'
+            if (x, y) in marks:
+                cell[-2] = '['
+            line += ''.join(cell)
+        lines.append(line + (']' if (h, y) in marks else ''))
+    numbers = '  ' + ''.join(' ' + str(x).rjust(width) for x in range(1, h + 1))
+    return '\n'.join([numbers, *lines] if rows_down else [*lines, numbers])

@@ -1,0 +1,112 @@
+"""How the search engine sees Othello, Kalah, Hex and Breakthrough.
+
+Othello's, Kalah's and Breakthrough's states are already cheap (two bit masks, or
+Kalah's tuple of counts), so there a position is the game's own state and its
+children come from the game's result; what these rules add is what the engine
+needs to share its tables between moves and to know a value is exact: a table key
+of the board and the side to move, the values' bounds (-1 and 1), a bound on the
+plies left, and, for Kalah, which moves let the mover move again. Hex's positions
+are tuples of masks, so that the many children a search makes and never visits
+cost little; its evaluation is the game's own, computed on the masks."""
+
+from __future__ import annotations
+
+from games import Breakthrough, Hex, Kalah, Othello
+from games.discs import Discs
+from games.hex import HexState
+
+from .rules import _KnownRules
+
+
+class StateRules(_KnownRules):
+    """A known game searched through its own states, which hold the side to move."""
+
+    def key(self, pos, sign: int):
+        """The board's masks and the side to move."""
+        return pos.board.masks, pos.to_move
+
+    def outcome(self, pos, sign: int):
+        """The value of a final state to the player to move, or None if play goes on."""
+        game = self.game
+        return sign * game.utility(pos, self.root) if game.terminal_test(pos) else None
+
+    def plies_left(self, pos) -> float:
+        """The game's bound on the plies left."""
+        return self.game.plies_left(pos)
+
+
+class KalahRules(StateRules):
+    """Kalah: a state (the mover and the tuple of pits) is its own key; a move that
+    ends in the mover's store lets the mover move again."""
+
+    def key(self, pos, sign: int):
+        """The state itself."""
+        return pos
+
+    @staticmethod
+    def same_mover(pos, child) -> bool:
+        """Does the player to move in pos move again in child?"""
+        return pos.to_move == child.to_move
+
+
+class HexRules(_KnownRules):
+    """Hex: a position is the tuple (B's stones, W's stones, the player to move) of
+    bit masks, its own key, whose children cost a tuple each (a search makes every
+    child of a node it expands, and most are never visited); a child's win is found
+    when it is visited. The children come in actions order (the cells nearest the
+    centre first), or only the first that wins at once, if one does (no value is
+    higher)."""
+
+    def __init__(self, game: Hex, root_player, eval_fn=None):
+        super().__init__(game, root_player, eval_fn)
+        self.shape = game.shape
+
+    def encode(self, state) -> tuple:
+        """The masks of a state's stones and its player to move."""
+        return (*state.board.masks, state.to_move)
+
+    def key(self, pos: tuple, sign: int) -> tuple:
+        """The position itself."""
+        return pos
+
+    def outcome(self, pos: tuple, sign: int):
+        """-1 if the player who just moved has joined their sides, else None (a Hex
+        board never fills without a winner)."""
+        black, white, mover = pos
+        last = (white, 'W') if mover == 'B' else (black, 'B')
+        return -1 if self.shape.joined(*last) else None
+
+    def evaluate(self, pos: tuple, sign: int) -> float:
+        """The game's evaluation for the player to move."""
+        black, white, mover = pos
+        return self.shape.evaluate(black, white, mover)
+
+    def children(self, pos: tuple, sign: int) -> list:
+        """The positions after a stone on each empty cell; only a winning one if there is one."""
+        black, white, mover = pos
+        shape = self.shape
+        own, other = (black, white) if mover == 'B' else (white, black)
+        winning = shape.winning_cells(own, other, mover)
+        taken = black | white
+        if winning:
+            bits = [next(bit for _, bit in shape.order if winning & bit)]
+        else:
+            bits = [bit for _, bit in shape.order if not taken & bit]
+        if mover == 'B':
+            return [(black | bit, white, 'W') for bit in bits]
+        return [(black, white | bit, 'B') for bit in bits]
+
+    def plies_left(self, pos: tuple) -> int:
+        """One ply per empty cell."""
+        return self.shape.n ** 2 - (pos[0] | pos[1]).bit_count()
+
+    def state(self, pos: tuple, sign: int) -> HexState:
+        """The game state of a position."""
+        black, white, mover = pos
+        joined = self.shape.joined
+        utility = 1 if joined(black, 'B') else -1 if joined(white, 'W') else 0
+        return HexState(mover, utility, Discs(self.shape.n, self.shape.n, black, white))
+
+
+RULES = {Othello: StateRules, Hex: HexRules, Breakthrough: StateRules, Kalah: KalahRules}
+"""The rules of each game class that has them here."""
