@@ -184,6 +184,11 @@ class Breakthrough(Game):
         squares of last_move in brackets."""
         return grid_text(state.board, self.columns, self.rows, last_move or ())
 
+    def state_json(self, state) -> dict:
+        """Return the player to move and the board as rows of pieces and '.', row 1
+        first: rows[y - 1][x - 1] is the square (x, y)."""
+        return {'to_move': state.to_move, 'rows': state.board.rows()}
+
     def drawing(self, state, last_move=None) -> dict:
         """Return the board as a grid of black and white pieces (see TicTacToe.drawing),
         and both squares of last_move."""

@@ -55,6 +55,12 @@ class Discs(Mapping):
     def __len__(self) -> int:
         return (self.masks[0] | self.masks[1]).bit_count()
 
+    def rows(self) -> list[str]:
+        """Return the board as rows of pieces and '.', row 1 first: rows()[y - 1][x - 1]
+        is square (x, y)."""
+        return [''.join(self.get((x, y), '.') for x in range(1, self.h + 1))
+                for y in range(1, self.v + 1)]
+
     def count(self, piece) -> int:
         """Return how many squares hold piece."""
         return self.mask(piece).bit_count()

@@ -195,6 +195,11 @@ class Hex(Game):
                          indent=lambda y: y - 1)
         return text + '\nB joins rows 1 and {0}, W columns 1 and {0}'.format(self.n)
 
+    def state_json(self, state) -> dict:
+        """Return the player to move and the board as rows of pieces and '.', row 1
+        first: rows[y - 1][x - 1] is the square (x, y)."""
+        return {'to_move': state.to_move, 'rows': state.board.rows()}
+
     def drawing(self, state, last_move=None) -> dict:
         """Return the rhombus for the report: rows 1 to n, each a string of 'B', 'W'
         and '.', and the cell of last_move."""

@@ -194,6 +194,11 @@ class Othello(Game):
         score = f'B {state.board.count("B")}, W {state.board.count("W")}'
         return text + f'\n{score}' + ('  (the last move passed)' if last_move == PASS else '')
 
+    def state_json(self, state) -> dict:
+        """Return the player to move and the board as rows of pieces and '.', row 1
+        first: rows[y - 1][x - 1] is the square (x, y)."""
+        return {'to_move': state.to_move, 'rows': state.board.rows()}
+
     def drawing(self, state, last_move=None) -> dict:
         """Return the board as a grid of black and white discs on green (see
         TicTacToe.drawing), and the square of last_move."""

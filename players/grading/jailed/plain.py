@@ -7,6 +7,7 @@ import json
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
+from collections.abc import Mapping
 from typing import Any, Callable
 
 from games import Game, TreeGame
@@ -17,15 +18,15 @@ ROOT = 'A'
 
 def encode(value: Any) -> Any:
     """Return a state (or any value in one) as plain JSON data: tuples and
-    namedtuples as lists of their fields, dicts as sorted [key, value] pairs,
-    sets sorted, other objects as their repr."""
+    namedtuples as lists of their fields, dicts (and other mappings) as sorted
+    [key, value] pairs, sets sorted, other objects as their repr."""
     if value is None or isinstance(value, (bool, int, str)):
         return value
     if isinstance(value, float):
         return value if math.isfinite(value) else repr(value)
     if isinstance(value, (tuple, list)):
         return [encode(item) for item in value]
-    if isinstance(value, dict):
+    if isinstance(value, Mapping):
         return {'dict': sorted(([encode(k), encode(v)] for k, v in value.items()), key=text)}
     if isinstance(value, (set, frozenset)):
         return {'set': sorted((encode(item) for item in value), key=text)}
