@@ -176,7 +176,7 @@ def grading_settings(args) -> grading.Settings:
         player_code(name)
     return grading.Settings(functions, names, args.timeout, args.move_timeout,
                             sandbox_level(args.sandbox), args.memory, args.allow_reference, cases,
-                            tuple((args.anchors or {}).items()))
+                            tuple((args.anchors or {}).items()), args.player_budget)
 
 
 def writable(path: str, option: str) -> None:
@@ -269,7 +269,8 @@ def cmd_bundle(args) -> int:
     writable(args.bundle, 'the bundle')
     grading_settings(args)  # the options must make sense before they are baked in
     options = ['--timeout', f'{args.timeout:g}', '--move-timeout', f'{args.move_timeout:g}',
-               '--memory', str(args.memory), '--sandbox', args.sandbox]
+               '--player-budget', f'{args.player_budget:g}', '--memory', str(args.memory),
+               '--sandbox', args.sandbox]
     if args.functions:
         options += ['--functions', args.functions]
     if args.variants:
@@ -762,6 +763,9 @@ def add_grading_options(parser: ArgumentParser) -> None:
            help='seconds for each search check and for loading the file (default 10)')
     option('--move-timeout', type=seconds, default=10.0, metavar='S',
            help="seconds for each of the player's moves, as in a tournament (default 10)")
+    option('--player-budget', type=seconds, default=60.0, metavar='S',
+           help='seconds all the player checks of one file may take; those not played by '
+           'then fail, saying so (default 60)')
     option('--memory', type=count(64), default=jail.Limits.memory_mb, metavar='MB',
            help=f'address-space limit of the student\'s jail, in MiB (default '
            f'{jail.Limits.memory_mb})')

@@ -20,7 +20,8 @@ from games.jail import Limits
 
 from .anchored import check_anchors
 from .cases import SEARCH_FUNCTIONS, Case, CaseError, load_cases, search_cases
-from .playing import PlayerTimeout, Table, check_gauntlet, check_legal, check_safe
+from .playing import (BudgetSpent, PlayerTimeout, Table, check_gauntlet, check_legal,
+                      check_safe)
 from .search import judge_search, state_limit
 from .session import Session, StudentFault
 
@@ -57,13 +58,18 @@ class Settings:
     anchors: tuple = ()
     """((registry spec, grade), ...): with them the player's strength is graded off
     its rating between these reference players' instead of by the gauntlet."""
+    player_budget: float = 60.0
+    """Seconds the player checks of one file may take in all: once they are spent,
+    the player checks not yet played fail, saying so (a slow player cannot hold up
+    a class)."""
 
     def describe(self) -> str:
         """One line saying how the file is graded."""
         anchored = ('; the player graded against ' + ', '.join(
             f'{name}={grade:g}' for name, grade in self.anchors)) if self.anchors else ''
         return (f'{self.timeout:g} s for each search check, {self.move_timeout:g} s for each '
-                f'move of the player; jail: {describe_level(self.sandbox)}{anchored}')
+                f'move of the player, {self.player_budget:g} s for all the player checks; '
+                f'jail: {describe_level(self.sandbox)}{anchored}')
 
 
 @dataclass(frozen=True)
@@ -220,7 +226,7 @@ def grade(path: str, settings: Settings = Settings(), checks: list[Check] | None
                       settings.timeout)
     try:
         defined = _load(session, report)
-        table = Table(session, games, settings.move_timeout)
+        table = Table(session, games, settings.move_timeout, budget=settings.player_budget)
         skipped: dict[str, str] = {}
         for check in checks:
             report.results.append(_run(check, session, table, defined, skipped, settings, report))
@@ -254,8 +260,9 @@ def grade_program(spec: str, settings: Settings, checks: list[Check],
         report.note = note
         return report
     report = Report(spec, [], settings.describe(), note=note)
-    table = Table(None, games, settings.move_timeout, program_code=code,
-                  level=settings.sandbox, limits=Limits(memory_mb=settings.memory_mb))
+    table = Table(None, games, settings.move_timeout, budget=settings.player_budget,
+                  program_code=code, level=settings.sandbox,
+                  limits=Limits(memory_mb=settings.memory_mb))
     skipped: dict[str, str] = {}
     for check in checks:
         report.results.append(_run(check, None, table, [PLAYER_FUNCTION], skipped, settings,
@@ -344,6 +351,8 @@ def _attempt(check: Check, session: Session | None, table: Table, skipped: dict,
     except PlayerTimeout as timeout:
         skipped[check.function] = check.name
         return False, f'{timeout} (the limit is {settings.move_timeout:g} s a move)'
+    except BudgetSpent as spent:
+        return False, str(spent)
 
 
 __all__ = ['Case', 'CaseError', 'Check', 'FUNCTIONS', 'LoadError', 'Report', 'Result',

@@ -6,6 +6,7 @@ limit, as in a tournament."""
 from __future__ import annotations
 
 import random
+import time
 from dataclasses import dataclass, field
 
 from games import Game, StochasticGame, program, referee, remote
@@ -32,6 +33,10 @@ class PlayerTimeout(Exception):
     """The student's player ran out of time for a move: its message is the check's."""
 
 
+class BudgetSpent(Exception):
+    """The player checks of a file have used up their time: its message is the check's."""
+
+
 @dataclass
 class Table:
     """Where the player checks are played: the student's session (or program), the
@@ -40,6 +45,11 @@ class Table:
     session: Session | None
     games: dict
     move_seconds: float
+    budget: float = float('inf')
+    """Seconds all the games of the player checks may take; once they are spent,
+    play() refuses to start another."""
+    spent: float = 0.0
+    """Seconds the games played so far took."""
     leaderboard: dict = field(default_factory=dict)
     """What the gauntlet scored, in percent, once played."""
     program_code: program.ProgramCode | None = None
@@ -51,7 +61,21 @@ class Table:
 
 def play(table: Table, name: str, opponent: str, seat: int, plies: int, seed: str):
     """Play one game of variant name with the student in seat (0 or 1) against a
-    reference player (a registry spec), from plies random opening moves; return its record."""
+    reference player (a registry spec), from plies random opening moves; return its record.
+    Raise BudgetSpent if the table's budget is spent."""
+    if table.spent >= table.budget:
+        raise BudgetSpent(f'stopped: the player checks had {table.budget:g} s in all, spent '
+                          f'by the games played before ({table.spent:.1f} s; a slow player? '
+                          'see --player-budget)')
+    started = time.monotonic()
+    try:
+        return _play(table, name, opponent, seat, plies, seed)
+    finally:
+        table.spent += time.monotonic() - started
+
+
+def _play(table: Table, name: str, opponent: str, seat: int, plies: int, seed: str):
+    """Play one game of the player checks (see play)."""
     game = table.games[name]
     random.seed(seed)
     dice = random.Random(f'{seed}:dice')
