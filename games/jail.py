@@ -153,9 +153,12 @@ class Jail:
         return bool(poll.poll(None if wait is None else 1000 * wait))
 
     def close(self) -> None:
-        """Kill the jail and everything it started."""
+        """Kill the jail and everything it started (the server does it while this
+        process goes on, unless the jail's status is wanted: see _reap)."""
         try:
-            self._reap()
+            if self.status is None:
+                self.status = -1
+                self.server.close(self.pid, 0.0, wait=False)
         except ServerLost:
             pass  # the server is gone, and its jails with it
         for fd in (self._request, self._answer):
@@ -229,17 +232,24 @@ class JailServer:
         None, 'level': 'process' or 'bwrap'} for a program (see games.zygote)."""
         return self._ask({'start': job, 'limits': asdict(limits)}, fds)['pid']
 
-    def close(self, pid: int, grace: float) -> int:
+    def close(self, pid: int, grace: float, wait: bool = True) -> int | None:
         """Kill jail pid, after grace seconds for it to end by itself, with every
-        process it started; return its wait status."""
+        process it started; return its wait status, or, without wait, return at
+        once (None) and let the server do it."""
+        if not wait:
+            self._ask({'close': pid, 'grace': grace, 'reply': False})
+            return None
         return self._ask({'close': pid, 'grace': grace})['status']
 
-    def _ask(self, request: dict | None, fds: Sequence[int] = ()) -> dict:
-        """Send a request (None: none, only read) and return the server's answer."""
+    def _ask(self, request: dict | None, fds: Sequence[int] = ()) -> dict | None:
+        """Send a request (None: none, only read) and return the server's answer
+        (None for a request that says it wants no reply)."""
         with self.lock:
             try:
                 if request is not None:
                     socket.send_fds(self.socket, [json.dumps(request).encode()], list(fds))
+                    if request.get('reply') is False:
+                        return None
                 answer = self.socket.recv(zygote.PACKET)
             except OSError as error:
                 raise ServerLost(f'the jail server is lost: {error}') from None

@@ -42,9 +42,15 @@ _OPTION_SPEC = re.compile(r'\s*([A-Za-z_]\w*)\s*(\(.*)?$', re.DOTALL)
 ON_REQUEST: set[str] = set()
 """The names of players a tournament plays only when named: they think until their time is up."""
 
+CLOCKED: set[str] = set()
+"""The names of players whose moves depend on their clock, and so on how much their
+search tables already hold: loading one empties the engine's tables. (Every other
+player's move is the textbook search's whatever its tables hold; they only make it
+faster, and stay.)"""
 
-def register(name: str, interactive: bool = False,
-             on_request: bool = False) -> Callable[[Player], Player]:
+
+def register(name: str, interactive: bool = False, on_request: bool = False,
+             clocked: bool = False) -> Callable[[Player], Player]:
     """Decorator that adds a player function to PLAYER under name:
 
         @register('greedy')
@@ -56,6 +62,8 @@ def register(name: str, interactive: bool = False,
             INTERACTIVE.add(name)
         if on_request:
             ON_REQUEST.add(name)
+        if clocked:
+            CLOCKED.add(name)
         return player
     return add
 
@@ -112,10 +120,11 @@ def load_player(spec: str) -> Player:
     """Return the player a spec names: a registry name ('ab5'), a registry player
     with options ('mcts(N=200)'), a module's function ('package.module:function')
     or a file's ('path/to/file.py:function'; the function defaults to 'player').
-    The engine's search tables are emptied first, so that a player loaded for a
-    new game plays it as it would in a fresh process. Raises PlayerLoadError
-    naming what is missing or wrong."""
-    clear_tables()
+    Loading a player of CLOCKED empties the engine's search tables, so that a
+    player loaded for a new game plays it as it would in a fresh process. Raises
+    PlayerLoadError naming what is missing or wrong."""
+    if spec.split('(')[0].strip() in CLOCKED:
+        clear_tables()
     if spec in PLAYER:
         return PLAYER[spec]
     called = _OPTION_SPEC.match(spec)
@@ -190,7 +199,7 @@ def description(name: str) -> str:
 register('random')(random_player)
 register('human', interactive=True)(query_player)
 register('minimax')(solve_player)
-register('perfect')(perfect_player)
+register('perfect', clocked=True)(perfect_player)
 for _depth in range(1, MAX_DEPTH + 1):
     register(f'ab{_depth}')(make_alpha_beta_player(_depth))
 register('mcts')(mcts_player)
@@ -228,5 +237,5 @@ def mcts_options(N: int = 1000) -> Player:
     return mcts_player_n
 
 
-register('ab-clock', on_request=True)(make_clocked_alpha_beta_player())
-register('mcts-clock', on_request=True)(make_clocked_mcts_player())
+register('ab-clock', on_request=True, clocked=True)(make_clocked_alpha_beta_player())
+register('mcts-clock', on_request=True, clocked=True)(make_clocked_mcts_player())

@@ -1,9 +1,11 @@
 """Benchmark: grading a class. Makes a class of FILES students' files, a share of
-which hang in every function, grades them with `check`'s machinery JOBS at a
-time, and prints the wall time, the time per well-behaved file and per hanging
-file. Not part of the test suite; run it by hand:
+which hang in every function and a share of which have a slow player (2 s a
+move, inside the 10 s limit), grades them with `check`'s machinery JOBS at a
+time, and prints the wall time, the median and slowest file of the class, and
+the time per well-behaved, slow and hanging file. Not part of the test suite;
+run it by hand:
 
-    python tests/benchmark_grading.py                 # 200 files, 10% hanging, 2 jobs
+    python tests/benchmark_grading.py                 # 200 files, 10% hanging, 5% slow, 2 jobs
     python tests/benchmark_grading.py --files 20      # a quick look
 """
 
@@ -44,26 +46,42 @@ def player(game, state):
         pass
 '''
 
+SLOW = '''
 
-def make_class(folder: str, files: int, hang_share: float) -> list[str]:
-    """Write the class's files; return the names of those that hang."""
+import time as _time
+_searching_player = player
+
+
+def player(game, state):
+    _time.sleep(2)
+    return _searching_player(game, state)
+'''
+"""A correct file whose player thinks 2 s a move."""
+
+
+def make_class(folder: str, files: int, hang_share: float, slow_share: float) -> dict:
+    """Write the class's files; return the kind of each ('good', 'slow' or 'hangs')."""
     good = inspect.getsource(textbook) + PLAYER
-    hanging = round(files * hang_share)
-    names = []
+    texts = {'good': good, 'slow': good + SLOW, 'hangs': HANGS}
+    kinds = {}
     for number in range(files):
+        kind = 'good'
+        if hang_share and number % round(1 / hang_share) == 0:
+            kind = 'hangs'
+        elif slow_share and number % round(1 / slow_share) == 1:
+            kind = 'slow'
         name = f'student{number:03d}.py'
         with open(os.path.join(folder, name), 'w') as file:
-            file.write(HANGS if number % max(1, files // max(1, hanging)) == 0
-                       and len(names) < hanging else good)
-        if number % max(1, files // max(1, hanging)) == 0 and len(names) < hanging:
-            names.append(name)
-    return names
+            file.write(texts[kind])
+        kinds[name] = kind
+    return kinds
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument('--files', type=int, default=200)
     parser.add_argument('--hang-share', type=float, default=0.1)
+    parser.add_argument('--slow-share', type=float, default=0.05)
     parser.add_argument('--jobs', type=int, default=2)
     parser.add_argument('--timeout', type=float, default=10.0)
     parser.add_argument('--move-timeout', type=float, default=10.0)
@@ -71,25 +89,26 @@ def main() -> None:
     args = parser.parse_args()
     settings = grading.Settings(timeout=args.timeout, move_timeout=args.move_timeout,
                                 sandbox=jail.resolve_level(args.sandbox))
-    jail.prepare_jailer()
     with tempfile.TemporaryDirectory() as folder:
-        hanging = set(make_class(folder, args.files, args.hang_share))
+        kinds = make_class(folder, args.files, args.hang_share, args.slow_share)
         files = batch.collect([folder])
-        print(f'{len(files)} files, {len(hanging)} hanging, {args.jobs} jobs; '
-              f'{settings.describe()}', flush=True)
+        counts = {kind: list(kinds.values()).count(kind) for kind in ('good', 'slow', 'hangs')}
+        print(f'{len(files)} files ({counts["slow"]} with a slow player, {counts["hangs"]} '
+              f'hanging), {args.jobs} jobs; {settings.describe()}', flush=True)
         started = time.perf_counter()
         reports = list(batch.grade_all(files, settings, args.jobs))
         wall = time.perf_counter() - started
-    good = [r.seconds for r in reports if os.path.basename(r.file) not in hanging]
-    bad = [r.seconds for r in reports if os.path.basename(r.file) in hanging]
     full = sum(r.passed for r in reports)
     print(f'wall time: {wall:.1f} s ({wall / 60:.1f} min) for {len(reports)} files; '
           f'{full} with full marks')
-    if good:
-        print(f'a well-behaved file: median {statistics.median(good):.2f} s, '
-              f'slowest {max(good):.2f} s (in a worker, checks made once)')
-    if bad:
-        print(f'a hanging file: median {statistics.median(bad):.1f} s, slowest {max(bad):.1f} s')
+    every = [report.seconds for report in reports]
+    print(f'the class: median file {statistics.median(every):.2f} s, slowest {max(every):.1f} s')
+    for kind, label in (('good', 'a well-behaved file'), ('slow', 'a file with a slow player'),
+                        ('hangs', 'a hanging file')):
+        seconds = [r.seconds for r in reports if kinds[os.path.basename(r.file)] == kind]
+        if seconds:
+            print(f'{label}: median {statistics.median(seconds):.2f} s, slowest '
+                  f'{max(seconds):.1f} s')
 
 
 if __name__ == '__main__':

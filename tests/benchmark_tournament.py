@@ -2,10 +2,12 @@
 """Benchmark the tournament runner (not a test; pytest does not collect it).
 
     python tests/benchmark_tournament.py                    # every figure
-    python tests/benchmark_tournament.py --baseline b9d42a0 # also the same run on an older commit
+    python tests/benchmark_tournament.py --baseline b72f42f # also the same runs on an older commit
 
-Prints the default run's wall time (with --baseline, beside the same run of an
-older commit of this repository, the runs interleaved), the --jobs 1 against
+Prints the wall time of a class tournament of ten students' files (at each jail
+level) and of the default run (with --baseline, each beside the same run of an
+older commit of this repository, such as b72f42f, the last before jails, the
+runs interleaved), the --jobs 1 against
 --jobs 2 speed-up on a tournament of 300 heavy games, what a jail costs (its
 start-up a game, at each level, and its protocol a move, for a Python player and
 for a program in Python speaking JSON lines), and the peak memory
@@ -15,6 +17,7 @@ stream to the store."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import statistics
 import subprocess
@@ -36,6 +39,54 @@ SPEEDUP = ['--players', 'mcts,ab3,random', '--variants', 'tictactoe', 'misere-ni
            '--games', '25', '--openings', '2']
 """3 players, 3 pairings, 2 variants, 25 pairs of 2 games: 300 games, most with mcts."""
 MEMORY = ['--players', 'random,ab1', '--variants', 'simple-nim']
+CLASS_VARIANTS = ['--variants', 'simple-nim', 'tictactoe', 'nim', '--games', '1']
+"""The class workload: ten students, random and ab2 on three games, a pair of games a
+pairing: 66 pairings x 3 variants x 2 = 396 games."""
+STUDENT = '''import math
+
+
+def alpha_beta_cutoff_search(state, game, d=4, eval_fn=None):
+    player = game.to_move(state)
+
+    def max_value(state, alpha, beta, depth):
+        if game.terminal_test(state) or depth > d:
+            return eval_fn(state)
+        v = -math.inf
+        for a in game.actions(state):
+            v = max(v, min_value(game.result(state, a), alpha, beta, depth + 1))
+            if v >= beta:
+                return v
+            alpha = max(alpha, v)
+        return v
+
+    def min_value(state, alpha, beta, depth):
+        if game.terminal_test(state) or depth > d:
+            return eval_fn(state)
+        v = math.inf
+        for a in game.actions(state):
+            v = min(v, max_value(game.result(state, a), alpha, beta, depth + 1))
+            if v <= alpha:
+                return v
+            beta = min(beta, v)
+        return v
+
+    best_score, beta, best_action = -math.inf, math.inf, None
+    for a in game.actions(state):
+        v = min_value(game.result(state, a), best_score, beta, 1)
+        if best_action is None or v > best_score:
+            best_score, best_action = v, a
+    return best_action
+
+
+def player(game, state):
+    me = game.to_move(state)
+
+    def score(s):
+        return game.utility(s, me) if game.terminal_test(s) else 0
+    return alpha_beta_cutoff_search(state, game, d={depth}, eval_fn=score)
+'''
+"""A student's file, the template filled in: AIMA's alpha-beta with a cut-off, and a
+player that runs it to a depth of its own (0 to 2: one to three plies)."""
 FIRST_MOVE = 'def player(game, state):\n    return game.actions(state)[0]\n'
 FIRST_MOVE_PROGRAM = '''#!/usr/bin/env python3
 import json, sys
@@ -81,18 +132,54 @@ def default_run(baseline: str | None, repeat: int) -> None:
         print(f'default run (python tournament.py): {seconds:.1f} s')
         return
     with tempfile.TemporaryDirectory() as folder:
-        old = os.path.join(folder, 'baseline')
-        subprocess.run(['git', 'worktree', 'add', '--detach', '-q', old, baseline], cwd=ROOT,
-                       check=True)
-        try:
+        with worktree(baseline, folder) as old:
             best = interleaved({baseline: (DEFAULT, old), 'this tree': (DEFAULT, ROOT)}, repeat)
-        finally:
-            subprocess.run(['git', 'worktree', 'remove', '--force', old], cwd=ROOT)
     print(f'the default run of 3312 games ({len(PLAYERS.split(","))} players, 6 variants), '
           f'best of {repeat}, interleaved:')
     for label, (seconds, _, _) in best.items():
         print(f'  {label}: {seconds:.1f} s wall')
     print(f'  ratio: {best["this tree"][0] / best[baseline][0]:.2f}x the baseline\'s wall time')
+
+
+def class_workload(baseline: str | None, repeat: int) -> None:
+    """Print the wall time of the class tournament (see CLASS_VARIANTS) at each jail
+    level, beside the baseline commit's when given (which may know no levels)."""
+    with tempfile.TemporaryDirectory() as folder:
+        os.chmod(folder, 0o755)
+        specs = []
+        for number in range(10):
+            path = os.path.join(folder, f'student{number}.py')
+            with open(path, 'w') as file:
+                file.write(STUDENT.replace('{depth}', str(number % 3)))
+            specs.append(f'{path}:player')
+        workload = ['--players', ','.join(specs + ['random', 'ab2']), *CLASS_VARIANTS]
+        runs = {f'this tree, {level}': ([*workload, '--sandbox', level], ROOT)
+                for level in ('bwrap', 'process')
+                if level == 'process' or jail.bwrap_problem() is None}
+        with worktree(baseline, folder) as old:
+            if old is not None:
+                runs = {baseline: (workload, old), **runs}
+            best = interleaved(runs, repeat)
+    print(f'a class tournament (10 students, random and ab2; 396 games), best of {repeat}, '
+          'interleaved:')
+    for label, (seconds, _, _) in best.items():
+        ratio = f' ({seconds / best[baseline][0]:.2f}x {baseline})' if baseline else ''
+        print(f'  {label}: {seconds:.1f} s wall{ratio}')
+
+
+@contextlib.contextmanager
+def worktree(revision: str | None, folder: str):
+    """Check out revision in a worktree under folder for the block (None: none)."""
+    if revision is None:
+        yield None
+        return
+    path = os.path.join(folder, 'baseline')
+    subprocess.run(['git', 'worktree', 'add', '--detach', '-q', path, revision], cwd=ROOT,
+                   check=True)
+    try:
+        yield path
+    finally:
+        subprocess.run(['git', 'worktree', 'remove', '--force', path], cwd=ROOT)
 
 
 def speedup(repeat: int) -> None:
@@ -109,7 +196,6 @@ def jail_costs(count: int = 200) -> None:
     close) at each level, and the protocol's cost a move (a question and its
     answer) for a Python player and for a program, measured in turns."""
     import variants
-    jail.prepare_jailer(remote.PACKAGES)
     game = variants.make('nim')
     with tempfile.TemporaryDirectory() as folder:
         os.chmod(folder, 0o755)  # a process jail started by root runs the program as its own user
@@ -125,16 +211,16 @@ def jail_costs(count: int = 200) -> None:
             kinds['file player (bwrap)'] = (path, 'bwrap')
             kinds['program (bwrap)'] = (program_path, 'bwrap')
         print(f'jail start-up (start, load the player or start the program, kill), median of '
-              f'{count} ({count // 10} at bwrap):')
+              f'{count}, after a first jail of each kind (which starts its jail server):')
         for label, (spec, level) in kinds.items():
             code, setup, costs = program.read_code(spec), remote.Setup('nim', level=level), []
-            for _ in range(count if level == 'process' else count // 10):
+            for _ in range(count + 1):
                 started = time.perf_counter()
                 player = program.stand_in(code, setup, '0', [], game=game, seat=0)
                 player.wait_ready()
                 player.close()
                 costs.append(time.perf_counter() - started)
-            print(f'  {label}: {1000 * statistics.median(costs):.2f} ms')
+            print(f'  {label}: {1000 * statistics.median(costs[1:]):.2f} ms')
         moves = {label: [] for label in ('Python player', 'program')}
         players = {'Python player': program.stand_in(remote.read_player(path),
                                                      remote.Setup('nim'), '0', [], game=game,
@@ -198,6 +284,7 @@ def main() -> None:
     args = parser.parse_args()
     print(f'CPUs usable: {len(os.sched_getaffinity(0))}; Python {sys.version.split()[0]}; '
           f'load average before: {os.getloadavg()[0]:.2f} (other work slows the figures)')
+    class_workload(args.baseline, args.repeat)
     if not args.skip_default:
         default_run(args.baseline, args.repeat)
     speedup(args.repeat)

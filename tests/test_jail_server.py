@@ -85,14 +85,16 @@ def test_perfect_plays_connect_four_the_same_whatever_the_jobs(tmp_path, capsys)
     assert runs[0] == runs[1] and len(runs[0]) == 4
 
 
-def test_loading_a_shipped_player_forgets_the_tables_of_the_last_game():
-    game = variants.make('connect4')
-    player = players.load_player('ab6')
+def test_loading_a_clocked_player_forgets_the_tables_of_the_last_game():
+    """A clocked player's move depends on how far it searches in its time, and so on
+    what its tables hold: loaded for a new game, it starts with none."""
+    game = variants.make('tictactoe')
+    player = players.load_player('ab-clock')
     player(game, game.initial)
     cold = player.stats['nodes']
     player(game, game.initial)
     assert player.stats['nodes'] < cold  # warm tables answer for the search
-    players.load_player('ab6')(game, game.initial)
+    players.load_player('ab-clock')(game, game.initial)
     assert player.stats['nodes'] == cold
 
 
