@@ -42,51 +42,19 @@ MEMORY = ['--players', 'random,ab1', '--variants', 'simple-nim']
 CLASS_VARIANTS = ['--variants', 'simple-nim', 'tictactoe', 'nim', '--games', '1']
 """The class workload: ten students, random and ab2 on three games, a pair of games a
 pairing: 66 pairings x 3 variants x 2 = 396 games."""
-STUDENT = '''import math
-
-
-def alpha_beta_cutoff_search(state, game, d=4, eval_fn=None):
-    player = game.to_move(state)
-
-    def max_value(state, alpha, beta, depth):
-        if game.terminal_test(state) or depth > d:
-            return eval_fn(state)
-        v = -math.inf
-        for a in game.actions(state):
-            v = max(v, min_value(game.result(state, a), alpha, beta, depth + 1))
-            if v >= beta:
-                return v
-            alpha = max(alpha, v)
-        return v
-
-    def min_value(state, alpha, beta, depth):
-        if game.terminal_test(state) or depth > d:
-            return eval_fn(state)
-        v = math.inf
-        for a in game.actions(state):
-            v = min(v, max_value(game.result(state, a), alpha, beta, depth + 1))
-            if v <= alpha:
-                return v
-            beta = min(beta, v)
-        return v
-
-    best_score, beta, best_action = -math.inf, math.inf, None
-    for a in game.actions(state):
-        v = min_value(game.result(state, a), best_score, beta, 1)
-        if best_action is None or v > best_score:
-            best_score, best_action = v, a
-    return best_action
-
+STUDENT = os.path.join(ROOT, 'tests', 'students', 'cutoff_correct.py')
+"""A student's file with AIMA's alpha-beta with a cut-off, written out."""
+PLAYER = '''
 
 def player(game, state):
     me = game.to_move(state)
 
     def score(s):
         return game.utility(s, me) if game.terminal_test(s) else 0
-    return alpha_beta_cutoff_search(state, game, d={depth}, eval_fn=score)
+    return alpha_beta_cutoff_search(state, game, d=DEPTH, eval_fn=score)
 '''
-"""A student's file, the template filled in: AIMA's alpha-beta with a cut-off, and a
-player that runs it to a depth of its own (0 to 2: one to three plies)."""
+"""The player that completes it, the template filled in: alpha-beta to a depth of its
+own (0 to 2: one to three plies)."""
 FIRST_MOVE = 'def player(game, state):\n    return game.actions(state)[0]\n'
 FIRST_MOVE_PROGRAM = '''#!/usr/bin/env python3
 import json, sys
@@ -147,10 +115,12 @@ def class_workload(baseline: str | None, repeat: int) -> None:
     with tempfile.TemporaryDirectory() as folder:
         os.chmod(folder, 0o755)
         specs = []
+        with open(STUDENT) as file:
+            search = file.read()
         for number in range(10):
             path = os.path.join(folder, f'student{number}.py')
             with open(path, 'w') as file:
-                file.write(STUDENT.replace('{depth}', str(number % 3)))
+                file.write(search + PLAYER.replace('DEPTH', str(number % 3)))
             specs.append(f'{path}:player')
         workload = ['--players', ','.join(specs + ['random', 'ab2']), *CLASS_VARIANTS]
         runs = {f'this tree, {level}': ([*workload, '--sandbox', level], ROOT)
