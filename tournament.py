@@ -132,10 +132,11 @@ def cmd_play(args) -> int:
         print(f'{names[mover]} ({mover}): {typed}' + ('' if described == typed else f' ({described})'))
 
     def show_roll(state, chance, new_state):
+        history.append(remote.event('chance', chance))
         mover = game.to_move(state)
         print(f'{names[mover]} ({mover}) {game.describe_chance(chance)}')
 
-    jailed = [player for player in chosen if isinstance(player, remote.JailedPlayer)]
+    jailed = [player for player, code in zip(chosen, codes) if code is not None]
     try:
         record = referee.play(game, chosen, max_plies=args.max_plies, on_move=show,
                               on_chance=show_roll)

@@ -14,7 +14,7 @@ import time
 from typing import Any, Sequence
 
 from .jail import Jail, JailError, Limits, ServerLost, bwrap_options, server
-from .zygote import PROGRAM_PATH
+from .confine import PROGRAM_PATH
 
 ERRORS_LIMIT = 4096
 """The most bytes of a program's standard error kept: the last ones it wrote."""

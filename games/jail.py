@@ -51,6 +51,8 @@ MESSAGE_LIMIT = 1 << 16
 """The most bytes of one message from a jail; a longer one is garbage."""
 SERVER_START_SECONDS = 60.0
 """The longest a jail server may take to start and import the project."""
+SERVER_STOP_SECONDS = 5.0
+"""The longest a jail server may take to kill its jails and stop."""
 
 _PR_SET_DUMPABLE = 4
 
@@ -262,11 +264,14 @@ class JailServer:
         return self.process.poll() is None
 
     def close_server(self) -> None:
-        """Stop the server and every jail it has."""
+        """Stop the server, which first kills every jail it has and what they started
+        (or, if it does not stop within SERVER_STOP_SECONDS, kill it)."""
         self.socket.close()
-        if self.process.poll() is None:
+        try:
+            self.process.wait(SERVER_STOP_SECONDS)
+        except subprocess.TimeoutExpired:
             self.process.kill()
-        self.process.wait()
+            self.process.wait()
         shutil.rmtree(self.folder, ignore_errors=True)
 
 
@@ -366,6 +371,8 @@ def _server_command(level: str, packages: Sequence[str], control: int,
     if level == 'process':
         root = os.path.join(folder, 'packages')
         for name, path in zip(packages, package_dirs):
+            if any(name.startswith(other + '.') for other in packages):
+                continue  # there with its parent package
             link = os.path.join(root, *name.split('.'))
             os.makedirs(os.path.dirname(link), mode=0o755, exist_ok=True)
             os.symlink(path, link)

@@ -63,3 +63,10 @@ def test_a_file_player_plays_from_its_jail():
     assert result.returncode == 0 and 'wins.' in result.stdout
     result = run('play', 'nim(piles=(2, 3))', f'{hostile}:raises', 'ab1')
     assert result.returncode == 0 and 'forfeits: error: ValueError: boom' in result.stdout
+
+
+def test_jailed_players_are_told_the_rolls_of_a_game_of_chance(capsys):
+    import tournament
+    assert tournament.main(['play', 'dice-nim', 'ab1', 'ab2']) == 0
+    out = capsys.readouterr().out
+    assert 'rolled' in out and 'forfeits' not in out and 'wins.' in out

@@ -35,7 +35,7 @@ from concurrent.futures import Executor, Future
 from dataclasses import dataclass
 from typing import Callable
 
-from .. import jail, remote
+from .. import jail
 from .workers import WorkerPool
 
 CONNECT_SECONDS = 10.0

@@ -14,7 +14,7 @@ from .jailed.plain import state_key, text
 ENTRY = 'players.grading.jailed.inmate:serve'
 PACKAGES = ('games', 'variants', 'players.grading.jailed')
 """What a student's jail may import from this project: not the reference searches."""
-REFERENCE_PACKAGES = ('games', 'variants', 'players')
+REFERENCE_PACKAGES = ('games', 'variants', 'players', 'players.grading.jailed')
 """What it may import when the instructor allows the reference implementations."""
 
 

@@ -7,7 +7,6 @@ import json
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
-from collections.abc import Mapping
 from typing import Any, Callable
 
 from games import Game, TreeGame

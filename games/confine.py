@@ -1,0 +1,198 @@
+"""How a process forked by the jail server becomes a jail: its pipes, limits,
+user and folder, or namespaces of its own, or the program it executes (see
+games.zygote, which forks it). Linux only; each function runs in the child."""
+
+from __future__ import annotations
+
+import ctypes
+import errno
+import fcntl
+import os
+import resource
+import signal
+
+REQUEST_FD, ANSWER_FD = 3, 4
+"""The jail's ends of its two pipes, the same in every jail."""
+PROGRAM_PATH = '/usr/local/bin:/usr/bin:/bin'
+"""Where a jailed command and the programs it starts are looked for."""
+
+_CLONE_NEWNS, _CLONE_NEWUTS, _CLONE_NEWIPC = 0x20000, 0x4000000, 0x8000000
+_CLONE_NEWUSER, _CLONE_NEWPID, _CLONE_NEWNET = 0x10000000, 0x20000000, 0x40000000
+_MS_RDONLY, _MS_NOSUID, _MS_NODEV, _MS_REC, _MS_PRIVATE = 1, 2, 4, 0x4000, 0x40000
+_PR_SET_PDEATHSIG, _PR_SET_DUMPABLE = 1, 4
+_PR_SET_NO_NEW_PRIVS = 38
+_LIBC = ctypes.CDLL(None, use_errno=True)
+
+
+def run_command(job: dict, fds: list[int], folder: str | None, uid: int | None,
+                 limits: dict) -> None:
+    """In a new jail: run a program with the pipes as its standard input, output
+    and error, under the jail's limits, in its working folder (at 'process', the
+    given one or the jail's private folder) and, started by root, as the jail's
+    own user. Never returns; a command that cannot be run says why on its
+    standard error."""
+    command = job['command']
+    try:
+        os.setsid()
+        high = [fcntl.fcntl(fd, fcntl.F_DUPFD, 10) for fd in fds]
+        for target, fd in enumerate(high):
+            os.dup2(fd, target, inheritable=True)
+        os.closerange(3, resource.getrlimit(resource.RLIMIT_NOFILE)[0])
+        processes = limits['processes'] if uid is not None else _own_tasks() + limits['processes']
+        _set_limits(limits, processes)
+        environment = {}  # bubblewrap sets the program's own
+        if folder is not None:
+            environment = {'PATH': PROGRAM_PATH, 'HOME': folder, 'TMPDIR': folder}
+            os.chdir(job['workdir'] or folder)
+        if uid is not None:
+            _become(uid)
+        prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+        os.execvpe(command[0], command, environment)
+    except OSError as error:
+        hint = (' (a jail started by root runs as a user of its own, which must be able '
+                'to read the program and its folder: chmod o+rx)'
+                if error.errno == errno.EACCES and uid is not None else '')
+        os.write(2, f'cannot run {command[0]}: {error.strerror or error}{hint}\n'.encode())
+    finally:
+        os._exit(127)
+
+
+def take_pipes(request_read: int, answer_write: int) -> None:
+    """In a new jail: its own session, the pipes on REQUEST_FD and ANSWER_FD, the
+    standard streams on /dev/null, and no other file open."""
+    os.setsid()
+    prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    high = [fcntl.fcntl(fd, fcntl.F_DUPFD, 10) for fd in (request_read, answer_write)]
+    os.dup2(high[0], REQUEST_FD)
+    os.dup2(high[1], ANSWER_FD)
+    null = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1, 2):
+        os.dup2(null, fd)
+    os.closerange(ANSWER_FD + 1, resource.getrlimit(resource.RLIMIT_NOFILE)[0])
+
+
+def shut_in(folder: str, uid: int | None, limits: dict) -> None:
+    """In a process-level jail: limits, a clean environment and the private folder;
+    started by root, shut in that folder under a user of its own."""
+    processes = limits['processes'] if uid is not None else _own_tasks() + limits['processes']
+    _set_limits(limits, processes)
+    os.environ.clear()  # no secret of anyone's environment
+    if uid is None:
+        os.chdir(folder)
+        os.environ.update(PATH='/usr/bin:/bin', HOME=folder, TMPDIR=folder)
+        return
+    os.chroot(folder)
+    os.chdir('/')
+    os.environ.update(PATH='/usr/bin:/bin', HOME='/', TMPDIR='/')
+    _become(uid)
+    prctl(_PR_SET_NO_NEW_PRIVS, 1)
+
+
+def _become(uid: int) -> None:
+    """Take a user (and group) id of one's own, with no other group."""
+    os.setgroups([])
+    os.setresgid(uid, uid, uid)
+    os.setresuid(uid, uid, uid)
+
+
+def enter_namespaces(limits: dict, uid: int | None) -> None:
+    """In a jail of a server inside bubblewrap: a user of its own (uid, when the
+    server runs as root), then namespaces of its own (user, mount, process,
+    network, IPC), a fresh /tmp and no /proc, and no capabilities. This process
+    waits as the namespace's parent; the jail goes on in its child, the
+    namespace's first process, whose death kills every process in it."""
+    if uid is not None:
+        _become(uid)
+        prctl(_PR_SET_DUMPABLE, 1)  # to write its own maps in /proc/self
+    uid, gid = os.getuid(), os.getgid()
+    _check(_LIBC.unshare(_CLONE_NEWUSER | _CLONE_NEWNS | _CLONE_NEWPID | _CLONE_NEWNET
+                         | _CLONE_NEWIPC | _CLONE_NEWUTS), 'unshare')
+    for name, text in (('setgroups', 'deny'), ('uid_map', f'{uid} {uid} 1'),
+                       ('gid_map', f'{gid} {gid} 1')):
+        with open(f'/proc/self/{name}', 'w') as file:
+            file.write(text)
+    _mount(None, '/', None, _MS_REC | _MS_PRIVATE)
+    _mount('tmpfs', '/tmp', 'tmpfs', _MS_NOSUID | _MS_NODEV,
+           f'size={limits["file_mb"] * 4}m,mode=1777')
+    _mount('tmpfs', '/proc', 'tmpfs', _MS_RDONLY | _MS_NOSUID | _MS_NODEV, 'size=4k,mode=555')
+    child = os.fork()
+    if child:
+        _wait_as_parent(child)
+    prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    _set_limits(limits, limits['processes'])
+    _drop_capabilities()
+    prctl(_PR_SET_NO_NEW_PRIVS, 1)
+    prctl(_PR_SET_DUMPABLE, 0)
+    os.chdir('/tmp')
+    os.environ.clear()
+    os.environ.update(PATH='/usr/bin:/bin', HOME='/tmp', TMPDIR='/tmp')
+
+
+def _wait_as_parent(child: int) -> None:
+    """Wait for a namespace's first process and end as it ended. Never returns."""
+    os.closerange(0, resource.getrlimit(resource.RLIMIT_NOFILE)[0])
+    status = os.waitpid(child, 0)[1]
+    if os.WIFSIGNALED(status):
+        signal.signal(os.WTERMSIG(status), signal.SIG_DFL)
+        os.kill(os.getpid(), os.WTERMSIG(status))
+    os._exit(os.waitstatus_to_exitcode(status) if os.WIFEXITED(status) else 1)
+
+
+def _set_limits(limits: dict, processes: int) -> None:
+    """Set a jail's resource limits."""
+    mib = 1 << 20
+    for kind, value in ((resource.RLIMIT_AS, limits['memory_mb'] * mib),
+                        (resource.RLIMIT_CORE, 0),
+                        (resource.RLIMIT_FSIZE, limits['file_mb'] * mib),
+                        (resource.RLIMIT_NOFILE, limits['open_files']),
+                        (resource.RLIMIT_NPROC, processes)):
+        resource.setrlimit(kind, (value, value))
+
+
+def _own_tasks() -> int:
+    """Return how many processes and threads this process's user has now (the
+    process limit of a user counts them all)."""
+    uid, count = os.getuid(), 0
+    for name in os.listdir('/proc'):
+        if name.isdigit():
+            try:
+                if os.stat(f'/proc/{name}').st_uid == uid:
+                    count += len(os.listdir(f'/proc/{name}/task'))
+            except OSError:
+                continue
+    return count
+
+
+class _CapHeader(ctypes.Structure):
+    _fields_ = [('version', ctypes.c_uint32), ('pid', ctypes.c_int)]
+
+
+class _CapData(ctypes.Structure):
+    _fields_ = [('effective', ctypes.c_uint32), ('permitted', ctypes.c_uint32),
+                ('inheritable', ctypes.c_uint32)]
+
+
+def _drop_capabilities() -> None:
+    """Give up every capability (those a new user namespace grants its first user)."""
+    header = _CapHeader(0x20080522, 0)  # _LINUX_CAPABILITY_VERSION_3
+    data = (_CapData * 2)()
+    _check(_LIBC.capset(ctypes.byref(header), data), 'capset')
+
+
+def _mount(source: str | None, target: str, kind: str | None, flags: int,
+           options: str | None = None) -> None:
+    """Call Linux's mount."""
+    encoded = [None if text is None else text.encode() for text in (source, target, kind, options)]
+    _check(_LIBC.mount(encoded[0], encoded[1], encoded[2], flags, encoded[3]), f'mount {target}')
+
+
+def _check(result: int, what: str) -> None:
+    """Raise OSError if a libc call failed."""
+    if result != 0:
+        number = ctypes.get_errno()
+        raise OSError(number, f'{what}: {os.strerror(number)}')
+
+
+def prctl(option: int, value: int) -> bool:
+    """Call Linux's prctl; return False where it fails."""
+    return _LIBC.prctl(option, value, 0, 0, 0) == 0
