@@ -38,8 +38,7 @@ def run_command(job: dict, fds: list[int], folder: str | None, uid: int | None,
         for target, fd in enumerate(high):
             os.dup2(fd, target, inheritable=True)
         os.closerange(3, resource.getrlimit(resource.RLIMIT_NOFILE)[0])
-        processes = limits['processes'] if uid is not None else _own_tasks() + limits['processes']
-        _set_limits(limits, processes)
+        _set_limits(limits, _process_limit(limits, uid))
         environment = {}  # bubblewrap sets the program's own
         if folder is not None:
             environment = {'PATH': PROGRAM_PATH, 'HOME': folder, 'TMPDIR': folder}
@@ -74,9 +73,9 @@ def take_pipes(request_read: int, answer_write: int) -> None:
 def shut_in(folder: str, uid: int | None, limits: dict) -> None:
     """In a process-level jail: limits, a clean environment and the private folder;
     started by root, shut in that folder under a user of its own."""
-    processes = limits['processes'] if uid is not None else _own_tasks() + limits['processes']
-    _set_limits(limits, processes)
+    _set_limits(limits, _process_limit(limits, uid))
     os.environ.clear()  # no secret of anyone's environment
+    prctl(_PR_SET_NO_NEW_PRIVS, 1)
     if uid is None:
         os.chdir(folder)
         os.environ.update(PATH='/usr/bin:/bin', HOME=folder, TMPDIR=folder)
@@ -85,7 +84,6 @@ def shut_in(folder: str, uid: int | None, limits: dict) -> None:
     os.chdir('/')
     os.environ.update(PATH='/usr/bin:/bin', HOME='/', TMPDIR='/')
     _become(uid)
-    prctl(_PR_SET_NO_NEW_PRIVS, 1)
 
 
 def _become(uid: int) -> None:
@@ -147,6 +145,13 @@ def _set_limits(limits: dict, processes: int) -> None:
                         (resource.RLIMIT_NOFILE, limits['open_files']),
                         (resource.RLIMIT_NPROC, processes)):
         resource.setrlimit(kind, (value, value))
+
+
+def _process_limit(limits: dict, uid: int | None) -> int:
+    """Return the process limit of a jail: its own, for a jail with a user of its
+    own; else the processes its user has now and the jail's share more (the kernel
+    counts a user's processes together)."""
+    return limits['processes'] if uid is not None else _own_tasks() + limits['processes']
 
 
 def _own_tasks() -> int:
