@@ -1,18 +1,39 @@
 """The command line's play and list commands, and its usage errors."""
 
+import contextlib
+import io
 import os
 import subprocess
 import sys
 
 import pytest
 
+import tournament
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def run(*args, stdin=''):
-    """Run tournament.py with args and return the finished process."""
-    return subprocess.run([sys.executable, os.path.join(ROOT, 'tournament.py'), *args],
-                          input=stdin, capture_output=True, text=True, timeout=120, cwd=ROOT)
+    """Run the command line with args in this process, as python tournament.py would,
+    reading stdin; return what it did: its returncode, stdout and stderr."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), \
+            _input(stdin):
+        try:
+            code = tournament.main(list(args))
+        except SystemExit as leaving:
+            code = leaving.code if isinstance(leaving.code, int) else 1
+    return subprocess.CompletedProcess(args, code, out.getvalue(), err.getvalue())
+
+
+@contextlib.contextmanager
+def _input(text):
+    """Standard input reads text for the block."""
+    saved, sys.stdin = sys.stdin, io.StringIO(text)
+    try:
+        yield
+    finally:
+        sys.stdin = saved
 
 
 def test_list_shows_players_and_variants():
@@ -66,7 +87,6 @@ def test_a_file_player_plays_from_its_jail():
 
 
 def test_jailed_players_are_told_the_rolls_of_a_game_of_chance(capsys):
-    import tournament
     assert tournament.main(['play', 'dice-nim', 'ab1', 'ab2']) == 0
     out = capsys.readouterr().out
     assert 'rolled' in out and 'forfeits' not in out and 'wins.' in out

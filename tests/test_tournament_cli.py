@@ -1,5 +1,7 @@
 """The tournament command: its tables, files, determinism, resuming, and bad input."""
 
+import contextlib
+import io
 import json
 import os
 import signal
@@ -10,6 +12,8 @@ import time
 
 import pytest
 
+import tournament as command
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HOSTILE = os.path.join(ROOT, 'tests', 'hostile_players.py')
 SMALL = ['--players', 'random,ab1,ab2', '--variants', 'nim(piles=(2, 3))', 'simple-nim',
@@ -17,9 +21,16 @@ SMALL = ['--players', 'random,ab1,ab2', '--variants', 'nim(piles=(2, 3))', 'simp
 
 
 def tournament(*args, check=True):
-    """Run python tournament.py with args; return the finished process."""
-    done = subprocess.run([sys.executable, 'tournament.py', *args], cwd=ROOT,
-                          capture_output=True, text=True, timeout=120)
+    """Run the tournament command with args in this process, as python tournament.py
+    would (a subprocess adds nothing here but its start); return what it did: its
+    returncode, stdout and stderr."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            code = command.main(list(args))
+        except SystemExit as leaving:
+            code = leaving.code if isinstance(leaving.code, int) else 1
+    done = subprocess.CompletedProcess(args, code, out.getvalue(), err.getvalue())
     if check:
         assert done.returncode == 0, done.stderr
     return done
