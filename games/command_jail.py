@@ -13,7 +13,8 @@ import select
 import time
 from typing import Any, Sequence
 
-from .jail import Jail, JailError, Limits, ServerLost, bwrap_options, server
+from .jail import Jail, JailError, Limits
+from .jail_server import ServerLost, bwrap_options, server
 from .confine import PROGRAM_PATH
 
 ERRORS_LIMIT = 4096

@@ -8,7 +8,7 @@ import textwrap
 import pytest
 
 import variants
-from games import clock, jail, referee, remote
+from games import clock, jail, referee, remote, zygote
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OTHER_PLAYER = os.path.join(ROOT, 'tests', 'hostile_players.py')
@@ -104,7 +104,7 @@ def test_a_jail_started_by_root_has_a_user_of_its_own(tmp_path):
             signalled = 'cannot signal its parent'
         raise RuntimeError(f"uid {os.getuid()}, {signalled}")''')
     uid = int(told.split()[2].rstrip(','))
-    assert uid >= jail.UID_BASE and 'cannot signal its parent' in told
+    assert uid >= zygote.UID_BASE and 'cannot signal its parent' in told
 
 
 @BWRAP

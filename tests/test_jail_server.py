@@ -12,7 +12,7 @@ import pytest
 import players
 import tournament
 import variants
-from games import jail, referee, remote
+from games import jail, jail_server, referee, remote
 from players import grading
 
 from test_tournament_faults import adopting_orphans, tournament as round_robin
@@ -104,11 +104,11 @@ def test_a_jail_starts_within_ten_milliseconds_at_each_level():
     for level in ('process',) + (('bwrap',) if BWRAP_PROBLEM is None else ()):
         with jail.Jail('games.zygote:probe', level) as warm:
             assert warm.receive(30) == {'probe': True}
-        server = jail.server(level, ('games',))
+        server = jail_server.server(level, ('games',))
         started = time.perf_counter()
         with jail.Jail('games.zygote:probe', level) as probe:
             assert probe.receive(30) == {'probe': True}
-        assert jail.server(level, ('games',)) is server
+        assert jail_server.server(level, ('games',)) is server
         assert time.perf_counter() - started < 2.0
 
 

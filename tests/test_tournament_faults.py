@@ -12,7 +12,7 @@ import pytest
 
 import players
 import variants
-from games import jail, referee, remote, zygote
+from games import jail_server, referee, remote, zygote
 from games.tournament.match import Rules, play_match
 from games.tournament.runner import run
 from games.tournament.schedule import schedule
@@ -41,7 +41,7 @@ def adopting_orphans():
         yield
     finally:
         prctl(36, 0, 0, 0, 0)
-        jail.close_servers()  # this process's jail servers, and every jail they hold
+        jail_server.close_servers()  # this process's jail servers, and every jail they hold
     for _ in range(40):  # processes killed as the run ended take a moment to go
         alive = [pid for pid in zygote._children() if pid not in earlier and not _reaped(pid)]
         if not alive:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Mapping
 
-from .. import jail, program, referee, remote
+from .. import jail_server, program, referee, remote
 from ..base import Game
 
 
@@ -19,7 +19,7 @@ def check_players(players: Mapping[str, remote.PlayerCode | program.ProgramCode]
     try:
         _check(players, setup, game, seconds, at_once)
     finally:
-        jail.close_servers()
+        jail_server.close_servers()
 
 
 def _check(players: Mapping[str, remote.PlayerCode | program.ProgramCode],
