@@ -1,11 +1,13 @@
 """Keeping the project's reference implementations out of a student's reach in a jail.
 
-In a bubblewrap jail they are not there at all. A process-level jail is a fork
-of the grader, which has them imported: guard() removes them from sys.modules
-and from the modules that hold them, and from then on any import of the
-project's players package (or of tournament), any opening of its files and any
-call of the searches that `games` lends from it (`from games import *`) is
-refused and recorded as a violation, which fails the submission."""
+They are not in the jail's memory: its jail server imported only games,
+variants and this subpackage. In a bubblewrap jail, or a process-level jail
+started by root (shut in an empty folder), they are not on its disk either. A
+process-level jail of an ordinary user could still read them from disk, so
+guard() also refuses, from then on, any import of the project's players package
+(or of tournament), any opening of its files and any call of the searches that
+`games` lends from it (`from games import *`), and records each as a violation,
+which fails the submission (a best effort only where the files are readable)."""
 
 from __future__ import annotations
 
