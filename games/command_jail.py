@@ -39,7 +39,6 @@ class CommandJail(Jail):
                  folders: Sequence[str] = (), workdir: str | None = None):
         if level not in ('process', 'bwrap') or not argv:
             raise ValueError(f'a command jail needs a command and a level, got {level!r}, {argv!r}')
-        self.level, self.limits = level, limits
         if level == 'bwrap':
             command = bwrap_options(folders, PROGRAM_PATH, workdir or '/tmp', server=False)
             command += list(argv)

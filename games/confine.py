@@ -19,8 +19,8 @@ PROGRAM_PATH = '/usr/local/bin:/usr/bin:/bin'
 _CLONE_NEWNS, _CLONE_NEWUTS, _CLONE_NEWIPC = 0x20000, 0x4000000, 0x8000000
 _CLONE_NEWUSER, _CLONE_NEWPID, _CLONE_NEWNET = 0x10000000, 0x20000000, 0x40000000
 _MS_RDONLY, _MS_NOSUID, _MS_NODEV, _MS_REC, _MS_PRIVATE = 1, 2, 4, 0x4000, 0x40000
-_PR_SET_PDEATHSIG, _PR_SET_DUMPABLE = 1, 4
-_PR_SET_NO_NEW_PRIVS = 38
+PR_SET_PDEATHSIG, PR_SET_DUMPABLE, PR_SET_CHILD_SUBREAPER, PR_SET_NO_NEW_PRIVS = 1, 4, 36, 38
+"""Options of Linux's prctl (see prctl)."""
 _LIBC = ctypes.CDLL(None, use_errno=True)
 
 
@@ -45,7 +45,7 @@ def run_command(job: dict, fds: list[int], folder: str | None, uid: int | None,
             os.chdir(job['workdir'] or folder)
         if uid is not None:
             _become(uid)
-        prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+        prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
         os.execvpe(command[0], command, environment)
     except OSError as error:
         hint = (' (a jail started by root runs as a user of its own, which must be able '
@@ -60,7 +60,7 @@ def take_pipes(request_read: int, answer_write: int) -> None:
     """In a new jail: its own session, the pipes on REQUEST_FD and ANSWER_FD, the
     standard streams on /dev/null, and no other file open."""
     os.setsid()
-    prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
     high = [fcntl.fcntl(fd, fcntl.F_DUPFD, 10) for fd in (request_read, answer_write)]
     os.dup2(high[0], REQUEST_FD)
     os.dup2(high[1], ANSWER_FD)
@@ -75,7 +75,7 @@ def shut_in(folder: str, uid: int | None, limits: dict) -> None:
     started by root, shut in that folder under a user of its own."""
     _set_limits(limits, _process_limit(limits, uid))
     os.environ.clear()  # no secret of anyone's environment
-    prctl(_PR_SET_NO_NEW_PRIVS, 1)
+    prctl(PR_SET_NO_NEW_PRIVS, 1)
     if uid is None:
         os.chdir(folder)
         os.environ.update(PATH='/usr/bin:/bin', HOME=folder, TMPDIR=folder)
@@ -101,7 +101,7 @@ def enter_namespaces(limits: dict, uid: int | None) -> None:
     namespace's first process, whose death kills every process in it."""
     if uid is not None:
         _become(uid)
-        prctl(_PR_SET_DUMPABLE, 1)  # to write its own maps in /proc/self
+        prctl(PR_SET_DUMPABLE, 1)  # to write its own maps in /proc/self
     uid, gid = os.getuid(), os.getgid()
     _check(_LIBC.unshare(_CLONE_NEWUSER | _CLONE_NEWNS | _CLONE_NEWPID | _CLONE_NEWNET
                          | _CLONE_NEWIPC | _CLONE_NEWUTS), 'unshare')
@@ -116,11 +116,11 @@ def enter_namespaces(limits: dict, uid: int | None) -> None:
     child = os.fork()
     if child:
         _wait_as_parent(child)
-    prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
     _set_limits(limits, limits['processes'])
     _drop_capabilities()
-    prctl(_PR_SET_NO_NEW_PRIVS, 1)
-    prctl(_PR_SET_DUMPABLE, 0)
+    prctl(PR_SET_NO_NEW_PRIVS, 1)
+    prctl(PR_SET_DUMPABLE, 0)
     os.chdir('/tmp')
     os.environ.clear()
     os.environ.update(PATH='/usr/bin:/bin', HOME='/tmp', TMPDIR='/tmp')

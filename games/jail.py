@@ -26,7 +26,6 @@ nothing the jail sends is ever unpickled, compared or called by the trusted side
 
 from __future__ import annotations
 
-import ctypes
 import functools
 import json
 import os
@@ -37,13 +36,13 @@ import time
 from dataclasses import dataclass
 from typing import Any, Sequence
 
+from . import confine
 from .jail_server import SERVER_START_SECONDS, ServerLost, forget, server
 
 LEVELS = ('auto', 'bwrap', 'process')
 """The sandbox levels a user may ask for; 'auto' is bwrap where it works, else process."""
 MESSAGE_LIMIT = 1 << 16
 """The most bytes of one message from a jail; a longer one is garbage."""
-_PR_SET_DUMPABLE = 4
 
 
 @dataclass(frozen=True)
@@ -82,7 +81,6 @@ class Jail:
         server cannot start one."""
         if level not in ('process', 'bwrap'):
             raise ValueError(f'unknown jail level {level!r}')
-        self.level, self.limits = level, limits
         self.server = server(level, tuple(packages))
         request_read, self._request = os.pipe()
         self._answer, answer_write = os.pipe()
@@ -220,16 +218,7 @@ def prepare_jailer() -> None:
     """Keep other processes of this user from tracing this trusted process or
     reading its memory (jails run at the process level by an ordinary user are
     such processes)."""
-    _prctl(_PR_SET_DUMPABLE, 0)
-
-
-def _prctl(option: int, value: int) -> bool:
-    """Call Linux's prctl; return False where it is missing or fails."""
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        return libc.prctl(option, value, 0, 0, 0) == 0
-    except (OSError, AttributeError):
-        return False
+    confine.prctl(confine.PR_SET_DUMPABLE, 0)
 
 
 def _shown(data: bytes, limit: int = 80) -> str:

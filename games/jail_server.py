@@ -39,7 +39,6 @@ class JailServer:
     def __init__(self, level: str, packages: tuple[str, ...]):
         """Start the server and wait until it has imported the packages; raise
         ServerLost, saying why, if it cannot start."""
-        self.level = level
         self.lock = threading.Lock()
         self.folder = tempfile.mkdtemp(prefix='jail-server-')
         os.chmod(self.folder, 0o755)

@@ -147,8 +147,8 @@ class JailedPlayer:
         entry answers this protocol (such as the grader's). With reuse, a shipped
         (registry) player may get a jail that an earlier game of this process left
         in good order: it starts each game afresh, with a new seed, a new game and the
-        player loaded anew by load_player (which, for the players this project
-        ships, also empties the search engine's tables)."""
+        player loaded anew by load_player (which, for a player whose moves depend
+        on its clock, also empties the search engine's tables)."""
         self.code, self.timing, self.history = code, timing, history
         self.remaining = timing.base
         self.stats: dict = {}

@@ -57,9 +57,6 @@ nothing else."""
 PACKET = 1 << 16
 """The largest control message."""
 
-_PR_SET_DUMPABLE, _PR_SET_CHILD_SUBREAPER = 4, 36
-
-
 def main(control_fd: int, level: str, packages: Sequence[str], uid_base: int) -> None:
     """Serve jails on the control socket until the trusted side goes (closes it, or
     ends, which closes it too), then kill them all; run by root, give them the user
@@ -67,8 +64,8 @@ def main(control_fd: int, level: str, packages: Sequence[str], uid_base: int) ->
     for name in ('SIGINT', 'SIGTERM'):
         signal.signal(getattr(signal, name), signal.SIG_IGN)
     preload(packages)
-    confine.prctl(_PR_SET_DUMPABLE, 0)
-    confine.prctl(_PR_SET_CHILD_SUBREAPER, 1)
+    confine.prctl(confine.PR_SET_DUMPABLE, 0)
+    confine.prctl(confine.PR_SET_CHILD_SUBREAPER, 1)
     control = socket.socket(fileno=control_fd)
     control.send(json.dumps({'ready': True}).encode())
     Server(control, level, uid_base).serve()

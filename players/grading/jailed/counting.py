@@ -39,7 +39,7 @@ class Recorder:
 
 def counting(game: Game, recorder: Recorder) -> Game:
     """Return a private copy of game whose result method (and that of any copy
-    made of it) also records each new state in recorder. The copy is still an
+    made of it) also records in recorder each call that makes a state. The copy is still an
     instance of the game's class, so a search cannot tell it from the game."""
     proxy = copy.deepcopy(game)
     cls = _counting_class(type(game))
@@ -52,7 +52,7 @@ _CLASSES: dict = {}
 
 
 def _counting_class(cls: type) -> type:
-    """The subclass of cls whose result records what it returns (made once per class)."""
+    """The subclass of cls whose result records each call (made once per class)."""
     if cls not in _CLASSES:
         def result(self, state, move):
             new_state = cls.result(self, state, move)
