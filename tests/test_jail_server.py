@@ -45,7 +45,7 @@ def test_a_player_finds_nothing_of_the_referee_in_its_memory(tmp_path, level):
 @pytest.mark.parametrize('level', LEVELS)
 def test_a_player_cannot_foretell_the_dice(tmp_path, level):
     codes = {name: remote.read_player(name) for name in (prying('prophet'), 'random')}
-    game = 'dicenim(piles=(9, 9, 9), sides=6)'
+    game = 'dicenim(piles=(20, 20, 20), sides=6)'
     records = round_robin(tmp_path, codes, variant=game, jobs=1, sandbox=level)
     told = details(records, prying('prophet'))
     assert told and all(detail.startswith('RuntimeError: prophecy failed') for detail in told)
