@@ -23,18 +23,20 @@ import tabulate
 import games
 import players
 import variants
-from games import jail, program, referee, remote
-from games.tournament import (export, grades, html_report, ladder, naming, replay, report,
+from games import referee
+from players.arena import jail, program, remote
+from players.arena import (export, grades, html_report, ladder, naming, replay, report,
                               sprt, tables)
-from games.tournament.loading import check_players
-from games.tournament.match import Rules, play_match
-from games.tournament.progress import Progress
-from games.tournament.results import OVERALL, Results
-from games.tournament.runner import MachineryError, run
-from games.tournament.schedule import count_games, schedule
-from games.tournament.store import RESULTS, Store, StoreError
-from games.tournament.workers import WorkerPool
-from players import bench, bench_boards, bench_gomoku, grading, treedraw
+from players.arena.loading import check_players
+from players.arena.match import Rules, play_match
+from players.arena.progress import Progress
+from players.arena.results import OVERALL, Results
+from players.arena.runner import MachineryError, run
+from players.arena.schedule import count_games, schedule
+from players.arena.store import RESULTS, Store, StoreError
+from players.arena.workers import WorkerPool
+from players import grading, treedraw
+from players.bench import boards as bench_boards, gomoku as bench_gomoku, speed as bench
 from players.grading import batch, gradescope
 
 USAGE_ERROR = 2
@@ -488,7 +490,7 @@ def check_executor(args) -> None:
         except ImportError as error:
             fail(f"--executor dask needs Dask's distributed ({error}); install it with "
                  "pip install 'aima-games[dask]'")
-        from games.tournament import cluster
+        from players.arena import cluster
         if args.scheduler:
             try:
                 cluster.check_address(args.scheduler)
@@ -502,7 +504,7 @@ def start_executor(args, hard_timeout: float,
     cluster's workers) and how many games to keep submitted to it, or fail."""
     if args.executor == 'local':
         return WorkerPool(args.jobs, hard_timeout=hard_timeout), 2 * args.jobs
-    from games.tournament import cluster
+    from players.arena import cluster
     try:
         executor = cluster.DaskExecutor(args.scheduler, args.jobs, hard_timeout, sandbox)
     except cluster.ClusterError as error:

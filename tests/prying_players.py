@@ -11,6 +11,11 @@ import sys
 TRUSTED = ('Rules', 'GameSpec', 'Store', 'JailedPlayer', 'WorkerPool', 'Setup', 'Session',
            'Report', 'Settings', 'Case', 'ProgramPlayer')
 """Kinds of object that only the trusted side makes."""
+TRUSTED_MODULES = ('players.arena', 'players.grading')
+"""The packages of the machinery and the course kit, which run on the trusted side..."""
+JAIL_SIDE = ('players.arena.zygote', 'players.arena.confine', 'players.arena.remote',
+             'players.grading.jailed')
+"""...except these modules, which run in the jail server and the jail."""
 
 _prophecy: dict = {}
 """What prophet remembers between its moves of a game."""
@@ -25,7 +30,7 @@ def snoop(game, state):
     frame = sys._getframe()
     while frame is not None:
         module = frame.f_globals.get('__name__', '')
-        if module.startswith(('games.tournament', 'players.grading')):
+        if module.startswith(TRUSTED_MODULES) and not module.startswith(JAIL_SIDE):
             found.add(f'frame {module}.{frame.f_code.co_name}')
         frame = frame.f_back
     for thing in gc.get_objects():
@@ -33,7 +38,7 @@ def snoop(game, state):
         if kind in TRUSTED:
             found.add(f'a {kind}')
         elif callable(thing) and getattr(thing, '__name__', '') in ('play_match', 'model_search'):
-            if getattr(thing, '__module__', '').startswith(('games.tournament', 'players')):
+            if getattr(thing, '__module__', '').startswith('players'):
                 found.add(f'{thing.__module__}.{thing.__name__}')
     raise RuntimeError(f'found {sorted(found)}')
 

@@ -7,7 +7,7 @@ import sys
 import time
 
 from games import ConnectFour, Nim, TicTacToe
-from players import bench
+from players.bench import speed as bench
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 

@@ -7,7 +7,7 @@ import variants
 from games import Breakthrough, Hex, IllegalMoveError, Kalah, Othello
 from games.othello import PASS
 from players import PLAYER, engine, textbook
-from players.bench_boards import perft, perft_openspiel
+from players.bench.boards import perft, perft_openspiel
 
 PERFT = {
     'othello(n=8)': ('othello', (4, 12, 56, 244, 1396, 8200, 55092)),
@@ -17,7 +17,7 @@ PERFT = {
 }
 """For each game, OpenSpiel's game and its move counts from the start (perft: the move
 sequences of each length, from 1), as OpenSpiel 2.0.2 (pip install open-spiel)
-computes them with players.bench_boards.perft_openspiel; the test computes them again
+computes them with players.bench.boards.perft_openspiel; the test computes them again
 where OpenSpiel is installed."""
 
 

@@ -17,12 +17,13 @@ import pytest
 
 import players
 import variants
-from games import referee, remote
-from games.tournament.match import Rules, play_match
-from games.tournament.runner import run
-from games.tournament.schedule import schedule
-from games.tournament.store import Store
-from games.tournament.workers import WorkerPool
+from games import referee
+from players.arena import remote
+from players.arena.match import Rules, play_match
+from players.arena.runner import run
+from players.arena.schedule import schedule
+from players.arena.store import Store
+from players.arena.workers import WorkerPool
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HOSTILE = os.path.join(ROOT, 'tests', 'hostile_players.py')
@@ -105,7 +106,7 @@ def scheduler(tmp_path_factory):
 
 @needs_dask
 def test_a_cluster_plays_the_same_games_as_one_machine(codes, local_games, scheduler, tmp_path):
-    from games.tournament.cluster import DaskExecutor
+    from players.arena.cluster import DaskExecutor
     executor = DaskExecutor(scheduler, hard_timeout=30)
     assert executor.slots() == 2
     played, records = play(executor, codes, tmp_path / 'games.sqlite')
@@ -117,7 +118,7 @@ def test_a_cluster_plays_the_same_games_as_one_machine(codes, local_games, sched
 def test_a_worker_killed_mid_game_costs_no_game_and_no_forfeit(codes, local_games, scheduler,
                                                                tmp_path):
     import distributed
-    from games.tournament.cluster import DaskExecutor
+    from players.arena.cluster import DaskExecutor
     killed = []
     with distributed.Client(scheduler, set_as_default=False) as client:
         client.wait_for_workers(2)
@@ -141,7 +142,7 @@ def test_a_worker_killed_mid_game_costs_no_game_and_no_forfeit(codes, local_game
 
 @needs_dask
 def test_a_player_that_dies_or_hangs_on_a_worker_forfeits_as_on_one_machine(scheduler, tmp_path):
-    from games.tournament.cluster import DaskExecutor
+    from players.arena.cluster import DaskExecutor
     codes = {name: remote.read_player(f'{HOSTILE}:{name}') for name in ('dies', 'sleeps', 'first')}
     job = partial(play_match, rules=Rules(move_timeout=0.5, sandbox='process'), players=codes,
                   make_game=variants.make, load_player=players.load_player)

@@ -8,7 +8,7 @@ import pytest
 
 import tournament
 import variants
-from games.tournament import grades, ratings, report, tables
+from players.arena import grades, ratings, report, tables
 from test_report import class_results
 
 ANCHORS = [(-314, 0), (105, 70), (397, 100)]

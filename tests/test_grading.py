@@ -6,7 +6,8 @@ import os
 
 import pytest
 
-from games import Fig52Game, Nim, jail
+from games import Fig52Game, Nim
+from players.arena import jail
 from players import grading, textbook
 from players.grading.cases import (DEEP, DEPTH_TRAP, DEPTH_TRAP_EVALS, EARLY_END_EVALS,
                                    EARLY_END_SUCCS, EARLY_END_UTILS, FIVE_PLY_SUCCS,

@@ -8,7 +8,8 @@ import textwrap
 import pytest
 
 import variants
-from games import clock, jail, referee, remote, zygote
+from games import clock, referee
+from players.arena import jail, remote, zygote
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OTHER_PLAYER = os.path.join(ROOT, 'tests', 'hostile_players.py')

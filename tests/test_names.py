@@ -9,7 +9,7 @@ import pytest
 
 import players
 from games import Nim, TreeGame
-from games.tournament.naming import name_players, split_specs
+from players.arena.naming import name_players, split_specs
 from players import registry
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

@@ -1,4 +1,4 @@
-"""Players in any language: programs that speak JSON lines (games.program), at
+"""Players in any language: programs that speak JSON lines (players.arena.program), at
 both jail levels, in tournaments, in play and in the grader; each game's STATE."""
 
 import json
@@ -14,14 +14,15 @@ import pytest
 import players
 import tournament
 import variants
-from games import command_jail, jail, program, referee, remote
-from games.tournament.match import Rules, play_match
-from games.tournament import replay
-from games.tournament.naming import name_players
-from games.tournament.runner import run
-from games.tournament.schedule import schedule
-from games.tournament.store import Store
-from games.tournament.workers import WorkerPool
+from games import referee
+from players.arena import command_jail, jail, program, remote
+from players.arena.match import Rules, play_match
+from players.arena import replay
+from players.arena.naming import name_players
+from players.arena.runner import run
+from players.arena.schedule import schedule
+from players.arena.store import Store
+from players.arena.workers import WorkerPool
 from test_tournament_faults import adopting_orphans, outcome
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

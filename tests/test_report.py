@@ -10,10 +10,10 @@ import sys
 import pytest
 
 from games import ConnectFour, Nim, TicTacToe
-from games.tournament import report, tables
-from games.tournament.replay import replay
-from games.tournament.results import Results
-from games.tournament.store import Store
+from players.arena import report, tables
+from players.arena.replay import replay
+from players.arena.results import Results
+from players.arena.store import Store
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 

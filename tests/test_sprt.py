@@ -8,8 +8,8 @@ import os
 import pytest
 
 import tournament
-from games import jail
-from games.tournament import sprt
+from players.arena import jail
+from players.arena import sprt
 
 HOSTILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'hostile_players.py')
 

@@ -12,12 +12,13 @@ import pytest
 
 import players
 import variants
-from games import jail_server, referee, remote, zygote
-from games.tournament.match import Rules, play_match
-from games.tournament.runner import run
-from games.tournament.schedule import schedule
-from games.tournament.store import Store
-from games.tournament.workers import WorkerPool
+from games import referee
+from players.arena import jail_server, remote, zygote
+from players.arena.match import Rules, play_match
+from players.arena.runner import run
+from players.arena.schedule import schedule
+from players.arena.store import Store
+from players.arena.workers import WorkerPool
 
 HOSTILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'hostile_players.py')
 TIMEOUT = 0.5

@@ -2,7 +2,7 @@
 
 from collections import Counter
 
-from games.tournament.schedule import count_games, pairings, schedule
+from players.arena.schedule import count_games, pairings, schedule
 
 PLAYERS = ['a', 'b', 'c', 'd']
 

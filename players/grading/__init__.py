@@ -1,7 +1,7 @@
 """The course grader: checks a student's search functions and player, CS188-style,
 and reports each check's points as PASS or FAIL lines, as JSON or for Gradescope.
 
-The student's file runs only in a jail (games.jail), loaded once for all its
+The student's file runs only in a jail (players.arena.jail), loaded once for all its
 checks; only plain data comes back (the move chosen, the states generated), and
 every verdict is worked out here. The player's games are played by the trusted
 referee against the jailed player, with a time limit for each move."""
@@ -14,9 +14,10 @@ import time
 from dataclasses import asdict, dataclass, field
 
 import variants
-from games import Game, program
-from games.jail import describe as describe_level
-from games.jail import Limits
+from games import Game
+from players.arena import program
+from players.arena.jail import describe as describe_level
+from players.arena.jail import Limits
 
 from .anchored import check_anchors
 from .cases import SEARCH_FUNCTIONS, Case, CaseError, load_cases, search_cases
@@ -246,7 +247,7 @@ def grade(path: str, settings: Settings = Settings(), checks: list[Check] | None
 
 def grade_program(spec: str, settings: Settings, checks: list[Check],
                   games: dict[str, Game]) -> Report:
-    """Grade a program (a player spec such as 'exec:./bot', see games.program) on the
+    """Grade a program (a player spec such as 'exec:./bot', see players.arena.program) on the
     player checks of checks, each game played against it in a jail started for that
     game; the search checks need Python functions, and the report says so."""
     started = time.perf_counter()

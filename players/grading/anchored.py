@@ -10,8 +10,8 @@ import itertools
 import random
 
 from games import StochasticGame, referee
-from games.tournament import grades, ratings
-from games.tournament.match import play_opening
+from players.arena import grades, ratings
+from players.arena.match import play_opening
 
 from ..registry import load_player
 from .playing import MAX_PLIES, Table, play

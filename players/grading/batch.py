@@ -11,7 +11,7 @@ import multiprocessing
 import os
 from typing import Iterator
 
-from games import jail, program
+from players.arena import jail, program
 
 from . import FUNCTIONS, LoadError, Report, Settings, grade, make_checks, make_games, unloadable
 

@@ -9,9 +9,10 @@ import random
 import time
 from dataclasses import dataclass, field
 
-from games import Game, StochasticGame, program, referee, remote
-from games.jail import Limits
-from games.tournament.match import play_opening
+from games import Game, StochasticGame, referee
+from players.arena import program, remote
+from players.arena.jail import Limits
+from players.arena.match import play_opening
 
 from ..registry import load_player
 from .session import Session

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from typing import Callable
 
-from games import remote
+from players.arena import remote
 from games.stochastic import from_json
 from players import textbook
 

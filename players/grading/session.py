@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import time
 
-from games.jail import Jail, JailError, Limits
-from games.remote import to_plain
+from players.arena.jail import Jail, JailError, Limits
+from players.arena.remote import to_plain
 
 from .cases import Case
 from .jailed.plain import state_key, text

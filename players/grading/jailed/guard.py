@@ -17,6 +17,7 @@ import sys
 from typing import Any
 
 import games
+from players.arena import remote
 
 BLOCKED = ('players', 'tournament', '__main__')
 """The modules (and their submodules) a student's code may not use."""
@@ -24,8 +25,10 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(games.__file__)))
 """The project's folder."""
 PROTECTED = (os.path.join(ROOT, 'players') + os.sep, os.path.join(ROOT, 'tournament.py'))
 """The files a student's code may not read: the reference searches and the grader."""
-OWN = os.path.dirname(os.path.abspath(__file__)) + os.sep
-"""This subpackage, which runs in the jail and may be read (for tracebacks)."""
+READABLE = (os.path.dirname(os.path.abspath(__file__)) + os.sep,
+            os.path.dirname(os.path.abspath(remote.__file__)) + os.sep)
+"""This subpackage and the machinery's, which run in the jail and may be read
+(for tracebacks)."""
 INTROSPECTION = ('gc.get_objects', 'gc.get_referrers', 'gc.get_referents',
                  'sys._current_frames')
 """Audit events of ways to find objects a student's code was not given."""
@@ -68,7 +71,7 @@ def _audit(event: str, args: tuple) -> None:
         refuse(f'imports {args[0]}')
     elif event == 'open' and isinstance(args[0], (str, bytes)):
         path = os.path.abspath(os.fsdecode(args[0]))
-        if (not path.startswith(OWN)
+        if (not path.startswith(READABLE)
                 and any(path == place or path.startswith(place) for place in PROTECTED)):
             refuse(f'reads {os.path.relpath(path, ROOT)}')
     elif event in INTROSPECTION:

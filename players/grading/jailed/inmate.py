@@ -9,7 +9,7 @@ the jail answers {"defined": [names]} or {"error": why it cannot load}. Then:
   {"results": [[state key, move], ...]}, each call of result that made a state,
   and then {"done": true, "move": move} (or "error", "not_implemented" or
   "stopped"). The grader follows the calls with its own game.
-- a game's setup, then move requests, as games.remote's protocol has them:
+- a game's setup, then move requests, as players.arena.remote's protocol has them:
   the student's player answers them.
 
 The answers to loading and to searches carry "reference": the first use of a
@@ -25,7 +25,7 @@ import traceback
 from typing import Any
 
 import variants
-from games import remote
+from players.arena import remote
 from games.referee import DETAIL_LIMIT, describe
 
 from . import guard

@@ -17,7 +17,7 @@ import math
 from importlib import resources
 from typing import Callable, Iterable, Sequence
 
-from ..base import Game
+from games.base import Game
 from .replay import outcome, replay, score_text
 from .report import plural
 from .results import ENDINGS, OVERALL, Results

@@ -6,9 +6,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterator
 
-from ..base import Game
-from ..referee import NORMAL, seats_of
-from ..stochastic import from_json, is_chance_node
+from games.base import Game
+from games.referee import NORMAL, seats_of
+from games.stochastic import from_json, is_chance_node
 from .report import plural
 
 

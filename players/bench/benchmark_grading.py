@@ -5,8 +5,8 @@ time, and prints the wall time, the median and slowest file of the class, and
 the time per well-behaved, slow and hanging file. Not part of the test suite;
 run it by hand:
 
-    python tests/benchmark_grading.py                 # 200 files, 10% hanging, 5% slow, 2 jobs
-    python tests/benchmark_grading.py --files 20      # a quick look
+    python players/bench/benchmark_grading.py                 # 200 files, 10% hanging, 5% slow, 2 jobs
+    python players/bench/benchmark_grading.py --files 20      # a quick look
 """
 
 import argparse
@@ -17,7 +17,7 @@ import sys
 import tempfile
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
 from games import jail  # noqa: E402
 from players import grading, textbook  # noqa: E402

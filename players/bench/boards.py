@@ -8,8 +8,9 @@ from __future__ import annotations
 import variants
 from games import Game
 
-from . import engine
-from .bench import cold
+from players import engine
+
+from .speed import cold
 from .peers import Unsupported, installed
 
 PERFT = [

@@ -35,7 +35,7 @@ from concurrent.futures import Executor, Future
 from dataclasses import dataclass
 from typing import Callable
 
-from .. import jail
+from . import jail
 from .workers import WorkerPool
 
 CONNECT_SECONDS = 10.0
@@ -44,7 +44,7 @@ SLOTS_SECONDS = 2.0
 """How often the number of the cluster's worker threads is read again."""
 PACKAGES = ('games', 'players', 'variants')
 """The packages whose code must be the same on every machine of a tournament."""
-PRELOAD = ['games.tournament.match', 'players', 'variants']
+PRELOAD = ['players.arena.match', 'players', 'variants']
 """Modules the fork server imports, so that referee processes start with them."""
 
 

@@ -7,8 +7,8 @@ import time
 
 from games import Gomoku
 
-from . import engine, gomoku_rules
-from .registry import PLAYER
+from players import engine, gomoku_rules
+from players.registry import PLAYER
 
 GAME = Gomoku(15, 15, 5)
 POSITIONS = [('empty board', ()),

@@ -7,8 +7,8 @@ import textwrap
 from typing import Iterable
 
 from . import tables
-from .. import jail
-from ..referee import NORMAL
+from . import jail
+from games.referee import NORMAL
 from .results import OVERALL, Results
 
 OPTIONAL_TABLES = ('details', 'crosstable', 'los', 'endings', 'speed', 'forfeits')

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Benchmark the Dask executor against the local one (not a test; pytest does not collect it).
 
-    python tests/benchmark_cluster.py              # needs the dask extra
-    python tests/benchmark_cluster.py --repeat 3
+    python players/bench/benchmark_cluster.py              # needs the dask extra
+    python players/bench/benchmark_cluster.py --repeat 3
 
 Runs the same tournaments with --jobs 2 on the local executor (two worker
 processes) and with --executor dask (a LocalCluster of two workers, started by
@@ -21,7 +21,7 @@ import subprocess
 import sys
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TOURNAMENTS = {
     'heavy': (['--players', 'mcts,ab3,random', '--variants', 'tictactoe', 'misere-nim',
                '--games', '25', '--openings', '2'], 300),

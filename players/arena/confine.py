@@ -1,6 +1,6 @@
 """How a process forked by the jail server becomes a jail: its pipes, limits,
 user and folder, or namespaces of its own, or the program it executes (see
-games.zygote, which forks it). Linux only; each function runs in the child."""
+players.arena.zygote, which forks it). Linux only; each function runs in the child."""
 
 from __future__ import annotations
 

@@ -22,9 +22,9 @@ from contextlib import contextmanager
 
 from games import ConnectFour, Game, GrundysGame, Nim, TicTacToe
 
-from . import engine
+from players import engine
 from .peers import PEERS, Unsupported, preload
-from .textbook import alpha_beta_search
+from players.textbook import alpha_beta_search
 
 POSITIONS = [
     ('tic-tac-toe 3x3', TicTacToe()),

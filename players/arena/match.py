@@ -7,10 +7,11 @@ import random
 from dataclasses import dataclass
 from typing import Callable, Mapping
 
-from .. import program, referee, remote
-from ..base import Game
-from ..jail import Limits
-from ..stochastic import is_chance_node
+from games import referee
+from . import program, remote
+from games.base import Game
+from .jail import Limits
+from games.stochastic import is_chance_node
 from .schedule import GameSpec
 from .workers import heartbeat
 

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Benchmark the tournament runner (not a test; pytest does not collect it).
 
-    python tests/benchmark_tournament.py                    # every figure
-    python tests/benchmark_tournament.py --baseline b72f42f # also the same runs on an older commit
+    python players/bench/benchmark_tournament.py                    # every figure
+    python players/bench/benchmark_tournament.py --baseline b72f42f # also the same runs on an older commit
 
 Prints the wall time of a class tournament of ten students' files (at each jail
 level) and of the default run (with --baseline, each beside the same run of an
@@ -25,7 +25,7 @@ import sys
 import tempfile
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path[:0] = [ROOT]
 
 from games import jail, program, remote  # noqa: E402  (after the path is set)

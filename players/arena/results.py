@@ -7,7 +7,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
-from ..referee import ADJUDICATED, ERROR, ILLEGAL, NORMAL, TIMEOUT
+from games.referee import ADJUDICATED, ERROR, ILLEGAL, NORMAL, TIMEOUT
 
 OVERALL = None
 """The key of the totals across all variants."""

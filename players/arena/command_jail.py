@@ -1,5 +1,5 @@
 """Jails that run a command: a program in any language, spoken to on its standard
-input and output. The same limits, levels and end as games.jail's jails; what
+input and output. The same limits, levels and end as players.arena.jail's jails; what
 the program writes on its standard error goes to a third pipe, kept bounded.
 The process-level jail server forks each such jail, which then executes the
 command (at the bwrap level, bubblewrap running it), so nothing of any Python

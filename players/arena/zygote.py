@@ -5,7 +5,7 @@ a fork would carry its memory (the referee's frames, the dice, other players'
 code) into the jail. It starts a server instead, a fresh interpreter that
 imports the project's packages and nothing of the trusted side, and asks it for
 each jail (the pattern of Android's zygote and nsjail's fork server). See
-games.jail for the trusted side's end; this module runs only in the server and
+players.arena.jail for the trusted side's end; this module runs only in the server and
 in the jails it forks.
 
 The server reads requests from its control socket, one JSON packet each:
@@ -21,7 +21,7 @@ a user id of its own and is shut in (chroot) an empty private folder, so it sees
 no file at all. At level 'bwrap' the server itself runs inside bubblewrap (a
 read-only system, no network), and each jail gets namespaces of its own inside
 it: user, mount, process, network and IPC, a fresh /tmp, no /proc, and no
-capabilities; its process-count limit is then its own. (games.confine does
+capabilities; its process-count limit is then its own. (players.arena.confine does
 each of these in the forked child.)
 """
 
@@ -72,7 +72,7 @@ def main(control_fd: int, level: str, packages: Sequence[str], uid_base: int) ->
 
 
 def probe(channel) -> None:
-    """A jail's entry that only says it runs (see games.jail.bwrap_problem)."""
+    """A jail's entry that only says it runs (see players.arena.jail.bwrap_problem)."""
     channel.send({'probe': True})
 
 

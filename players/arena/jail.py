@@ -3,11 +3,11 @@ spoken to only in lines of JSON; closing a jail kills everything it started.
 
 The trusted side starts a Jail with an entry, 'module:function', which runs in
 the jail as function(channel) and talks to the trusted side through the
-channel's receive() and send() (games.zygote.Channel); games.command_jail runs
+channel's receive() and send() (players.arena.zygote.Channel); players.arena.command_jail runs
 a program instead. No trusted process forks a jail: each asks a jail server of
-its own (games.jail_server), a fresh Python that has imported the project's
+its own (players.arena.jail_server), a fresh Python that has imported the project's
 packages and never held anything of the trusted side, which forks the jail
-(games.zygote, games.confine). Two levels:
+(players.arena.zygote, players.arena.confine). Two levels:
 
 - 'process': each jail is in its own session, with limits on memory, file
   size, open files, processes and core dumps. When this process runs as root,
@@ -196,7 +196,7 @@ def bwrap_problem() -> str | None:
     if shutil.which('bwrap') is None:
         return 'bubblewrap is not installed (apt-get install bubblewrap)'
     try:
-        with Jail('games.zygote:probe', 'bwrap') as probe:
+        with Jail('players.arena.zygote:probe', 'bwrap') as probe:
             answer = probe.receive(SERVER_START_SECONDS)
     except (ServerLost, JailError) as error:
         return f'bwrap does not work here: {error}'

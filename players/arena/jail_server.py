@@ -1,6 +1,6 @@
 """Jail servers, the trusted side's end: each process that starts jails starts a
-server (games.zygote) per level and set of packages, a fresh Python spoken to
-over a socket of its own, and asks it for each jail (see games.jail)."""
+server (players.arena.zygote) per level and set of packages, a fresh Python spoken to
+over a socket of its own, and asks it for each jail (see players.arena.jail)."""
 
 from __future__ import annotations
 
@@ -33,7 +33,7 @@ class ServerLost(RuntimeError):
 
 
 class JailServer:
-    """A jail server (games.zygote) of this process, at one level, for jails that
+    """A jail server (players.arena.zygote) of this process, at one level, for jails that
     may import the given packages, spoken to over a socket of its own."""
 
     def __init__(self, level: str, packages: tuple[str, ...]):
@@ -70,7 +70,7 @@ class JailServer:
     def start(self, job: dict, limits, fds: Sequence[int]) -> int:
         """Start a jail with the given ends of its pipes; return its id. job is
         {'entry': 'module:function'}, or {'command': argv, 'workdir': folder or
-        None, 'level': 'process' or 'bwrap'} for a program (see games.zygote)."""
+        None, 'level': 'process' or 'bwrap'} for a program (see players.arena.zygote)."""
         return self._ask({'start': job, 'limits': asdict(limits)}, fds)['pid']
 
     def close(self, pid: int, grace: float, wait: bool = True) -> int | None:
@@ -162,19 +162,20 @@ def _server_command(level: str, packages: Sequence[str], control: int,
               os.path.dirname(os.path.realpath(sys.executable))]
     library = [path for path in sys.path if path and os.path.isdir(path)
                and any(path.startswith(prefix + os.sep) for prefix in python)]
-    package_dirs = [os.path.dirname(importlib.import_module(name).__file__) for name in packages]
+    on_path = (*packages, __package__)  # the server's own modules too, not preloaded
+    package_dirs = [os.path.dirname(importlib.import_module(name).__file__) for name in on_path]
     uid_base = UID_BASE + (os.getpid() % 4_000_000) * 64
     if level == 'process':
         root = os.path.join(folder, 'packages')
-        for name, path in zip(packages, package_dirs):
-            if any(name.startswith(other + '.') for other in packages):
+        for name, path in zip(on_path, package_dirs):
+            if any(name.startswith(other + '.') for other in on_path):
                 continue  # there with its parent package
             link = os.path.join(root, *name.split('.'))
             os.makedirs(os.path.dirname(link), mode=0o755, exist_ok=True)
             os.symlink(path, link)
         return _python_command([root] + library, level, packages, control, uid_base)
     roots = [os.path.join(path, *['..'] * name.count('.'), '..')
-             for name, path in zip(packages, package_dirs)]
+             for name, path in zip(on_path, package_dirs)]
     roots = list(dict.fromkeys(os.path.normpath(path) for path in roots))
     binds = [path for path in dict.fromkeys(python + package_dirs) if not path.startswith('/usr/')]
     return bwrap_options(binds) + _python_command(roots + library, level, packages, control,
@@ -183,9 +184,9 @@ def _server_command(level: str, packages: Sequence[str], control: int,
 
 def _python_command(path: list[str], level: str, packages: Sequence[str], control: int,
                     uid_base: int) -> list[str]:
-    """Return the command of a fresh Python serving jails (see games.zygote.main)."""
-    code = (f'import sys; sys.path[:] = {path!r}; import games.zygote; '
-            f'games.zygote.main({control}, {level!r}, {list(packages)!r}, {uid_base})')
+    """Return the command of a fresh Python serving jails (see players.arena.zygote.main)."""
+    code = (f'import sys; sys.path[:] = {path!r}; import players.arena.zygote; '
+            f'players.arena.zygote.main({control}, {level!r}, {list(packages)!r}, {uid_base})')
     return [sys.executable, '-I', '-S', '-B', '-c', code]
 
 

@@ -27,12 +27,12 @@ import traceback
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import clock, referee
-from .base import Game
+from games import clock, referee
+from games.base import Game
 from .jail import Jail, JailError, Limits
-from .stochastic import from_json
+from games.stochastic import from_json
 
-ENTRY = 'games.remote:serve'
+ENTRY = 'players.arena.remote:serve'
 LOAD_SECONDS = 10.0
 """Seconds a jail may take to start and load its player, besides any move's time."""
 PACKAGES = ('games', 'players', 'variants')

@@ -13,7 +13,7 @@ import os
 import re
 from typing import Sequence
 
-from ..program import is_program_spec, program_names
+from .program import is_program_spec, program_names
 
 NAME = re.compile(r'[A-Za-z0-9_][A-Za-z0-9_.+-]*$')
 """What an explicit name may be: letters, digits and _ . + -, not starting with a sign."""

@@ -15,8 +15,8 @@ import json
 import os
 from typing import Iterable
 
-from ..program import ProgramCode
-from ..remote import PlayerCode
+from .program import ProgramCode
+from .remote import PlayerCode
 from .schedule import GameSpec
 from .store import Store
 

@@ -1,7 +1,7 @@
 """A process-pool Executor for the referees: each worker process runs one task at
 a time, silenced, and is killed and replaced when its task stops reporting
 progress for too long or when it dies. Workers run only the project's own code;
-players run in jails that the workers start (games.jail), which adopt their
+players run in jails that the workers start (players.arena.jail), which adopt their
 orphans, so closing a jail also kills what its player hid away."""
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import time
 from concurrent.futures import Executor, Future
 from typing import Callable
 
-from .. import jail
+from . import jail
 
 POLL_SECONDS = 0.05
 ORPHAN_POLL_SECONDS = 0.5

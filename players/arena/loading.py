@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from typing import Mapping
 
-from .. import jail_server, program, referee, remote
-from ..base import Game
+from games import referee
+from . import jail_server, program, remote
+from games.base import Game
 
 
 def check_players(players: Mapping[str, remote.PlayerCode | program.ProgramCode],

@@ -1,5 +1,5 @@
 """Players in any language: a program that speaks JSON lines on its standard input
-and output (protocol version 1), run in a jail (games.command_jail.CommandJail), and the
+and output (protocol version 1), run in a jail (players.arena.command_jail.CommandJail), and the
 trusted side's stand-in for it.
 
 The referee first sends {"type": "start", "protocol": 1, "game": SPEC, "seat": 0 or
@@ -31,8 +31,8 @@ import shutil
 from dataclasses import dataclass
 from typing import Any
 
-from . import referee
-from .base import Game
+from games import referee
+from games.base import Game
 from .command_jail import PROGRAM_PATH, CommandJail
 from .jail import JailError
 from .remote import (LOAD_SECONDS, JailedPlayer, PlayerCode, Setup, TimeControl, legal_move,
