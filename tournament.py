@@ -35,7 +35,8 @@ from players.arena.runner import MachineryError, run
 from players.arena.schedule import count_games, schedule
 from players.arena.store import RESULTS, Store, StoreError
 from players.arena.workers import WorkerPool
-from players import grading, treedraw
+from players import grading
+from players.grading import treedraw
 from players.bench import boards as bench_boards, gomoku as bench_gomoku, speed as bench
 from players.grading import batch, gradescope
 

@@ -14,7 +14,7 @@ import zipfile
 import pytest
 
 import variants
-from players import treedraw
+from players.grading import treedraw
 from players.grading import CaseError, load_cases
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

@@ -10,7 +10,8 @@ import pytest
 
 import variants
 from games import Fig52Game, Nim
-from players import textbook, treedraw
+from players import textbook
+from players.grading import treedraw
 from players.grading.cases import TIE
 from players.grading.counting import counting
 

@@ -17,9 +17,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games import Game
+from players.human import as_typed
 
-from .grading.jailed.plain import describe, parse_position, position_text
-from .human import as_typed
+from .jailed.plain import describe, parse_position, position_text
 
 NODE_LIMIT = 400
 """The most nodes (pruned stubs included) a drawing may have."""
