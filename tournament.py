@@ -92,9 +92,9 @@ def cmd_list(args) -> int:
     print('Players (options and their defaults in brackets; give them as mcts(N=200)):')
     registry = players.registry
     for name in players.PLAYER:
-        options = f'  [{registry.options(name)}]' if name in registry.FACTORY else ''
+        options = f'  [{registry.options(name)}]' if name in registry.factories() else ''
         print(f'  {name:<12} {registry.description(name)}{options}')
-    for name in [name for name in registry.FACTORY if name not in players.PLAYER]:
+    for name in [name for name in registry.factories() if name not in players.PLAYER]:
         print(f'  {name + "(" + registry.options(name) + ")":<12} {registry.description(name)}')
     print('\nVariants (* = in the default tournament):')
     for name, variant in variants.VARIANTS.items():
@@ -108,7 +108,8 @@ def cmd_play(args) -> int:
     game = make_game(args.variant)
     seats = referee.seats_of(game)
     specs = (args.first, args.second)
-    codes = [None if spec in players.INTERACTIVE else player_code(spec) for spec in specs]
+    codes = [None if players.registry.is_interactive(spec) else player_code(spec)
+             for spec in specs]
     setup = remote.Setup(args.variant, level=sandbox_level(args.sandbox))
     names = dict(zip(seats, specs))
     print(f'{game}: {names[seats[0]]} plays {seats[0]}, {names[seats[1]]} plays {seats[1]}')
@@ -521,8 +522,7 @@ def tournament_players(text: str | None, gauntlet: str | None,
     player, and the anchors that are not among them, as registry specs), and the
     name of the gauntlet player, added first if it is not among them."""
     if text is None:
-        entries = [name for name in players.PLAYER
-                   if name not in players.INTERACTIVE and name not in players.ON_REQUEST]
+        entries = players.registry.tournament_names()
     else:
         entries = naming.split_specs(text)
     try:
@@ -554,7 +554,7 @@ def checked_players(specs: dict[str, str], setup: remote.Setup, game: games.Game
     start) within seconds in a jail for game, the game of setup (a file may exit,
     hang or print as it loads), or fail."""
     for name, spec in specs.items():
-        if spec in players.INTERACTIVE:
+        if players.registry.is_interactive(spec):
             fail(f'player {name!r} needs a person at the keyboard; play it with play')
     codes = {name: player_code(spec) for name, spec in specs.items()}
     try:

@@ -7,16 +7,33 @@ import math
 import random
 import time
 from dataclasses import dataclass, field
+from enum import Enum
 from typing import Any, Callable, Sequence
 
 from .base import Game, IllegalMoveError, Player, PlayerQuit
 from .stochastic import is_chance_node
 
-NORMAL = 'normal'
-ADJUDICATED = 'adjudicated draw'
-ILLEGAL = 'illegal move'
-ERROR = 'error'
-TIMEOUT = 'timeout'
+
+
+class Termination(str, Enum):
+    """How a game ended. Each is a str, its text as records, JSON and the results
+    store keep it ('normal', 'timeout', ...)."""
+
+    NORMAL = 'normal'
+    ADJUDICATED = 'adjudicated draw'
+    ILLEGAL = 'illegal move'
+    ERROR = 'error'
+    TIMEOUT = 'timeout'
+
+    def __str__(self) -> str:
+        return self.value
+
+    def __format__(self, spec: str) -> str:
+        return format(self.value, spec)
+
+
+NORMAL, ADJUDICATED, ILLEGAL = Termination.NORMAL, Termination.ADJUDICATED, Termination.ILLEGAL
+ERROR, TIMEOUT = Termination.ERROR, Termination.TIMEOUT
 DETAIL_LIMIT = 500
 """The most characters of a forfeit's detail kept in the record (a player's message may be huge)."""
 
@@ -24,7 +41,7 @@ DETAIL_LIMIT = 500
 class Forfeit(Exception):
     """Raised by a stand-in for a player in another process to forfeit its game."""
 
-    def __init__(self, termination: str, detail: str):
+    def __init__(self, termination: Termination, detail: str):
         super().__init__(detail)
         self.termination = termination
         """How the game ends: illegal move, error or timeout."""
@@ -46,7 +63,7 @@ class GameRecord:
     """The state the game ended in."""
     utilities: tuple = ()
     """Each seat's utility of the final state; a forfeit scores the loss/win of the game's range."""
-    termination: str = NORMAL
+    termination: Termination = NORMAL
     """How the game ended: normal, adjudicated draw, illegal move, error or timeout."""
     detail: str = ''
     """What went wrong, for a forfeit or adjudication."""
@@ -193,18 +210,27 @@ def describe(error: BaseException) -> str:
     return f'{name}: {message}' if message else name
 
 
+def reported_nodes(stats: Any) -> int | float | None:
+    """Return the nodes a player's stats report (stats['nodes'], a finite number),
+    or None if they report none."""
+    nodes = stats.get('nodes') if isinstance(stats, dict) else None
+    if isinstance(nodes, (int, float)) and not isinstance(nodes, bool) and math.isfinite(nodes):
+        return nodes
+    return None
+
+
 def _count_nodes(record: GameRecord, seat: int, player) -> None:
     """Add the nodes a player reports in player.stats after a move to its seat's total."""
     try:
-        stats = getattr(player, 'stats', None)
-        nodes = stats.get('nodes') if isinstance(stats, dict) else None
+        nodes = reported_nodes(getattr(player, 'stats', None))
     except Exception:  # a player's broken attribute is ignored, never fatal
         return
-    if isinstance(nodes, (int, float)) and not isinstance(nodes, bool) and math.isfinite(nodes):
+    if nodes is not None:
         record.nodes[seat] = (record.nodes[seat] or 0) + nodes
 
 
-def _end(record: GameRecord, game: Game, state, termination: str, detail: str) -> GameRecord:
+def _end(record: GameRecord, game: Game, state, termination: Termination,
+         detail: str) -> GameRecord:
     """Close the record of a game that ended on the board or by adjudication."""
     record.final_state, record.termination, record.detail = state, termination, detail
     if termination == ADJUDICATED:
@@ -214,14 +240,14 @@ def _end(record: GameRecord, game: Game, state, termination: str, detail: str) -
     return record
 
 
-def forfeited(seats: tuple, seat: int, termination: str, detail: str) -> GameRecord:
+def forfeited(seats: tuple, seat: int, termination: Termination, detail: str) -> GameRecord:
     """Return the record of a game that seat lost by a fault outside any move's
     checks, such as its worker process dying."""
     return _forfeit(GameRecord(seats=seats, nodes=[None] * len(seats)), None, None, seat,
                     termination, detail)
 
 
-def _forfeit(record: GameRecord, game: Game, state, seat: int, termination: str,
+def _forfeit(record: GameRecord, game: Game, state, seat: int, termination: Termination,
              detail: str) -> GameRecord:
     """Close the record of a game that seat lost by a fault."""
     if len(detail) > DETAIL_LIMIT:

@@ -3,8 +3,8 @@
 from .engine import Solution, solve
 from .human import query_player
 from .perfect import perfect_player
-from .registry import (FACTORY, INTERACTIVE, ON_REQUEST, PLAYER, PlayerLoadError, load_player,
-                       make_alpha_beta_player, register, register_factory)
+from .registry import (PLAYER, REGISTRY, PlayerLoadError, load_player, make_alpha_beta_player,
+                       register, register_factory)
 from .textbook import (MCT_Node, alpha_beta_cutoff_search, alpha_beta_player, alpha_beta_search,
                        alphabeta_cutoff_search, alphabeta_full_search, alphabeta_player,
                        alphabeta_search, expect_min_max_player, expect_minmax,
@@ -13,11 +13,11 @@ from .textbook import (MCT_Node, alpha_beta_cutoff_search, alpha_beta_player, al
                        random_player, ucb)
 
 __all__ = ['Solution', 'solve', 'perfect_player',
-           'query_player', 'INTERACTIVE', 'ON_REQUEST', 'PLAYER', 'PlayerLoadError', 'load_player',
+           'query_player', 'PLAYER', 'REGISTRY', 'PlayerLoadError', 'load_player',
            'make_alpha_beta_player', 'register', 'MCT_Node', 'alpha_beta_cutoff_search',
            'alpha_beta_player', 'alpha_beta_search', 'alphabeta_cutoff_search',
            'alphabeta_full_search', 'alphabeta_player', 'alphabeta_search',
            'expect_min_max_player', 'expect_minmax', 'expect_minmax_player', 'expectiminimax',
            'expectiminimax_player', 'mcts_player', 'minimax_decision', 'minmax_decision',
            'minmax_player', 'monte_carlo_tree_search', 'random_player', 'ucb',
-           'FACTORY', 'register_factory']
+           'register_factory']

@@ -3,20 +3,21 @@
 from __future__ import annotations
 
 import importlib
-import importlib.util
 import os
 import random
-import re
-import sys
+from collections.abc import MutableMapping
+from dataclasses import dataclass, replace
 from typing import Callable
 
 from games import Game, Player
+from games.sources import run_source
 from games.specs import bind, parameters, parse_call
 
 from .clocked import make_clocked_alpha_beta_player, make_clocked_mcts_player
 from .human import query_player
 from .engine import clear_tables, search, solve_player
 from .perfect import perfect_player
+from .player_spec import Kind, parse_spec
 from .textbook import mcts_player, monte_carlo_tree_search, random_player
 
 EvalFn = Callable[[Game, object, object], float]
@@ -27,26 +28,79 @@ class PlayerLoadError(ValueError):
     """A player spec names a player, module, file or function that cannot be found."""
 
 
-PLAYER: dict[str, Player] = {}
-"""Player functions (game, state) -> move by name."""
+@dataclass(frozen=True)
+class Entry:
+    """A player of the registry: how to make it, and how it may be played."""
 
-INTERACTIVE = {'human'}
-"""The names of players that need a person at the keyboard."""
+    name: str
+    player: Player | None = None
+    """The player function the bare name loads, if any."""
+    factory: Callable[..., Player] | None = None
+    """The factory of the player with options, if any: the spec 'mcts(N=200)' loads
+    factory(N=200); the factory's keyword parameters, typed, are the options."""
+    interactive: bool = False
+    """Whether the player needs a person at the keyboard."""
+    on_request: bool = False
+    """Whether a tournament plays it only when named (it thinks until its time is up)."""
+    clocked: bool = False
+    """Whether its moves depend on its clock, and so on how much its search tables
+    already hold: loading it empties the engine's tables. (Every other player's
+    move is the textbook search's whatever its tables hold; they only make it
+    faster, and stay.)"""
 
-FACTORY: dict[str, Callable[..., Player]] = {}
-"""Factories of the players that take options, by name: the spec 'mcts(N=200)'
-loads FACTORY['mcts'](N=200)."""
+    @property
+    def description(self) -> str:
+        """The first line of the docstring of the player (or of its factory)."""
+        doc = ((self.player or self.factory).__doc__ or '').strip()
+        return doc.splitlines()[0] if doc else self.name
 
-_OPTION_SPEC = re.compile(r'\s*([A-Za-z_]\w*)\s*(\(.*)?$', re.DOTALL)
+    @property
+    def options(self) -> str:
+        """The options of the factory and their defaults, as 'N=1000' ('depth' for
+        one without a default); '' without a factory."""
+        if self.factory is None:
+            return ''
+        return ', '.join(name if param.default is param.empty else f'{name}={param.default!r}'
+                         for name, param in parameters(self.factory).items())
 
-ON_REQUEST: set[str] = set()
-"""The names of players a tournament plays only when named: they think until their time is up."""
 
-CLOCKED: set[str] = set()
-"""The names of players whose moves depend on their clock, and so on how much their
-search tables already hold: loading one empties the engine's tables. (Every other
-player's move is the textbook search's whatever its tables hold; they only make it
-faster, and stay.)"""
+REGISTRY: dict[str, Entry] = {}
+"""Every player of the registry, by name, in the order they were registered."""
+
+
+class Players(MutableMapping):
+    """The player functions (game, state) -> move of the registry by name, as a
+    dict: PLAYER['ab5']; PLAYER[name] = player registers one, del forgets it."""
+
+    def __getitem__(self, name: str) -> Player:
+        found = REGISTRY.get(name)
+        if found is None or found.player is None:
+            raise KeyError(name)
+        return found.player
+
+    def __setitem__(self, name: str, player: Player) -> None:
+        register(name)(player)
+
+    def __delitem__(self, name: str) -> None:
+        self[name]  # raises KeyError for a name without a player
+        found = REGISTRY[name]
+        if found.factory is None:
+            del REGISTRY[name]
+        else:
+            REGISTRY[name] = replace(found, player=None)
+
+    def __iter__(self):
+        return iter([name for name, found in REGISTRY.items() if found.player is not None])
+
+    def __len__(self) -> int:
+        return sum(found.player is not None for found in REGISTRY.values())
+
+    def __repr__(self) -> str:
+        return repr(dict(self))
+
+
+PLAYER = Players()
+"""Player functions (game, state) -> move by name (a view of REGISTRY)."""
 
 
 def register(name: str, interactive: bool = False, on_request: bool = False,
@@ -57,21 +111,17 @@ def register(name: str, interactive: bool = False, on_request: bool = False,
         def greedy_player(game, state): ...
     """
     def add(player: Player) -> Player:
-        PLAYER[name] = player
-        if interactive:
-            INTERACTIVE.add(name)
-        if on_request:
-            ON_REQUEST.add(name)
-        if clocked:
-            CLOCKED.add(name)
+        found = REGISTRY.get(name, Entry(name))
+        REGISTRY[name] = replace(found, player=player, interactive=interactive,
+                                 on_request=on_request, clocked=clocked)
         return player
     return add
 
 
 def register_factory(name: str) -> Callable[[Callable[..., Player]], Callable[..., Player]]:
-    """Decorator that adds a factory of players with options to FACTORY under name.
-    The name is a Python identifier; the factory's keyword parameters, with their
-    types and defaults, are the options:
+    """Decorator that adds a factory of players with options to the registry under
+    name. The name is a Python identifier; the factory's keyword parameters, with
+    their types and defaults, are the options:
 
         @register_factory('mcts')
         def mcts(N: int = 1000) -> Player: ...
@@ -81,16 +131,21 @@ def register_factory(name: str) -> Callable[[Callable[..., Player]], Callable[..
                          f'got {name!r}')
 
     def add(factory: Callable[..., Player]) -> Callable[..., Player]:
-        FACTORY[name] = factory
+        REGISTRY[name] = replace(REGISTRY.get(name, Entry(name)), factory=factory)
         return factory
     return add
 
 
-def options(name: str) -> str:
-    """Return the options of a factory and their defaults, as 'N=1000' ('depth'
-    for one without a default)."""
-    return ', '.join(name if param.default is param.empty else f'{name}={param.default!r}'
-                     for name, param in parameters(FACTORY[name]).items())
+def is_interactive(spec: str) -> bool:
+    """Return True if spec names a player of the registry that needs a person."""
+    return spec in REGISTRY and REGISTRY[spec].interactive
+
+
+def tournament_names() -> list[str]:
+    """Return the names of the players a tournament plays when given none: every
+    player of the registry that needs no person and is not played only on request."""
+    return [name for name, found in REGISTRY.items()
+            if found.player is not None and not found.interactive and not found.on_request]
 
 
 def make_alpha_beta_player(depth: int, eval_fn: EvalFn | None = None) -> Player:
@@ -120,26 +175,24 @@ def load_player(spec: str) -> Player:
     """Return the player a spec names: a registry name ('ab5'), a registry player
     with options ('mcts(N=200)'), a module's function ('package.module:function')
     or a file's ('path/to/file.py:function'; the function defaults to 'player').
-    Loading a player of CLOCKED empties the engine's search tables, so that a
-    player loaded for a new game plays it as it would in a fresh process. Raises
-    PlayerLoadError naming what is missing or wrong."""
-    if spec.split('(')[0].strip() in CLOCKED:
+    Loading a clocked player (see Entry) empties the engine's search tables, so
+    that a player loaded for a new game plays it as it would in a fresh process.
+    Raises PlayerLoadError naming what is missing or wrong."""
+    parsed = parse_spec(spec)
+    found = REGISTRY.get(parsed.name) if parsed.kind is Kind.REGISTRY else None
+    if found is not None and found.clocked:
         clear_tables()
     if spec in PLAYER:
         return PLAYER[spec]
-    called = _OPTION_SPEC.match(spec)
-    if called and (called.group(1) in FACTORY or called.group(2)):
-        return _make_player(spec, called.group(1))
-    if ':' in spec:
-        location, function = spec.rsplit(':', 1)
-    elif spec.endswith('.py'):
-        location, function = spec, 'player'
-    else:
-        with_options = ', '.join(f'{name}({options(name)})' for name in FACTORY)
+    if parsed.kind is Kind.REGISTRY and (parsed.options or found and found.factory):
+        return _make_player(spec, parsed.name)
+    if parsed.kind in (Kind.REGISTRY, Kind.PROGRAM):
+        with_options = ', '.join(f'{name}({options(name)})' for name in factories())
         raise PlayerLoadError(f'unknown player {spec!r}; known players: {", ".join(PLAYER)}; '
                               f'with options: {with_options} '
                               '(or give module:function or path/to/file.py:function)')
-    if location.endswith('.py'):
+    location, function = parsed.location, parsed.function
+    if parsed.kind is Kind.FILE:
         module = _load_file(location)
     else:
         try:
@@ -159,41 +212,48 @@ def load_player(spec: str) -> Player:
 def _make_player(spec: str, name: str) -> Player:
     """Return the player of an option spec such as 'mcts(N=200)', its options
     checked against the factory's typed parameters."""
-    if name not in FACTORY:
+    factory = REGISTRY[name].factory if name in REGISTRY else None
+    if factory is None:
         raise PlayerLoadError(f'unknown player {name!r} in {spec!r}; players with options: '
-                              f'{", ".join(FACTORY)}')
+                              f'{", ".join(factories())}')
     try:
         _, keywords = parse_call(spec, 'player')
-        kwargs = bind(FACTORY[name], keywords or {}, name)
+        kwargs = bind(factory, keywords or {}, name)
     except ValueError as error:
         raise PlayerLoadError(str(error)) from None
     try:
-        return FACTORY[name](**kwargs)
+        return factory(**kwargs)
     except ValueError as error:  # a value of the right type but out of range
         raise PlayerLoadError(f'{name}: {error}') from None
 
 
+def factories() -> list[str]:
+    """Return the names of the players of the registry that take options."""
+    return [name for name, found in REGISTRY.items() if found.factory is not None]
+
+
 def _load_file(path: str):
-    """Import a Python file as a module of its own."""
+    """Run a Python file as a module of its own and return the module."""
     if not os.path.isfile(path):
         raise PlayerLoadError(f'no player file {path!r}')
     name = 'player_file_' + os.path.splitext(os.path.basename(path))[0]
-    module_spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(module_spec)
-    sys.modules[name] = module
     try:
-        module_spec.loader.exec_module(module)
+        with open(path, encoding='utf-8') as file:
+            return run_source(file.read(), path, name)
     except BaseException as error:  # a broken student file must not stop the program
-        del sys.modules[name]
         raise PlayerLoadError(f'cannot load player file {path!r}: '
                               f'{type(error).__name__}: {error}') from None
-    return module
+
+
+def options(name: str) -> str:
+    """Return the options of a registry player with options and their defaults,
+    as 'N=1000' ('depth' for one without a default)."""
+    return REGISTRY[name].options
 
 
 def description(name: str) -> str:
     """The first line of the docstring of a registered player (or player factory)."""
-    doc = (PLAYER[name] if name in PLAYER else FACTORY[name]).__doc__ or ''
-    return doc.strip().splitlines()[0] if doc.strip() else name
+    return REGISTRY[name].description
 
 
 register('random')(random_player)

@@ -156,6 +156,6 @@ def test_a_factory_of_ones_own_takes_typed_options():
             players.load_player('test_greedy(most=2.5)')
         assert registry.options('test_greedy') == 'most=3'
     finally:
-        del players.FACTORY['test_greedy']
+        del players.REGISTRY['test_greedy']
     with pytest.raises(ValueError, match='needs a name such as'):
         players.register_factory('my-player')

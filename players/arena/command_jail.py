@@ -13,7 +13,7 @@ import select
 import time
 from typing import Any, Sequence
 
-from .jail import Jail, JailError, Limits
+from .jail import Jail, JailDied, JailGarbled, Limits
 from .jail_server import ServerLost, bwrap_options, server
 from .confine import PROGRAM_PATH
 
@@ -67,10 +67,10 @@ class CommandJail(Jail):
 
     def send(self, message: Any) -> None:
         """Queue one JSON message for the program and send what it will take now;
-        raise JailError if it is gone, or 'garbled' if it leaves too much unread."""
+        raise JailDied if it is gone, JailGarbled if it leaves too much unread."""
         self._unsent += (json.dumps(message, separators=(',', ':')) + '\n').encode()
         if len(self._unsent) > UNREAD_LIMIT:
-            raise JailError(f'left over {UNREAD_LIMIT} bytes of its input unread', 'garbled')
+            raise JailGarbled(f'left over {UNREAD_LIMIT} bytes of its input unread')
         self._flush()
 
     def errors(self) -> str:
@@ -98,7 +98,7 @@ class CommandJail(Jail):
     def _wait_answer(self, deadline: float | None) -> bool:
         """Wait for the answer pipe as Jail does, meanwhile sending what the program
         has not read yet and keeping what it writes on standard error; raise
-        JailError('died') when the program's process ends without an answer, even
+        JailDied when the program's process ends without an answer, even
         if a child it left holds its output open."""
         while True:
             wait = None if deadline is None else max(0.0, deadline - time.monotonic())
@@ -113,7 +113,7 @@ class CommandJail(Jail):
             if not ready:
                 return False
             if self._exited in ready and not select.select([self._answer], [], [], 0)[0]:
-                raise JailError(self._ended(), 'died')
+                raise JailDied(self._ended())
             self._drain()
             if self._request in ready:
                 self._flush()

@@ -60,13 +60,28 @@ class Limits:
 
 
 class JailError(Exception):
-    """A jail that failed to answer as it should."""
+    """A jail that failed to answer as it should: one of the three kinds below."""
 
-    def __init__(self, message: str, reason: str):
-        super().__init__(message)
-        self.reason = reason
-        """'timeout' (no answer in time), 'died' (the process ended) or 'garbled' (not one
-        line of JSON within the size limit)."""
+    reason = 'failed'
+    """The kind of failure in a word, for messages."""
+
+
+class JailTimeout(JailError):
+    """A jail that did not answer in time."""
+
+    reason = 'timeout'
+
+
+class JailDied(JailError):
+    """A jail whose process ended."""
+
+    reason = 'died'
+
+
+class JailGarbled(JailError):
+    """A jail that sent something other than one line of JSON within the size limit."""
+
+    reason = 'garbled'
 
 
 class Jail:
@@ -98,34 +113,35 @@ class Jail:
         """The jail's wait status once it has ended, else None."""
 
     def send(self, message: Any) -> None:
-        """Send one JSON message; a jail that is gone raises JailError('died')."""
+        """Send one JSON message; a jail that is gone raises JailDied."""
         data = (json.dumps(message, separators=(',', ':')) + '\n').encode()
         try:
             while data:
                 data = data[os.write(self._request, data):]
         except (BrokenPipeError, OSError):
-            raise JailError(self._ended(), 'died') from None
+            raise JailDied(self._ended()) from None
 
     def receive(self, timeout: float | None) -> Any:
         """Return the next JSON message, waiting at most timeout seconds (None: for
-        ever); raise JailError if none comes in time, the jail ends or it sends garbage."""
+        ever); raise JailTimeout if none comes in time, JailDied if the jail ends,
+        JailGarbled if it sends garbage."""
         deadline = None if timeout is None else time.monotonic() + timeout
         while b'\n' not in self._buffer:
             if len(self._buffer) > MESSAGE_LIMIT:
-                raise JailError(f'sent a message over {MESSAGE_LIMIT} bytes', 'garbled')
+                raise JailGarbled(f'sent a message over {MESSAGE_LIMIT} bytes')
             if not self._wait_answer(deadline):
-                raise JailError(f'no answer within {timeout:g} s', 'timeout')
+                raise JailTimeout(f'no answer within {timeout:g} s')
             chunk = os.read(self._answer, MESSAGE_LIMIT + 1)
             if not chunk:
-                raise JailError(self._ended(), 'died')
+                raise JailDied(self._ended())
             self._buffer += chunk
         line, self._buffer = self._buffer.split(b'\n', 1)
         if len(line) > MESSAGE_LIMIT:
-            raise JailError(f'sent a message over {MESSAGE_LIMIT} bytes', 'garbled')
+            raise JailGarbled(f'sent a message over {MESSAGE_LIMIT} bytes')
         try:
             return json.loads(line)
         except (ValueError, RecursionError):
-            raise JailError(f'sent something that is not JSON: {_shown(line)}', 'garbled') from None
+            raise JailGarbled(f'sent something that is not JSON: {_shown(line)}') from None
 
     def _wait_answer(self, deadline: float | None) -> bool:
         """Wait until the answer pipe can be read (or is closed), at most until the

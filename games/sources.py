@@ -1,0 +1,34 @@
+"""Running someone else's Python source: as a module of its own, and finding the
+lines of that source an error passed through. The jails use it for players' and
+students' files, and the registry for a player file named by its path."""
+
+from __future__ import annotations
+
+import sys
+import traceback
+from types import ModuleType
+
+
+def run_source(source: str, filename: str, name: str) -> ModuleType:
+    """Run source as a new module called name, whose code says it comes from
+    filename, and return the module. The module is in sys.modules while it runs
+    (so that its classes can be pickled and its dataclasses made) and stays there;
+    whatever the source raises is raised, and the module taken out again."""
+    module = ModuleType(name)
+    module.__file__ = filename
+    sys.modules[name] = module
+    try:
+        exec(compile(source, filename, 'exec'), module.__dict__)
+    except BaseException:
+        sys.modules.pop(name, None)
+        raise
+    return module
+
+
+def places(error: BaseException, filename: str) -> list[tuple[str, int]]:
+    """Return (function, line) of each frame of filename that error passed
+    through, outermost first ('<module>' for the file's own top level)."""
+    if not filename:
+        return []
+    return [(frame.f_code.co_name, line) for frame, line in traceback.walk_tb(error.__traceback__)
+            if frame.f_code.co_filename == filename]

@@ -1,0 +1,74 @@
+"""Player specs: the one reading of the text that names a player.
+
+A spec is one of
+- a registry player, by name ('ab5', 'mcts-clock') or with options ('mcts(N=200)');
+- a file's function, 'path/to/file.py:function' ('path/to/file.py' alone names
+  its function 'player');
+- a module's function, 'package.module:function';
+- a program run as a player: 'exec:COMMAND', or the path of an executable file
+  that is not a .py file ('./bot', 'bots/alice')."""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from enum import Enum
+
+PROGRAM_PREFIX = 'exec:'
+"""How a player spec names a program to run."""
+DEFAULT_FUNCTION = 'player'
+"""The function a file spec names when it names none."""
+_WITH_OPTIONS = re.compile(r'\s*([A-Za-z_]\w*)\s*(\(.*)$', re.DOTALL)
+
+
+class Kind(Enum):
+    """What a spec names."""
+
+    REGISTRY = 'registry'
+    FILE = 'file'
+    MODULE = 'module'
+    PROGRAM = 'program'
+
+
+@dataclass(frozen=True)
+class PlayerSpec:
+    """A player spec, read (see parse_spec)."""
+
+    text: str
+    """The spec as given."""
+    kind: Kind
+    name: str = ''
+    """A registry player's name, without its options ('mcts' of 'mcts(N=200)')."""
+    options: bool = False
+    """Whether a registry spec gives options in brackets (then text is a call)."""
+    location: str = ''
+    """The path of a file player, or the module of a module player."""
+    function: str = DEFAULT_FUNCTION
+    """The function a file or module player names."""
+
+    @property
+    def is_code(self) -> bool:
+        """True for a file, module or program player: code given by a user, run in
+        a jail, rather than a player of the registry."""
+        return self.kind is not Kind.REGISTRY
+
+
+def parse_spec(text: str) -> PlayerSpec:
+    """Return the PlayerSpec of a spec's text (see the module's docstring). A path
+    alone names a program only if it is an executable file."""
+    if text.startswith(PROGRAM_PREFIX) or (
+            os.sep in text and not text.endswith('.py') and os.path.isfile(text)
+            and os.access(text, os.X_OK)):
+        return PlayerSpec(text, Kind.PROGRAM)
+    called = _WITH_OPTIONS.match(text)
+    if called:
+        return PlayerSpec(text, Kind.REGISTRY, called.group(1), options=True)
+    if ':' in text:
+        location, function = text.rsplit(':', 1)
+    elif text.endswith('.py'):
+        location, function = text, DEFAULT_FUNCTION
+    else:
+        return PlayerSpec(text, Kind.REGISTRY, text)
+    kind = Kind.FILE if location.endswith('.py') else Kind.MODULE
+    return PlayerSpec(text, kind, location=location, function=function)
