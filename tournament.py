@@ -24,11 +24,14 @@ import games
 import players
 import variants
 from games import referee
-from players.arena import jail, program, remote
+from players.arena import jail, program
+from players.arena.jailed_player import Setup, event
+from players.arena.player_code import PlayerCode, ProgramCode, read_code
+from players.player_spec import Kind, parse_spec
 from players.arena import (export, grades, html_report, ladder, naming, replay, report,
                               sprt, tables)
 from players.arena.loading import check_players
-from players.arena.match import Rules, play_match
+from players.arena.match import Rules, play_scheduled_game
 from players.arena.progress import Progress
 from players.arena.results import OVERALL, Results
 from players.arena.runner import MachineryError, run
@@ -67,14 +70,20 @@ def make_game(name_or_spec: str) -> games.Game:
         fail(str(error))
 
 
-def player_code(spec: str) -> remote.PlayerCode | program.ProgramCode:
+new_setup = functools.partial(Setup, make_game=variants.make, load_player=players.load_player)
+"""Return the Setup of a game's jails: Setup(game, level=..., limits=...), its players
+loaded by the registry's load_player and its game made by variants.make."""
+
+
+def player_code(spec: str) -> PlayerCode | ProgramCode:
     """Return the code of a player spec for a jail, or fail with its error: a
     registry player is checked here, a file or module player only read, a
     program's command only checked to name a program."""
     try:
-        if remote.split_spec(spec) is None and not program.is_program_spec(spec):
+        parsed = parse_spec(spec)
+        if parsed.kind is Kind.REGISTRY:
             players.load_player(spec)
-        return program.read_code(spec)
+        return read_code(parsed)
     except ValueError as error:
         fail(str(error))
 
@@ -110,7 +119,7 @@ def cmd_play(args) -> int:
     specs = (args.first, args.second)
     codes = [None if players.registry.is_interactive(spec) else player_code(spec)
              for spec in specs]
-    setup = remote.Setup(args.variant, level=sandbox_level(args.sandbox))
+    setup = new_setup(args.variant, level=sandbox_level(args.sandbox))
     names = dict(zip(seats, specs))
     print(f'{game}: {names[seats[0]]} plays {seats[0]}, {names[seats[1]]} plays {seats[1]}')
     jail.prepare_jailer()
@@ -129,14 +138,14 @@ def cmd_play(args) -> int:
               for seat, (spec, code) in enumerate(zip(specs, codes))]
 
     def show(state, move, new_state):
-        history.append(remote.event('move', move))
+        history.append(event('move', move))
         last_move[0] = move
         mover = game.to_move(state)
         typed, described = game.typed_move(move), game.describe_move(move)
         print(f'{names[mover]} ({mover}): {typed}' + ('' if described == typed else f' ({described})'))
 
     def show_roll(state, chance, new_state):
-        history.append(remote.event('chance', chance))
+        history.append(event('chance', chance))
         mover = game.to_move(state)
         print(f'{names[mover]} ({mover}) {game.describe_chance(chance)}')
 
@@ -176,7 +185,7 @@ def grading_settings(args) -> grading.Settings:
     except grading.CaseError as error:
         fail(str(error))
     for name in args.anchors or {}:
-        if remote.split_spec(name) is not None:
+        if parse_spec(name).kind in (Kind.FILE, Kind.MODULE):
             fail(f'--anchors: {name!r}: the grader\'s anchors are players of the registry')
         player_code(name)
     return grading.Settings(functions, names, args.timeout, args.move_timeout,
@@ -371,7 +380,7 @@ def cmd_tournament(args) -> int:
     jail.prepare_jailer()
     specs, gauntlet = tournament_players(args.players, args.gauntlet, args.anchors)
     names = list(specs)
-    codes = checked_players(specs, remote.Setup(chosen[0], level=rules.sandbox,
+    codes = checked_players(specs, new_setup(chosen[0], level=rules.sandbox,
                                                 limits=jail.Limits(memory_mb=rules.memory_mb)),
                             make_game(chosen[0]), rules.load_seconds())
     settings = {'players': names, 'specs': specs, 'variants': chosen, 'games': args.games,
@@ -390,8 +399,8 @@ def cmd_tournament(args) -> int:
         total = count_games(names, chosen, args.games, gauntlet)
         print(report.header(settings, total, reused if args.db else None, args.db), flush=True)
         progress = Progress(total, done=reused)
-        job = functools.partial(play_match, rules=rules, players=codes, make_game=variants.make,
-                                load_player=players.load_player)
+        job = functools.partial(play_scheduled_game, rules=rules, players=codes,
+                                make_game=variants.make, load_player=players.load_player)
         try:
             played = run(schedule(names, chosen, args.games, args.seed, gauntlet), job,
                          executor, store, in_flight=in_flight, progress=progress)
@@ -429,7 +438,7 @@ def cmd_sprt(args) -> int:
         name, spec = next(iter(specs.items()))
         specs = {name: spec, f'{name}-2': spec}
     player, baseline = specs
-    codes = checked_players(specs, remote.Setup(chosen[0], level=rules.sandbox,
+    codes = checked_players(specs, new_setup(chosen[0], level=rules.sandbox,
                                                 limits=jail.Limits(memory_mb=rules.memory_mb)),
                             make_game(chosen[0]), rules.load_seconds())
     lower, upper = hypotheses.bounds()
@@ -444,8 +453,8 @@ def cmd_sprt(args) -> int:
             print(f'\r{test.status()}  \x1b[K', end='', file=sys.stderr, flush=True)
 
     test = sprt.Sequential(hypotheses, player, show)
-    job = functools.partial(play_match, rules=rules, players=codes, make_game=variants.make,
-                            load_player=players.load_player)
+    job = functools.partial(play_scheduled_game, rules=rules, players=codes,
+                            make_game=variants.make, load_player=players.load_player)
     pairs = None if args.max_games is None else args.max_games // 2
     silence = 2 * rules.load_seconds() + args.move_timeout + 5
     created = reserve([args.json] if args.json else [])
@@ -548,8 +557,8 @@ def tournament_players(text: str | None, gauntlet: str | None,
     return specs, gauntlet
 
 
-def checked_players(specs: dict[str, str], setup: remote.Setup, game: games.Game,
-                    seconds: float) -> dict[str, remote.PlayerCode | program.ProgramCode]:
+def checked_players(specs: dict[str, str], setup: Setup, game: games.Game,
+                    seconds: float) -> dict[str, PlayerCode | ProgramCode]:
     """Return the code of each player by name, each checked to load (a program: to
     start) within seconds in a jail for game, the game of setup (a file may exit,
     hang or print as it loads), or fail."""

@@ -53,6 +53,11 @@ class PlayerSpec:
         a jail, rather than a player of the registry."""
         return self.kind is not Kind.REGISTRY
 
+    @property
+    def is_program(self) -> bool:
+        """True for a program run as a player."""
+        return self.kind is Kind.PROGRAM
+
 
 def parse_spec(text: str) -> PlayerSpec:
     """Return the PlayerSpec of a spec's text (see the module's docstring). A path

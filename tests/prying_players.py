@@ -8,13 +8,13 @@ import os
 import random
 import sys
 
-TRUSTED = ('Rules', 'GameSpec', 'Store', 'JailedPlayer', 'WorkerPool', 'Setup', 'Session',
+TRUSTED = ('Rules', 'ScheduledGame', 'Store', 'JailedPlayer', 'WorkerPool', 'Setup', 'Session',
            'Report', 'Settings', 'Case', 'ProgramPlayer')
 """Kinds of object that only the trusted side makes."""
 TRUSTED_MODULES = ('players.arena', 'players.grading')
 """The packages of the machinery and the course kit, which run on the trusted side..."""
-JAIL_SIDE = ('players.arena.zygote', 'players.arena.confine', 'players.arena.remote',
-             'players.grading.jailed')
+JAIL_SIDE = ('players.arena.zygote', 'players.arena.confine', 'players.arena.serving',
+             'players.arena.plain_json', 'players.grading.jailed')
 """...except these modules, which run in the jail server and the jail."""
 
 _prophecy: dict = {}
@@ -37,7 +37,8 @@ def snoop(game, state):
         kind = type(thing).__name__
         if kind in TRUSTED:
             found.add(f'a {kind}')
-        elif callable(thing) and getattr(thing, '__name__', '') in ('play_match', 'model_search'):
+        elif callable(thing) and getattr(thing, '__name__', '') in ('play_scheduled_game',
+                                                                 'model_search'):
             if getattr(thing, '__module__', '').startswith('players'):
                 found.add(f'{thing.__module__}.{thing.__name__}')
     raise RuntimeError(f'found {sorted(found)}')

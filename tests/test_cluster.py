@@ -18,8 +18,8 @@ import pytest
 import players
 import variants
 from games import referee
-from players.arena import remote
-from players.arena.match import Rules, play_match
+from players.arena import player_code
+from players.arena.match import Rules, play_scheduled_game
 from players.arena.runner import run
 from players.arena.schedule import schedule
 from players.arena.store import Store
@@ -48,13 +48,13 @@ def codes(tmp_path_factory):
     random module (seeded per game), and a registry player."""
     slow = tmp_path_factory.mktemp('players') / 'slow.py'
     slow.write_text(SLOW_PLAYER)
-    return {name: remote.read_player(name) for name in (str(slow), f'{HOSTILE}:lucky', 'ab2')}
+    return {name: player_code.read_player(name) for name in (str(slow), f'{HOSTILE}:lucky', 'ab2')}
 
 
 def play(executor, codes, db, in_flight=4, progress=lambda: None):
     """Play the round robin of the players on VARIANTS with executor; return the
     games played and the stored records."""
-    job = partial(play_match, rules=RULES, players=codes, make_game=variants.make,
+    job = partial(play_scheduled_game, rules=RULES, players=codes, make_game=variants.make,
                   load_player=players.load_player)
     store = Store(str(db), {'test': True})
     with executor:
@@ -143,9 +143,9 @@ def test_a_worker_killed_mid_game_costs_no_game_and_no_forfeit(codes, local_game
 @needs_dask
 def test_a_player_that_dies_or_hangs_on_a_worker_forfeits_as_on_one_machine(scheduler, tmp_path):
     from players.arena.cluster import DaskExecutor
-    codes = {name: remote.read_player(f'{HOSTILE}:{name}') for name in ('dies', 'sleeps', 'first')}
-    job = partial(play_match, rules=Rules(move_timeout=0.5, sandbox='process'), players=codes,
-                  make_game=variants.make, load_player=players.load_player)
+    codes = {name: player_code.read_player(f'{HOSTILE}:{name}') for name in ('dies', 'sleeps', 'first')}
+    job = partial(play_scheduled_game, rules=Rules(move_timeout=0.5, sandbox='process'),
+                  players=codes, make_game=variants.make, load_player=players.load_player)
     store = Store(str(tmp_path / 'games.sqlite'), {'test': True})
     with DaskExecutor(scheduler, hard_timeout=30) as executor:
         run(schedule(list(codes), ['nim(piles=(2, 3))'], 1, seed=0), job, executor, store, 4)

@@ -9,7 +9,10 @@ import pytest
 
 import variants
 from games import clock, referee
-from players.arena import jail, remote, zygote
+from players import load_player
+from players.arena import jail, zygote
+from players.arena.jailed_player import JailedPlayer, Setup, TimeControl, event
+from players.arena.player_code import read_player
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OTHER_PLAYER = os.path.join(ROOT, 'tests', 'hostile_players.py')
@@ -19,18 +22,18 @@ BWRAP = pytest.mark.skipif(jail.bwrap_problem() is not None,
                            reason=f'bubblewrap cannot jail here: {jail.bwrap_problem()}')
 
 
-def jailed(tmp_path, body, level='process', timing=remote.TimeControl(5.0), name='probe'):
+def jailed(tmp_path, body, level='process', timing=TimeControl(5.0), name='probe'):
     """Return a JailedPlayer whose player function has the given body."""
     path = tmp_path / f'{name}.py'
     path.write_text('import os, sys, time\n\ndef player(game, state):\n'
                     + textwrap.indent(textwrap.dedent(body), '    '))
-    return remote.JailedPlayer(remote.read_player(str(path)), remote.Setup(NIM, level=level),
-                               '0', [], timing)
+    return JailedPlayer(read_player(str(path)), Setup(NIM, variants.make, load_player, level),
+                        '0', [], timing)
 
 
 def following(player):
     """Return an on_move for referee.play that keeps a jailed player's history."""
-    return lambda state, move, new_state: player.history.append(remote.event('move', move))
+    return lambda state, move, new_state: player.history.append(event('move', move))
 
 
 def answer(tmp_path, body, level='process', **options):
@@ -60,7 +63,7 @@ def test_a_jailed_player_moves_and_its_move_becomes_the_referees_own(tmp_path):
     ('os.write(4, b"{not json\\n"); time.sleep(5)', 'sent something that is not JSON'),
 ])
 def test_every_fault_is_a_forfeit_with_its_reason(tmp_path, body, detail):
-    assert detail in answer(tmp_path, body, timing=remote.TimeControl(0.3))
+    assert detail in answer(tmp_path, body, timing=TimeControl(0.3))
 
 
 def test_the_player_reads_its_time_from_the_clock(tmp_path):
@@ -68,13 +71,13 @@ def test_the_player_reads_its_time_from_the_clock(tmp_path):
         from games import clock
         raise RuntimeError(f"{clock.time_left():.1f} {clock.current().remaining} "
                            f"{clock.current().increment}")''',
-                  timing=remote.TimeControl(2.0, 60.0, 0.5))
+                  timing=TimeControl(2.0, 60.0, 0.5))
     assert told.startswith('RuntimeError: 2.0 60.0 0.5') or told.startswith('RuntimeError: 1.9')
 
 
 def test_a_game_clock_that_runs_out_forfeits_on_time(tmp_path):
     player = jailed(tmp_path, 'time.sleep(0.3)\nreturn game.actions(state)[0]',
-                    timing=remote.TimeControl(5.0, 0.5, 0.0))
+                    timing=TimeControl(5.0, 0.5, 0.0))
     game = variants.make('nim')
     record = referee.play(game, [player, lambda game, state: game.actions(state)[0]],
                           isolate=False, on_move=following(player))

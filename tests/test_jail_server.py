@@ -13,7 +13,7 @@ import players
 import tournament
 import variants
 from games import referee
-from players.arena import jail, jail_server, remote
+from players.arena import jail, jail_server, player_code
 from players import grading
 
 from test_tournament_faults import adopting_orphans, tournament as round_robin
@@ -37,7 +37,7 @@ def details(records, name):
 
 @pytest.mark.parametrize('level', LEVELS)
 def test_a_player_finds_nothing_of_the_referee_in_its_memory(tmp_path, level):
-    codes = {name: remote.read_player(name) for name in (prying('snoop'), 'random')}
+    codes = {name: player_code.read_player(name) for name in (prying('snoop'), 'random')}
     records = round_robin(tmp_path, codes, variant='dice-nim', jobs=1, sandbox=level)
     told = details(records, prying('snoop'))
     assert told and all(detail.startswith('RuntimeError: found [] ') for detail in told), told
@@ -45,7 +45,7 @@ def test_a_player_finds_nothing_of_the_referee_in_its_memory(tmp_path, level):
 
 @pytest.mark.parametrize('level', LEVELS)
 def test_a_player_cannot_foretell_the_dice(tmp_path, level):
-    codes = {name: remote.read_player(name) for name in (prying('prophet'), 'random')}
+    codes = {name: player_code.read_player(name) for name in (prying('prophet'), 'random')}
     game = 'dicenim(piles=(20, 20, 20), sides=6)'
     records = round_robin(tmp_path, codes, variant=game, jobs=1, sandbox=level)
     told = details(records, prying('prophet'))
@@ -54,7 +54,7 @@ def test_a_player_cannot_foretell_the_dice(tmp_path, level):
 
 @pytest.mark.parametrize('level', LEVELS)
 def test_a_fork_bomb_stops_at_the_process_limit(tmp_path, level):
-    codes = {name: remote.read_player(name) for name in (prying('fork_bomb'), 'random')}
+    codes = {name: player_code.read_player(name) for name in (prying('fork_bomb'), 'random')}
     records = round_robin(tmp_path, codes, variant='simple-nim', jobs=1, sandbox=level)
     started = [int(detail.split()[2]) for detail in details(records, prying('fork_bomb'))]
     assert started and all(0 <= count < jail.Limits.processes for count in started)
@@ -66,7 +66,7 @@ def test_a_fork_bomb_stops_at_the_process_limit(tmp_path, level):
 def test_nothing_one_jail_writes_is_seen_by_the_next_game_or_the_other_jail(tmp_path, level):
     if os.path.exists('/tmp/aima-mark'):
         os.remove('/tmp/aima-mark')
-    codes = {'a': remote.read_player(prying('marker')), 'b': remote.read_player(prying('marker'))}
+    codes = {'a': player_code.read_player(prying('marker')), 'b': player_code.read_player(prying('marker'))}
     records = round_robin(tmp_path, codes, variant='simple-nim', jobs=1, sandbox=level)
     assert len(records) == 2
     assert all(record['termination'] == referee.NORMAL for record in records), records

@@ -15,8 +15,9 @@ import players
 import tournament
 import variants
 from games import referee
-from players.arena import command_jail, jail, program, remote
-from players.arena.match import Rules, play_match
+from players.arena import command_jail, jail, player_code, program
+from players.arena.jailed_player import Setup, TimeControl, event
+from players.arena.match import Rules, play_scheduled_game
 from players.arena import replay
 from players.arena.naming import name_players
 from players.arena.runner import run
@@ -136,7 +137,7 @@ def folder():
 def play_all(tmp_path, codes, level, gauntlet=None, variant='simple-nim'):
     """Play a round robin (or gauntlet) of the players (name: code); return the records."""
     rules = Rules(move_timeout=TIMEOUT, sandbox=level)
-    job = partial(play_match, rules=rules, players=codes, make_game=variants.make,
+    job = partial(play_scheduled_game, rules=rules, players=codes, make_game=variants.make,
                   load_player=players.load_player)
     tmp_path.mkdir()
     store = Store(str(tmp_path / "games.sqlite"), {"test": True})
@@ -152,9 +153,9 @@ def play_all(tmp_path, codes, level, gauntlet=None, variant='simple-nim'):
 @pytest.mark.parametrize('level', LEVELS)
 def test_a_python_program_plays_the_games_of_the_same_function_as_a_python_player(
         folder, tmp_path, level):
-    as_program = {'bot': program.read_code(f'exec:{folder}/bot.py'),
-                  **{name: remote.read_player(name) for name in ('random', 'ab1')}}
-    as_function = {**as_program, 'bot': remote.read_player(f'{folder}/bot.py:player')}
+    as_program = {'bot': player_code.read_code(f'exec:{folder}/bot.py'),
+                  **{name: player_code.read_player(name) for name in ('random', 'ab1')}}
+    as_function = {**as_program, 'bot': player_code.read_player(f'{folder}/bot.py:player')}
     records = [play_all(tmp_path / kind, codes, level)
                for kind, codes in (('program', as_program), ('function', as_function))]
     assert [outcome(record) for record in records[0]] == [outcome(r) for r in records[1]]
@@ -168,10 +169,10 @@ def test_a_python_program_plays_the_games_of_the_same_function_as_a_python_playe
 
 @pytest.mark.parametrize('level', LEVELS)
 def test_hostile_programs_forfeit_and_change_nothing_else(folder, tmp_path, level):
-    plain = play_all(tmp_path / 'plain', {'random': remote.read_player('random'),
-                                          'ab1': remote.read_player('ab1')}, level)
-    codes = {'random': remote.read_player('random'), 'ab1': remote.read_player('ab1'),
-             **{name: program.read_code(f'{folder}/{name}') for name in HOSTILE}}
+    plain = play_all(tmp_path / 'plain', {'random': player_code.read_player('random'),
+                                          'ab1': player_code.read_player('ab1')}, level)
+    codes = {'random': player_code.read_player('random'), 'ab1': player_code.read_player('ab1'),
+             **{name: player_code.read_code(f'{folder}/{name}') for name in HOSTILE}}
     records = play_all(tmp_path / 'hostile', codes, level, gauntlet='random')
     others = [outcome(r) for r in records if {r['first'], r['second']} == {'random', 'ab1'}]
     assert others == [outcome(r) for r in plain]
@@ -207,11 +208,12 @@ def test_the_program_is_told_the_game_its_seat_each_position_and_the_result(fold
     game = variants.make('simple-nim')
     history = []
     recorder = program.ProgramPlayer(
-        program.read_program(f'{folder}/recorder'), remote.Setup('simple-nim', level=level),
-        '5:1', history, remote.TimeControl(2.0, 60.0, 0.5), game=game, seat=1)
+        player_code.read_program(f'{folder}/recorder'),
+        Setup('simple-nim', variants.make, players.load_player, level),
+        '5:1', history, TimeControl(2.0, 60.0, 0.5), game=game, seat=1)
     take_three = lambda game, state: (1, 3)  # noqa: E731
     played = referee.play(game, [take_three, recorder], isolate=False,
-                          on_move=lambda s, move, t: history.append(remote.event('move', move)))
+                          on_move=lambda s, move, t: history.append(event('move', move)))
     recorder.end(played)
     messages = [json.loads(line) for line in recorder.errors().splitlines()]
     assert messages[0] == {'type': 'start', 'protocol': 1, 'game': repr(game), 'seat': 1,
@@ -296,7 +298,7 @@ def test_programs_are_named_by_the_file_or_folder_they_name(tmp_path, monkeypatc
     names = name_players(['exec:java -cp subs/alice Bot', 'exec:java -cp other/alice Bot',
                           'exec:java -cp subs/bob Bot', './bot', 'exec:python3 -u'])
     assert list(names) == ['subs/alice', 'other/alice', 'bob', 'bot', 'python3']
-    code = program.read_program('exec:java -Xmx64m -cp subs/bob:bot Bot')
+    code = player_code.read_program('exec:java -Xmx64m -cp subs/bob:bot Bot')
     bob, bot = str(tmp_path / 'subs/bob'), str(tmp_path / 'bot')
     assert code.argv == ('java', '-Xmx64m', '-cp', f'{bob}:{bot}', 'Bot')
     assert code.folders == (bob, str(tmp_path)) and code.workdir == bob
@@ -348,8 +350,8 @@ def test_a_run_stored_before_programs_came_resumes(tmp_path):
     store.connection.execute('ALTER TABLE games DROP COLUMN stderr_first')
     store.connection.execute('ALTER TABLE games DROP COLUMN stderr_second')
     store.close()
-    record = play_all(tmp_path / 'new', {'random': remote.read_player('random'),
-                                         'ab1': remote.read_player('ab1')}, 'process')[0]
+    record = play_all(tmp_path / 'new', {'random': player_code.read_player('random'),
+                                         'ab1': player_code.read_player('ab1')}, 'process')[0]
     store = Store(path, {'test': True}, resume=True)
     store.add(record)
     assert list(store.records()) == [{**record, 'stderr_first': None, 'stderr_second': None}]

@@ -13,8 +13,9 @@ import pytest
 import players
 import variants
 from games import referee
-from players.arena import jail_server, remote, zygote
-from players.arena.match import Rules, play_match
+from players.arena import jail_server, player_code, zygote
+from players.arena.jailed_player import LOAD_SECONDS
+from players.arena.match import Rules, play_scheduled_game
 from players.arena.runner import run
 from players.arena.schedule import schedule
 from players.arena.store import Store
@@ -72,11 +73,11 @@ def tournament(tmp_path, codes, variant=VARIANT, jobs=2, sandbox='process'):
     """Play a round robin of the players (name: PlayerCode); return the records."""
     tmp_path.mkdir(exist_ok=True)
     rules = Rules(move_timeout=TIMEOUT, sandbox=sandbox)
-    job = partial(play_match, rules=rules, players=codes, make_game=variants.make,
+    job = partial(play_scheduled_game, rules=rules, players=codes, make_game=variants.make,
                   load_player=players.load_player)
     store = Store(str(tmp_path / 'games.sqlite'), {'test': True})
     with adopting_orphans():
-        with WorkerPool(jobs, hard_timeout=2 * remote.LOAD_SECONDS + TIMEOUT + 5) as executor:
+        with WorkerPool(jobs, hard_timeout=2 * LOAD_SECONDS + TIMEOUT + 5) as executor:
             run(schedule(list(codes), [variant], 1, seed=0), job, executor, store,
                 in_flight=2 * jobs)
     records = list(store.records())
@@ -86,7 +87,7 @@ def tournament(tmp_path, codes, variant=VARIANT, jobs=2, sandbox='process'):
 
 
 def codes_of(*specs):
-    return {name: remote.read_player(name) for name in specs}
+    return {name: player_code.read_player(name) for name in specs}
 
 
 def outcome(record):
@@ -132,7 +133,7 @@ def test_a_hostile_player_gains_nothing_and_changes_no_other_game(tmp_path, name
                                                                   games_without_hostiles):
     hostile = spec(name)
     records = tournament(tmp_path / 'hostile', codes_of(hostile, *OTHERS))
-    as_first = tournament(tmp_path / 'first', {hostile: remote.read_player(spec('first')),
+    as_first = tournament(tmp_path / 'first', {hostile: player_code.read_player(spec('first')),
                                                **codes_of(*OTHERS)})
     theirs = [outcome(r) for r in records if hostile not in (r['first'], r['second'])]
     assert theirs == games_without_hostiles
@@ -190,7 +191,7 @@ def dies_the_first_time(spec_, marker, **kwargs):
     if not os.path.exists(marker):
         open(marker, 'w').close()
         os._exit(9)
-    return play_match(spec_, **kwargs)
+    return play_scheduled_game(spec_, **kwargs)
 
 
 def test_a_lost_worker_replays_its_game_and_charges_no_one(tmp_path):

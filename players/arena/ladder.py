@@ -15,9 +15,8 @@ import json
 import os
 from typing import Iterable
 
-from .program import ProgramCode
-from .remote import PlayerCode
-from .schedule import GameSpec
+from .player_code import PlayerCode, ProgramCode
+from .schedule import ScheduledGame
 from .store import Store
 
 
@@ -54,7 +53,7 @@ def game_key(variant: str, first: str, first_digest: str | None, second: str,
     return (variant, first, first_digest, second, second_digest, pair, leg, seed)
 
 
-def keep_unchanged(store: Store, specs: Iterable[GameSpec], digests: dict[str, str]) -> int:
+def keep_unchanged(store: Store, specs: Iterable[ScheduledGame], digests: dict[str, str]) -> int:
     """Keep the stored games that the schedule specs plays again with the same
     players' code, each under its index in specs, and drop every other; return how
     many were kept."""

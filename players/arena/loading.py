@@ -6,12 +6,14 @@ from __future__ import annotations
 from typing import Mapping
 
 from games import referee
-from . import jail_server, program, remote
+from . import jail_server, program
+from .jailed_player import Setup
+from .player_code import PlayerCode, ProgramCode
 from games.base import Game
 
 
-def check_players(players: Mapping[str, remote.PlayerCode | program.ProgramCode],
-                  setup: remote.Setup, game: Game, seconds: float, at_once: int = 4) -> None:
+def check_players(players: Mapping[str, PlayerCode | ProgramCode],
+                  setup: Setup, game: Game, seconds: float, at_once: int = 4) -> None:
     """Load each player in a jail for game (the game of setup), in its first seat,
     at_once jails at a time, and raise ValueError naming the first in order that
     fails to load (or a program that fails to start) within seconds. The jail
@@ -23,8 +25,8 @@ def check_players(players: Mapping[str, remote.PlayerCode | program.ProgramCode]
         jail_server.close_servers()
 
 
-def _check(players: Mapping[str, remote.PlayerCode | program.ProgramCode],
-           setup: remote.Setup, game: Game, seconds: float, at_once: int) -> None:
+def _check(players: Mapping[str, PlayerCode | ProgramCode],
+           setup: Setup, game: Game, seconds: float, at_once: int) -> None:
     """Check the players (see check_players)."""
     names = list(players)
     for start in range(0, len(names), at_once):

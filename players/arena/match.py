@@ -8,11 +8,14 @@ from dataclasses import dataclass
 from typing import Callable, Mapping
 
 from games import referee
-from . import program, remote
 from games.base import Game
-from .jail import Limits
 from games.stochastic import is_chance_node
-from .schedule import GameSpec
+from . import program
+from .jail import Limits
+from .jailed_player import LOAD_SECONDS, JailedPlayer, Setup, TimeControl, event
+from .plain_json import to_plain
+from .player_code import PlayerCode, ProgramCode
+from .schedule import ScheduledGame
 from .workers import heartbeat
 
 FIRST, SECOND = 0, 1
@@ -39,13 +42,13 @@ class Rules:
         """Return the seconds a player's jail may take to start and load it: twice
         a move's time and a second, but at least 2 s for bubblewrap to start."""
         if self.move_timeout is None:
-            return remote.LOAD_SECONDS
+            return LOAD_SECONDS
         return max(2.0, 2 * self.move_timeout + 1)
 
-    def timing(self) -> remote.TimeControl:
+    def timing(self) -> TimeControl:
         """Return the time control of each player."""
         base, increment = self.clock or (None, 0.0)
-        return remote.TimeControl(self.move_timeout, base, increment)
+        return TimeControl(self.move_timeout, base, increment)
 
 
 _games: dict = {}
@@ -53,27 +56,27 @@ _games: dict = {}
 
 
 def play_opening(game: Game, plies: int, seed, dice: random.Random) -> tuple[list, object]:
-    """Return the history (see remote.event) and the state of plies random moves
+    """Return the history (see event) and the state of plies random moves
     from the start, chosen by a random.Random(seed) among the moves that do not
     end the game; in a game of chance the dice roll with dice between them."""
     chooser, state, history = random.Random(seed), game.initial, []
     for _ in range(plies):
         while is_chance_node(game, state):
             chance = game.roll(state, dice)
-            history.append(remote.event('chance', chance))
+            history.append(event('chance', chance))
             state = game.outcome(state, chance)
         choices = [move for move in game.actions(state)
                    if not game.terminal_test(game.result(state, move))]
         if not choices:
             break
         move = chooser.choice(choices)
-        history.append(remote.event('move', move))
+        history.append(event('move', move))
         state = game.result(state, move)
     return history, state
 
 
-def play_match(spec: GameSpec, rules: Rules,
-               players: Mapping[str, remote.PlayerCode | program.ProgramCode],
+def play_scheduled_game(spec: ScheduledGame, rules: Rules,
+               players: Mapping[str, PlayerCode | ProgramCode],
                make_game: Callable[[str], Game], load_player: Callable) -> dict:
     """Play the game spec describes and return its record as a dict (see record()).
     players gives the code of each player by name; make_game(variant) makes the
@@ -86,10 +89,10 @@ def play_match(spec: GameSpec, rules: Rules,
     dice = random.Random(f'{spec.seed}:dice')  # both games of a pair see the same dice
     history, state = play_opening(game, rules.openings, spec.seed, dice)
     opening = list(history)
-    setup = remote.Setup(spec.variant, _path(make_game), _path(load_player), rules.sandbox,
-                         Limits(memory_mb=rules.memory_mb))
+    setup = Setup(spec.variant, make_game, load_player, rules.sandbox,
+                  Limits(memory_mb=rules.memory_mb))
     seats = referee.seats_of(game)
-    jailed: list[remote.JailedPlayer] = []
+    jailed: list[JailedPlayer] = []
     try:
         for seat, name in enumerate((spec.first, spec.second)):
             jailed.append(program.stand_in(players[name], setup, spec.player_seed(seat),
@@ -103,11 +106,11 @@ def play_match(spec: GameSpec, rules: Rules,
                 return record(spec, opening, played, _ended(jailed, played))
 
         def after_move(position, move, new_state):
-            history.append(remote.event('move', move))
+            history.append(event('move', move))
             heartbeat()
 
         def after_roll(position, chance, new_state):
-            history.append(remote.event('chance', chance))
+            history.append(event('chance', chance))
 
         moved = sum(kind == 'move' for kind, _ in opening)
         max_plies = None if rules.max_plies is None else max(0, rules.max_plies - moved)
@@ -127,15 +130,10 @@ def _ended(jailed: list, played: referee.GameRecord) -> list:
     return [player.errors() for player in jailed]
 
 
-def _path(function: Callable) -> str:
-    """Return 'module:name' of a module-level function, for a jail to import it."""
-    return f'{function.__module__}:{function.__qualname__}'
-
-
-def record(spec: GameSpec, opening: list, played: referee.GameRecord,
+def record(spec: ScheduledGame, opening: list, played: referee.GameRecord,
            errors: list = (None, None)) -> dict:
     """Return a game's record as a plain dict of JSON-friendly values; opening is
-    the history (see remote.event) before the players took over, errors what each
+    the history (see event) before the players took over, errors what each
     player wrote on standard error (None where it is not kept)."""
     opening_moves = [value for kind, value in opening if kind == 'move']
     time_moves = [[0.0, 0], [0.0, 0]]
@@ -148,9 +146,9 @@ def record(spec: GameSpec, opening: list, played: referee.GameRecord,
         'pair': spec.pair, 'leg': spec.leg, 'seed': spec.seed,
         'score': played.score(FIRST), 'termination': played.termination, 'detail': played.detail,
         'forfeit': None if played.offender is None else names[played.offender],
-        'moves': opening_moves + [remote.to_plain(move) for move in played.moves],
+        'moves': opening_moves + [to_plain(move) for move in played.moves],
         'rolls': [value for kind, value in opening if kind == 'chance']
-        + [remote.to_plain(roll) for roll in played.rolls],
+        + [to_plain(roll) for roll in played.rolls],
         'opening': len(opening_moves), 'plies': len(opening_moves) + played.plies,
         'time_first': time_moves[FIRST][0], 'time_second': time_moves[SECOND][0],
         'moves_first': time_moves[FIRST][1], 'moves_second': time_moves[SECOND][1],

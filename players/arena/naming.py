@@ -13,12 +13,11 @@ import os
 import re
 from typing import Sequence
 
-from .program import is_program_spec, program_names
+from players.player_spec import DEFAULT_FUNCTION, Kind, parse_spec
+from .player_code import program_names
 
 NAME = re.compile(r'[A-Za-z0-9_][A-Za-z0-9_.+-]*$')
 """What an explicit name may be: letters, digits and _ . + -, not starting with a sign."""
-DEFAULT_FUNCTION = 'player'
-"""The function a file spec names when it names none."""
 
 
 def split_specs(text: str) -> list[str]:
@@ -51,16 +50,16 @@ def split_entry(entry: str) -> tuple[str | None, str]:
 def is_code_spec(spec: str) -> bool:
     """Return True for the spec of a file or module player or of a program (as
     opposed to a registry name)."""
-    return ':' in spec or spec.endswith('.py') or is_program_spec(spec)
+    return parse_spec(spec).is_code
 
 
 def _candidates(spec: str) -> list[str]:
     """Return the names of a file, module or program spec, shortest first."""
-    if is_program_spec(spec):
+    parsed = parse_spec(spec)
+    if parsed.kind is Kind.PROGRAM:
         return program_names(spec)
-    location, _, function = spec.rpartition(':') if ':' in spec else (spec, '', '')
-    function = function or DEFAULT_FUNCTION
-    if location.endswith('.py'):
+    location, function = parsed.location, parsed.function or DEFAULT_FUNCTION
+    if parsed.kind is Kind.FILE:
         folder, file = os.path.split(os.path.normpath(location))
         stem, parent = file[:-3], os.path.basename(folder)
     else:

@@ -1,6 +1,6 @@
 """Players in any language: a program that speaks JSON lines on its standard input
 and output (protocol version 1), run in a jail (players.arena.command_jail.CommandJail), and the
-trusted side's stand-in for it.
+trusted side's stand-in for it (players.arena.player_code reads its spec).
 
 The referee first sends {"type": "start", "protocol": 1, "game": SPEC, "seat": 0 or
 1, "player": the seat's name, "time": {"move", "base", "increment"}, "seed": N}
@@ -25,23 +25,18 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import shlex
-import shutil
-from dataclasses import dataclass
 from typing import Any
 
 from games import referee
 from games.base import Game
-from .command_jail import PROGRAM_PATH, CommandJail
-from .jail import JailError
-from .remote import (LOAD_SECONDS, JailedPlayer, PlayerCode, Setup, TimeControl, legal_move,
-                     read_player, to_plain)
+from .command_jail import CommandJail
+from .jail import JailError, JailTimeout
+from .jailed_player import LOAD_SECONDS, JailedPlayer, Setup, TimeControl, legal_move
+from .plain_json import to_plain
+from .player_code import PlayerCode, ProgramCode
 
 PROTOCOL = 1
 """The version of the protocol the referee speaks."""
-PREFIX = 'exec:'
-"""How a player spec names a program to run."""
 END_SECONDS = 0.2
 """Seconds a program has to exit by itself once its game has ended."""
 ERRORS_SHOWN = 200
@@ -50,105 +45,11 @@ RESULTS = {1.0: '1-0', 0.0: '0-1', 0.5: '1/2-1/2'}
 """The result of a game, by the first player's points, as the end message says it."""
 
 
-@dataclass(frozen=True)
-class ProgramCode:
-    """What a jail needs to run a program: its command and the folders it may see."""
-
-    spec: str
-    """The spec the program was given by, such as 'exec:java -cp subs/alice Bot'."""
-    argv: tuple
-    """The command, its paths made absolute."""
-    folders: tuple = ()
-    """The folders the command names (a file's folder), visible to the program read-only."""
-    workdir: str | None = None
-    """The program's own folder, where it runs (None: a private folder of its jail)."""
-
-
-def is_program_spec(spec: str) -> bool:
-    """Return True for the spec of a program: 'exec:COMMAND', or the path of an
-    executable file that is not a .py file ('./bot', 'bots/alice')."""
-    return spec.startswith(PREFIX) or (
-        os.sep in spec and not spec.endswith('.py') and os.path.isfile(spec)
-        and os.access(spec, os.X_OK))
-
-
-def read_program(spec: str) -> ProgramCode:
-    """Return the ProgramCode of a program's spec; raise ValueError naming what is
-    wrong (a command that cannot be split, a missing or non-executable program)."""
-    words = _words(spec)
-    command = words[0]
-    if os.sep in command:
-        if not os.path.isfile(command):
-            raise ValueError(f'no program file {command!r} (in {spec!r})')
-        if not os.access(command, os.X_OK):
-            raise ValueError(f'{command!r} is not executable (chmod +x {shlex.quote(command)})')
-    elif shutil.which(command, path=PROGRAM_PATH) is None:
-        raise ValueError(f'cannot find the command {command!r} of {spec!r} in {PROGRAM_PATH}, '
-                         'where jailed programs look for it')
-    paths = [[os.path.abspath(path) for path in _paths(word, first=index == 0)]
-             for index, word in enumerate(words)]
-    argv = tuple(os.pathsep.join(named) if named else word for word, named in zip(words, paths))
-    folders = [path if os.path.isdir(path) else os.path.dirname(path)
-               for named in paths for path in named]
-    if '/' in folders:
-        raise ValueError(f'{spec!r} names the root folder: that would show the program '
-                         'the whole filesystem')
-    folders = list(dict.fromkeys(folders))
-    return ProgramCode(spec, argv, tuple(folders), folders[0] if folders else None)
-
-
-def program_names(spec: str) -> list[str]:
-    """Return the names a table may give a program, shortest first: the stem of the
-    first file or folder its command names ('alice' for 'exec:java -cp subs/alice
-    Bot' or './bots/alice'), then with its folder's name ('subs/alice')."""
-    try:
-        words = _words(spec)
-    except ValueError:
-        return [spec]
-    paths = [path for index, word in enumerate(words) for path in _paths(word, index == 0)]
-    location = os.path.normpath(os.path.abspath(paths[0])) if paths else words[0]
-    folder, name = os.path.split(location)
-    stem = os.path.splitext(name)[0] or name
-    parent = os.path.basename(folder)
-    return list(dict.fromkeys([stem, f'{parent}/{stem}' if parent else stem]))
-
-
-def _words(spec: str) -> list[str]:
-    """Return the words of a program spec's command, split as a shell splits them."""
-    command = spec[len(PREFIX):] if spec.startswith(PREFIX) else shlex.quote(spec)
-    try:
-        words = shlex.split(command)
-    except ValueError as error:
-        raise ValueError(f'cannot read the command of {spec!r}: {error}') from None
-    if not words:
-        raise ValueError(f'{spec!r} names no command; give one, such as exec:./bot')
-    return words
-
-
-def _paths(word: str, first: bool) -> list[str]:
-    """Return the files and folders a word of a command names: the command itself
-    when written as a path (as a shell reads it); any other word that is not an
-    option and names existing files or folders, alone or as a list separated by
-    ':' (a Java class path)."""
-    if first:
-        return [word] if os.sep in word else []
-    parts = word.split(os.pathsep)
-    if word.startswith('-') or not all(part and os.path.exists(part) for part in parts):
-        return []
-    return parts
-
-
-def read_code(spec: str) -> PlayerCode | ProgramCode:
-    """Return what a jail needs to run a player's spec: a ProgramCode for a program,
-    else remote.read_player's PlayerCode. Raises ValueError naming what is wrong."""
-    return read_program(spec) if is_program_spec(spec) else read_player(spec)
-
-
 def stand_in(code: PlayerCode | ProgramCode, setup: Setup, seed: str, history: list,
              timing: TimeControl = TimeControl(), *, game: Game, seat: int,
              reuse: bool = False) -> JailedPlayer:
     """Return the trusted side's stand-in for a player in a jail, started for seat
-    of game: a ProgramPlayer for a program, else a remote.JailedPlayer (see both)."""
+    of game: a ProgramPlayer for a program, else a JailedPlayer (see both)."""
     if isinstance(code, ProgramCode):
         return ProgramPlayer(code, setup, seed, history, timing, game=game, seat=seat)
     return JailedPlayer(code, setup, seed, history, timing, reuse=reuse)
@@ -186,7 +87,7 @@ class ProgramPlayer(JailedPlayer):
             answer = self.jail.receive(seconds)
         except JailError as error:
             self.close()
-            if error.reason == 'timeout':
+            if isinstance(error, JailTimeout):
                 raise referee.Forfeit(referee.ERROR, f'did not start within {seconds:g} s')
             raise referee.Forfeit(referee.ERROR, f'cannot start: {self._failure(error)}') from None
         if answer != {'type': 'ready'}:

@@ -8,7 +8,7 @@ import threading
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from typing import Callable, Iterable, Iterator
 
-from .schedule import GameSpec
+from .schedule import ScheduledGame
 from .store import Store
 
 POLL_SECONDS = 0.1
@@ -21,7 +21,7 @@ class MachineryError(RuntimeError):
     referee itself failed) as many times as it was tried."""
 
 
-def run(specs: Iterable[GameSpec], job: Callable[[GameSpec], dict], executor: Executor,
+def run(specs: Iterable[ScheduledGame], job: Callable[[ScheduledGame], dict], executor: Executor,
         store: Store, in_flight: int | Callable[[], int],
         progress: Callable[[], None] = lambda: None) -> int:
     """Play every game of specs that store does not hold yet, as job(spec) on the
@@ -32,7 +32,7 @@ def run(specs: Iterable[GameSpec], job: Callable[[GameSpec], dict], executor: Ex
     the records) is played again, up to TRIES times, and then raises
     MachineryError. Returns the games played. On any exception, Ctrl-C
     included, the running games are abandoned."""
-    pending: dict[Future, GameSpec] = {}
+    pending: dict[Future, ScheduledGame] = {}
     failures: dict[int, int] = {}
     played = 0
     limit = in_flight if callable(in_flight) else lambda: in_flight

@@ -10,7 +10,7 @@ from typing import Iterator, Sequence
 
 
 @dataclass(frozen=True)
-class GameSpec:
+class ScheduledGame:
     """One scheduled game, in picklable form."""
 
     index: int
@@ -53,7 +53,7 @@ def derive_seed(*parts) -> int:
 
 
 def schedule(players: Sequence[str], variants: Sequence[str], pairs: int, seed,
-             gauntlet: str | None = None) -> Iterator[GameSpec]:
+             gauntlet: str | None = None) -> Iterator[ScheduledGame]:
     """Generate every game: for each variant, each pairing plays pairs game pairs,
     each pair twice from the same start with the seats swapped."""
     index = itertools.count()
@@ -61,8 +61,8 @@ def schedule(players: Sequence[str], variants: Sequence[str], pairs: int, seed,
         for a, b in pairings(players, gauntlet):
             for pair in range(pairs):
                 pair_seed = derive_seed(seed, variant, a, b, pair)
-                yield GameSpec(next(index), variant, a, b, pair, 0, pair_seed)
-                yield GameSpec(next(index), variant, b, a, pair, 1, pair_seed)
+                yield ScheduledGame(next(index), variant, a, b, pair, 0, pair_seed)
+                yield ScheduledGame(next(index), variant, b, a, pair, 1, pair_seed)
 
 
 def count_games(players: Sequence[str], variants: Sequence[str], pairs: int,

@@ -25,7 +25,7 @@ from typing import Callable, Iterator, Sequence
 
 from .ratings import Z95
 from .runner import run
-from .schedule import GameSpec, derive_seed
+from .schedule import ScheduledGame, derive_seed
 
 PAIR_SCORES = (0.0, 0.25, 0.5, 0.75, 1.0)
 """A pair's score per game for each pentanomial bin: 0, ½, 1, 1½ and 2 points of 2."""
@@ -136,7 +136,7 @@ def verdict(llr: float, bounds: tuple[float, float]) -> str | None:
 
 
 def pair_specs(player: str, baseline: str, variants: Sequence[str], seed,
-               pairs: int | None = None) -> Iterator[GameSpec]:
+               pairs: int | None = None) -> Iterator[ScheduledGame]:
     """Generate the games of the test: pair k on variants[k % len(variants)], the
     player first in its first game and second in the other, both from the same
     start; pairs of them in all (None: without end)."""
@@ -144,8 +144,8 @@ def pair_specs(player: str, baseline: str, variants: Sequence[str], seed,
     while pairs is None or number < pairs:
         variant = variants[number % len(variants)]
         pair_seed = derive_seed(seed, 'sprt', variant, player, baseline, number)
-        yield GameSpec(2 * number, variant, player, baseline, number, 0, pair_seed)
-        yield GameSpec(2 * number + 1, variant, baseline, player, number, 1, pair_seed)
+        yield ScheduledGame(2 * number, variant, player, baseline, number, 0, pair_seed)
+        yield ScheduledGame(2 * number + 1, variant, baseline, player, number, 1, pair_seed)
         number += 1
 
 
@@ -212,7 +212,7 @@ class _Feed:
         self.test.add(record)
 
 
-def run_test(test: Sequential, specs: Iterator[GameSpec], job: Callable[[GameSpec], dict],
+def run_test(test: Sequential, specs: Iterator[ScheduledGame], job: Callable[[ScheduledGame], dict],
              executor, in_flight: int) -> Sequential:
     """Play the games of specs with job on the executor (as the tournament's runner
     does, each player in its jail) until the test has its verdict or specs run out;

@@ -28,7 +28,11 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path[:0] = [ROOT]
 
-from games import jail, program, remote  # noqa: E402  (after the path is set)
+import variants  # noqa: E402  (after the path is set)
+from players import load_player  # noqa: E402
+from players.arena import jail, program  # noqa: E402
+from players.arena.jailed_player import Setup, event  # noqa: E402
+from players.arena.player_code import read_code, read_player  # noqa: E402
 
 PLAYERS = ','.join(['random', 'minimax', 'perfect'] + [f'ab{n}' for n in range(1, 21)] + ['mcts'])
 """The 24 players of the default run before games of chance came."""
@@ -165,7 +169,6 @@ def jail_costs(count: int = 200) -> None:
     """Print a jail's start-up cost (start, load the player or start the program,
     close) at each level, and the protocol's cost a move (a question and its
     answer) for a Python player and for a program, measured in turns."""
-    import variants
     game = variants.make('nim')
     with tempfile.TemporaryDirectory() as folder:
         os.chmod(folder, 0o755)  # a process jail started by root runs the program as its own user
@@ -183,7 +186,8 @@ def jail_costs(count: int = 200) -> None:
         print(f'jail start-up (start, load the player or start the program, kill), median of '
               f'{count}, after a first jail of each kind (which starts its jail server):')
         for label, (spec, level) in kinds.items():
-            code, setup, costs = program.read_code(spec), remote.Setup('nim', level=level), []
+            code, costs = read_code(spec), []
+            setup = Setup('nim', variants.make, load_player, level)
             for _ in range(count + 1):
                 started = time.perf_counter()
                 player = program.stand_in(code, setup, '0', [], game=game, seat=0)
@@ -192,11 +196,11 @@ def jail_costs(count: int = 200) -> None:
                 costs.append(time.perf_counter() - started)
             print(f'  {label}: {1000 * statistics.median(costs[1:]):.2f} ms')
         moves = {label: [] for label in ('Python player', 'program')}
-        players = {'Python player': program.stand_in(remote.read_player(path),
-                                                     remote.Setup('nim'), '0', [], game=game,
+        nim = Setup('nim', variants.make, load_player)
+        players = {'Python player': program.stand_in(read_player(path), nim, '0', [], game=game,
                                                      seat=0),
-                   'program': program.stand_in(program.read_code(program_path),
-                                               remote.Setup('nim'), '0', [], game=game, seat=0)}
+                   'program': program.stand_in(read_code(program_path), nim, '0', [], game=game,
+                                               seat=0)}
         for player in players.values():
             player.wait_ready()
         for _ in range(10):  # in turns, so that both see the same load
@@ -220,19 +224,18 @@ def protocol_in_games(specs: dict, variant: str = 'gomoku', games: int = 6) -> N
     """Print a move's time, as the referee measures it, over whole games of variant
     between first-move players, for a Python player and for a program (which is
     sent the whole history, the state and every legal move each time), in turns."""
-    import variants
     from games import referee
     game = variants.make(variant)
     times: dict = {label: [] for label in specs}
     for number in range(games):
         for label, spec in specs.items():
             history: list = []
-            player = program.stand_in(program.read_code(spec), remote.Setup(variant),
+            player = program.stand_in(read_code(spec), Setup(variant, variants.make, load_player),
                                       str(number), history, game=game, seat=0)
             player.wait_ready()
             played = referee.play(game, [player, lambda game, state: game.actions(state)[0]],
                                   isolate=False, on_move=lambda state, move, after:
-                                  history.append(remote.event('move', move)))
+                                  history.append(event('move', move)))
             player.end(played)
             player.close()
             times[label] += [seconds for seat, seconds in zip(played.movers, played.times)

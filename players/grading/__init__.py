@@ -15,7 +15,8 @@ from dataclasses import asdict, dataclass, field
 
 import variants
 from games import Game
-from players.arena import program
+from players.arena.player_code import read_program
+from players.player_spec import parse_spec
 from players.arena.jail import describe as describe_level
 from players.arena.jail import Limits
 
@@ -213,7 +214,7 @@ def grade(path: str, settings: Settings = Settings(), checks: list[Check] | None
     started = time.perf_counter()
     games = make_games(settings) if games is None else games
     checks = make_checks(settings, games) if checks is None else checks
-    if program.is_program_spec(path):
+    if parse_spec(path).is_program:
         return grade_program(path, settings, checks, games)
     if not os.path.isfile(path):
         raise LoadError(f'no such file {path!r}')
@@ -255,7 +256,7 @@ def grade_program(spec: str, settings: Settings, checks: list[Check],
     note = (f'{spec} is a program: only its player is checked (the search checks need '
             'Python functions)')
     try:
-        code = program.read_program(spec)
+        code = read_program(spec)
     except ValueError as error:
         report = unloadable(spec, settings, checks, str(error))
         report.note = note

@@ -11,7 +11,9 @@ import multiprocessing
 import os
 from typing import Iterator
 
-from players.arena import jail, program
+from players.arena import jail
+from players.arena.player_code import program_names
+from players.player_spec import parse_spec
 
 from . import FUNCTIONS, LoadError, Report, Settings, grade, make_checks, make_games, unloadable
 
@@ -22,7 +24,7 @@ def collect(paths: list[str]) -> list[str]:
     (sorted, not those in subfolders). Raise LoadError for a path that does not exist."""
     files = []
     for path in paths:
-        if program.is_program_spec(path):
+        if parse_spec(path).is_program:
             files.append(path)
         elif os.path.isdir(path):
             files += sorted(os.path.join(path, name) for name in os.listdir(path)
@@ -37,14 +39,14 @@ def collect(paths: list[str]) -> list[str]:
 def student_names(files: list[str]) -> dict[str, str]:
     """A name for each file's student: the file's name without .py, with its folder's
     name in front where two files share a name."""
-    stems = [program.program_names(path)[0] if program.is_program_spec(path)
+    stems = [program_names(path)[0] if parse_spec(path).is_program
              else os.path.splitext(os.path.basename(path))[0] for path in files]
     names = {}
     for path, stem in zip(files, stems):
         if stems.count(stem) == 1:
             names[path] = stem
-        elif program.is_program_spec(path):
-            names[path] = program.program_names(path)[-1].replace('/', '-')
+        elif parse_spec(path).is_program:
+            names[path] = program_names(path)[-1].replace('/', '-')
         else:
             names[path] = f'{os.path.basename(os.path.dirname(os.path.abspath(path)))}-{stem}'
     return names

@@ -9,8 +9,11 @@ import random
 import time
 from dataclasses import dataclass, field
 
+import variants
 from games import Game, StochasticGame, referee
-from players.arena import program, remote
+from players.arena import program
+from players.arena.jailed_player import JailedPlayer, Setup, TimeControl, event
+from players.arena.player_code import PlayerCode, ProgramCode
 from players.arena.jail import Limits
 from players.arena.match import play_opening
 
@@ -53,7 +56,7 @@ class Table:
     """Seconds the games played so far took."""
     leaderboard: dict = field(default_factory=dict)
     """What the gauntlet scored, in percent, once played."""
-    program_code: program.ProgramCode | None = None
+    program_code: ProgramCode | None = None
     """The student's program, started for each game, when the student gave one."""
     level: str = 'process'
     """The jail level of the program."""
@@ -81,16 +84,16 @@ def _play(table: Table, name: str, opponent: str, seat: int, plies: int, seed: s
     random.seed(seed)
     dice = random.Random(f'{seed}:dice')
     history, state = play_opening(game, plies, seed, dice)
-    timing = remote.TimeControl(move_seconds=table.move_seconds)
+    timing = TimeControl(move_seconds=table.move_seconds)
     student = _student(table, name, game, seat, f'{seed}:student', history, timing)
     reference = load_player(opponent)
     players = [student, reference] if seat == 0 else [reference, student]
     try:
         record = referee.play(game, players, state=state, max_plies=MAX_PLIES, isolate=False,
                               rng=dice, on_move=lambda s, move, t: history.append(
-                                  remote.event('move', move)),
+                                  event('move', move)),
                               on_chance=lambda s, chance, t: history.append(
-                                  remote.event('chance', chance)))
+                                  event('chance', chance)))
         student.end(record)
     finally:
         if table.program_code is not None:  # a session's jail serves every check
@@ -103,15 +106,15 @@ def _play(table: Table, name: str, opponent: str, seat: int, plies: int, seed: s
 
 
 def _student(table: Table, name: str, game: Game, seat: int, seed: str, history: list,
-             timing: remote.TimeControl) -> remote.JailedPlayer:
+             timing: TimeControl) -> JailedPlayer:
     """Return the stand-in for the student's player in seat: its program, started
     for this game, or the player function of the file loaded in its session's jail."""
     if table.program_code is not None:
-        setup = remote.Setup(name, level=table.level, limits=table.limits)
+        setup = Setup(name, variants.make, load_player, table.level, table.limits)
         return program.ProgramPlayer(table.program_code, setup, seed, history, timing,
                                      game=game, seat=seat)
-    code = remote.PlayerCode(table.session.filename, None, table.session.filename, 'player')
-    return remote.JailedPlayer(code, remote.Setup(name), seed, history, timing,
+    code = PlayerCode(table.session.filename, None, table.session.filename, 'player')
+    return JailedPlayer(code, Setup(name, variants.make, load_player), seed, history, timing,
                                jail=table.session.ready_jail())
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from typing import Callable
 
-from players.arena import remote
+from players.arena.plain_json import to_plain
 from games.stochastic import from_json
 from players import textbook
 
@@ -71,7 +71,7 @@ def trace(search: Callable, case: Case, **options) -> Trace:
     """Run a trusted search on a counting copy of the case's game and return its trace."""
     game = counting(case.game)
     move = search(case.state, game, **{**case.position.options, **options})
-    return Trace(text(remote.to_plain(move)), [state_key(state) for state in game.generated])
+    return Trace(text(to_plain(move)), [state_key(state) for state in game.generated])
 
 
 def expected(case: Case) -> Trace:

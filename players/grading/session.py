@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 
 from players.arena.jail import Jail, JailError, Limits
-from players.arena.remote import to_plain
+from players.arena.plain_json import to_plain
 
 from .cases import Case
 from .jailed.plain import state_key, text

@@ -10,7 +10,7 @@ import copy
 
 from games import Game
 
-from players.arena.remote import to_plain
+from players.arena.plain_json import to_plain
 
 from .plain import state_key
 

@@ -17,7 +17,7 @@ import sys
 from typing import Any
 
 import games
-from players.arena import remote
+from players.arena import serving
 
 BLOCKED = ('players', 'tournament', '__main__')
 """The modules (and their submodules) a student's code may not use."""
@@ -26,7 +26,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(games.__file__)))
 PROTECTED = (os.path.join(ROOT, 'players') + os.sep, os.path.join(ROOT, 'tournament.py'))
 """The files a student's code may not read: the reference searches and the grader."""
 READABLE = (os.path.dirname(os.path.abspath(__file__)) + os.sep,
-            os.path.dirname(os.path.abspath(remote.__file__)) + os.sep)
+            os.path.dirname(os.path.abspath(serving.__file__)) + os.sep)
 """This subpackage and the machinery's, which run in the jail and may be read
 (for tracebacks)."""
 INTROSPECTION = ('gc.get_objects', 'gc.get_referrers', 'gc.get_referents',

@@ -9,7 +9,7 @@ the jail answers {"defined": [names]} or {"error": why it cannot load}. Then:
   {"results": [[state key, move], ...]}, each call of result that made a state,
   and then {"done": true, "move": move} (or "error", "not_implemented" or
   "stopped"). The grader follows the calls with its own game.
-- a game's setup, then move requests, as players.arena.remote's protocol has them:
+- a game's setup, then move requests, as players.arena.jailed_player's protocol has them:
   the student's player answers them.
 
 The answers to loading and to searches carry "reference": the first use of a
@@ -20,13 +20,13 @@ from __future__ import annotations
 
 import copy
 import random
-import sys
-import traceback
 from typing import Any
 
 import variants
-from players.arena import remote
 from games.referee import DETAIL_LIMIT, describe
+from games.sources import places, run_source
+from players.arena.plain_json import to_plain
+from players.arena.serving import answer_move, replay_history
 
 from . import guard
 from .counting import Recorder, counting
@@ -64,17 +64,13 @@ def serve(channel) -> None:
             game, state, player, answer = start_game(module, request['setup'], filename)
             channel.send(answer)
         else:
-            state, answer = remote.answer_move(player, game, state, request, filename)
+            state, answer = answer_move(player, game, state, request, filename)
             channel.send(answer)
 
 
 def load(source: str, filename: str):
     """Run a student's source as a module of its own and return the module."""
-    module = type(sys)('student')
-    module.__file__ = filename
-    sys.modules['student'] = module
-    exec(compile(source, filename, 'exec'), module.__dict__)
-    return module
+    return run_source(source, filename, 'student')
 
 
 def search(module, request: dict, filename: str):
@@ -94,7 +90,7 @@ def search(module, request: dict, filename: str):
         answer['error'] = said if isinstance(error, SystemExit) else f'raised {said}'
     else:
         try:
-            answer['move'] = remote.to_plain(move)
+            answer['move'] = to_plain(move)
         except TypeError as error:
             answer['error'] = f'returned {_shown(move)}, which is not a move: {error}'
     if recorder.stopped:  # even if the search caught TooManyStates and went on
@@ -120,7 +116,7 @@ def start_game(module, setup: dict, filename: str) -> tuple:
         return None, None, None, {'error': f'{filename} has no player function {function!r}'}
     try:
         game = variants.make(setup['game'])
-        state = remote.replay_history(game, game.initial, setup['history'])
+        state = replay_history(game, game.initial, setup['history'])
     except Exception as error:  # the grader's own mistake, said as such
         return None, None, None, {'error': f'the grader cannot start the game: {error}'}
     random.seed(setup['seed'])
@@ -133,12 +129,11 @@ def explain(error: BaseException, filename: str) -> str:
     text = describe(error)
     if isinstance(error, SystemExit):
         text = f'called sys.exit({error.code!r})'
-    places = [(frame.f_code.co_name, line) for frame, line in traceback.walk_tb(error.__traceback__)
-              if frame.f_code.co_filename == filename]
+    passed = places(error, filename)
     if isinstance(error, SyntaxError) and error.filename == filename:
-        places.append(('<module>', error.lineno))
-    if places:
-        function, line = places[-1]
+        passed.append(('<module>', error.lineno))
+    if passed:
+        function, line = passed[-1]
         where = '' if function == '<module>' else f', in {function}'
         text = f'{text} ({filename}, line {line}{where})'
     return text[:DETAIL_LIMIT]

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from games import Game, TreeGame
+from players.arena.plain_json import canonical as text
 
 ROOT = 'A'
 """The root of every tree given as a table."""
@@ -30,11 +31,6 @@ def encode(value: Any) -> Any:
     if isinstance(value, (set, frozenset)):
         return {'set': sorted((encode(item) for item in value), key=text)}
     return {'repr': repr(value)[:200]}
-
-
-def text(plain: Any) -> str:
-    """Return the canonical JSON text of plain data."""
-    return json.dumps(plain, separators=(',', ':'), sort_keys=True)
 
 
 def state_key(state: Any) -> str:

@@ -1,6 +1,6 @@
-"""Players in jails: the trusted side's stand-in for a jailed player, which keeps
-the player's clock and turns its answers into the referee's own legal moves, and
-the loop the jail runs.
+"""The trusted side's stand-in for a player in a jail (JailedPlayer), which keeps
+the player's clock and turns its answers into the referee's own legal moves; the
+jail's side is players.arena.serving.
 
 The protocol, one JSON object a line. The trusted side first sends the setup,
 {"setup": {...}}: the game's spec, how to make the game and load the player, the
@@ -15,49 +15,29 @@ time the player has; the jail answers {"move": ..., "stats": {"nodes": N}} or
 
 from __future__ import annotations
 
-import copy
-import importlib
-import json
-import math
-import os
-import random
-import sys
 import time
-import traceback
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
-from games import clock, referee
+from games import referee
 from games.base import Game
-from .jail import Jail, JailError, Limits
 from games.stochastic import from_json
+from . import serving
+from .jail import Jail, JailError, JailTimeout, Limits
+from .plain_json import canonical, key, to_plain
+from .player_code import PlayerCode
 
-ENTRY = 'players.arena.remote:serve'
+ENTRY = f'{serving.__name__}:{serving.serve.__name__}'
+"""The jail's side of the protocol (imported here too, so that a jail server,
+which imports the machinery with the course kit, has it imported before it forks)."""
 LOAD_SECONDS = 10.0
 """Seconds a jail may take to start and load its player, besides any move's time."""
-PACKAGES = ('games', 'players', 'variants')
-"""The packages a jailed player may import from this project."""
 IDLE_LIMIT = 32
 """The most jails of shipped players that a process keeps between games."""
 
 _idle: list = []
 """Jails of shipped players waiting in this process for their next game, as
 ((spec, limits), jail), oldest first."""
-
-
-@dataclass(frozen=True)
-class PlayerCode:
-    """What a jail needs to load a player: a registry spec, or a file's source."""
-
-    spec: str
-    """The spec the player was given by, such as 'ab3' or 'subs/alice.py:player'."""
-    source: str | None = None
-    """The Python source of a file or module player, read by the trusted side; None
-    for a registry player."""
-    filename: str = ''
-    """The file's name, shown in the player's error messages."""
-    function: str = 'player'
-    """The name of the player function in the source."""
 
 
 @dataclass(frozen=True)
@@ -77,57 +57,27 @@ class Setup:
 
     game: str
     """The game's spec or variant name."""
-    make_game: str = 'variants:make'
-    """The function, 'module:function', that makes the game from its spec."""
-    load_player: str = 'players:load_player'
-    """The function that loads a registry player from its spec."""
+    make_game: Callable[[str], Game]
+    """The module-level function that makes the game from its spec (in the jail too)."""
+    load_player: Callable[[str], Any]
+    """The module-level function that loads a registry player from its spec, in the jail."""
     level: str = 'process'
     """The jail level of file and module players: 'process' or 'bwrap'. The
     players this project ships (registry players) always run at 'process', which
     spares them bubblewrap's start-up time; their clocks and records are the same."""
     limits: Limits = field(default_factory=Limits)
 
+    def packages(self) -> tuple[str, ...]:
+        """Return the packages of this project a jail of the setup may import: the
+        rules, and the packages of make_game and load_player."""
+        named = {'games', *(function.__module__.split('.')[0]
+                            for function in (self.make_game, self.load_player))}
+        return tuple(sorted(named))
 
-def split_spec(spec: str) -> tuple[str, str] | None:
-    """Return (location, function) of a file or module player's spec
-    ('path/to/file.py:function', 'package.module:function', 'file.py'), or None for
-    a registry spec."""
-    if ':' in spec:
-        location, function = spec.rsplit(':', 1)
-        return location, function
-    if spec.endswith('.py'):
-        return spec, 'player'
-    return None
-
-
-def read_player(spec: str) -> PlayerCode:
-    """Return the PlayerCode of a spec, reading a file or module player's source
-    (without running it). Raises ValueError naming a missing file or module."""
-    parts = split_spec(spec)
-    if parts is None:
-        return PlayerCode(spec)
-    location, function = parts
-    path = location if location.endswith('.py') else module_file(location)
-    if not os.path.isfile(path):
-        raise ValueError(f'no player file {path!r}')
-    try:
-        with open(path, encoding='utf-8') as file:
-            source = file.read()
-    except (OSError, UnicodeDecodeError) as error:
-        raise ValueError(f'cannot read player file {path!r}: {error}') from None
-    return PlayerCode(spec, source, os.path.basename(path), function)
-
-
-def module_file(name: str) -> str:
-    """Return the file of a module on sys.path, found without importing anything;
-    raise ValueError if there is none."""
-    parts = name.split('.')
-    for entry in sys.path:
-        base = os.path.join(entry or os.getcwd(), *parts)
-        for path in (base + '.py', os.path.join(base, '__init__.py')):
-            if os.path.isfile(path):
-                return path
-    raise ValueError(f'cannot find module {name!r} for a player')
+    def message(self) -> dict:
+        """Return the setup as the jail is sent it (without player, seed and history)."""
+        return {'game': self.game, 'make_game': _path(self.make_game),
+                'load_player': _path(self.load_player)}
 
 
 class JailedPlayer:
@@ -160,11 +110,10 @@ class JailedPlayer:
             self.jail = _idle.pop(waiting[0])[1]
         else:
             level = setup.level if code.source is not None else 'process'  # shipped: no bwrap
-            self.jail = Jail(ENTRY, level, setup.limits, PACKAGES)
+            self.jail = Jail(ENTRY, level, setup.limits, setup.packages())
         self._ready = self._sound = False
-        self.jail.send({'setup': {'game': setup.game, 'make_game': setup.make_game,
-                                  'load_player': setup.load_player, 'player': vars(code),
-                                  'seed': seed, 'history': history}})
+        self.jail.send({'setup': {**setup.message(), 'player': vars(code), 'seed': seed,
+                                  'history': history}})
         self.seen = len(history)
 
     def wait_ready(self, seconds: float = LOAD_SECONDS) -> None:
@@ -172,7 +121,7 @@ class JailedPlayer:
         try:
             answer = self.jail.receive(seconds)
         except JailError as error:
-            if error.reason == 'timeout':
+            if isinstance(error, JailTimeout):
                 raise referee.Forfeit(referee.ERROR, f'did not load within {seconds:g} s')
             raise referee.Forfeit(referee.ERROR, f'cannot load player: {error}') from None
         if answer != {'ready': True}:
@@ -210,7 +159,7 @@ class JailedPlayer:
             answer = self.jail.receive(limit)
         except JailError as error:
             self.close()
-            if error.reason == 'timeout':
+            if isinstance(error, JailTimeout):
                 raise referee.Forfeit(referee.TIMEOUT, self._late(limit)) from None
             raise referee.Forfeit(referee.ERROR, self._failure(error)) from None
         self._charge(time.perf_counter() - started)
@@ -265,7 +214,7 @@ def legal_move(game: Game, state, plain: Any) -> Any:
     if plain is None:
         raise referee.Forfeit(referee.ILLEGAL, 'returned no move (None)')
     legal = {key(move): move for move in game.actions(state)}
-    found = legal.get(_json(plain))
+    found = legal.get(canonical(plain))
     if found is None:
         raise referee.Forfeit(referee.ILLEGAL, f'illegal move {_shown(plain)}; legal moves are '
                                                f'{list(legal.values())}')
@@ -275,29 +224,6 @@ def legal_move(game: Game, state, plain: Any) -> Any:
 def event(kind: str, value: Any) -> list:
     """Return a history event: ['move', move] or ['chance', outcome], as plain data."""
     return [kind, to_plain(value)]
-
-
-def to_plain(value: Any) -> Any:
-    """Return a move as plain JSON data (tuples become lists); raise TypeError for
-    anything that is not numbers, strings, None, tuples or lists of them."""
-    if value is None or isinstance(value, (bool, int, str)):
-        return value
-    if isinstance(value, float) and math.isfinite(value):
-        return value
-    if isinstance(value, (tuple, list)):
-        return [to_plain(item) for item in value]
-    raise TypeError(f'a move must be plain data (numbers, strings, tuples), '
-                    f'not {type(value).__name__}')
-
-
-def key(move: Any) -> str:
-    """Return the canonical JSON text of a move."""
-    return _json(to_plain(move))
-
-
-def _json(plain: Any) -> str:
-    """Return the canonical JSON text of plain data."""
-    return json.dumps(plain, separators=(',', ':'))
 
 
 def _shown(plain: Any, limit: int = 100) -> str:
@@ -314,110 +240,17 @@ def _smallest(*limits: float | None) -> float | None:
 
 def _stats(stats: Any) -> dict:
     """Return a player's reported stats, keeping only finite numbers under 'nodes'."""
-    nodes = stats.get('nodes') if isinstance(stats, dict) else None
-    if isinstance(nodes, (int, float)) and not isinstance(nodes, bool) and math.isfinite(nodes):
-        return {'nodes': nodes}
-    return {}
+    nodes = referee.reported_nodes(stats)
+    return {} if nodes is None else {'nodes': nodes}
 
 
 def _error_text(answer: Any, prefix: str) -> str:
     """Return the error a jail reported, or say that its answer made no sense."""
     if isinstance(answer, dict) and isinstance(answer.get('error'), str):
         return answer['error'][:referee.DETAIL_LIMIT]
-    return f'{prefix}: unexpected answer {_json(answer)[:100]}'
+    return f'{prefix}: unexpected answer {canonical(answer)[:100]}'
 
 
-# The jail's side: runs only inside a jail.
-
-def serve(channel) -> None:
-    """Play one seat of a game in a jail: at each setup, load the player and the
-    game, then answer each request with the player's move, until the trusted side
-    goes (or sends the setup of the next game, for a shipped player)."""
-    games: dict = {}
-    while True:
-        try:
-            message = channel.receive()
-        except EOFError:
-            return
-        if 'setup' in message:
-            setup = message['setup']
-            code = PlayerCode(**setup['player'])
-            random.seed(setup['seed'])
-            try:
-                if setup['game'] not in games:
-                    games[setup['game']] = _imported(setup['make_game'])(setup['game'])
-                game = games[setup['game']]
-                state = replay_history(game, game.initial, setup['history'])
-                player = _load(code, setup['load_player'])
-            except BaseException as error:  # whatever the player's file does as it loads
-                channel.send({'error': f'cannot load player: {_describe(error, code.filename)}'})
-                return
-            channel.send({'ready': True})
-            continue
-        state, answer = answer_move(player, game, state, message, code.filename)
-        channel.send(answer)
-
-
-def answer_move(player, game: Game, state, request: dict, filename: str) -> tuple[Any, dict]:
-    """In a jail: answer one move request (see the protocol above), starting the
-    player's clock, and return the new state and the answer to send."""
-    limit = request['time']
-    clock.set_current(clock.MoveClock(None if limit is None else time.monotonic() + limit,
-                                      request['clock'], request['increment']))
-    return _answer(player, game, state, request['history'], filename)
-
-
-def _answer(player, game: Game, state, history: list, filename: str) -> tuple[Any, dict]:
-    """Follow the history, ask the player for its move on private copies of the
-    game and the state, and return the new state and the answer message."""
-    try:
-        state = replay_history(game, state, history)
-        move = to_plain(player(copy.deepcopy(game), copy.deepcopy(state)))
-        stats = getattr(player, 'stats', None)
-        nodes = stats.get('nodes') if isinstance(stats, dict) else None
-        return state, {'move': move,
-                       'stats': {'nodes': nodes} if type(nodes) in (int, float) else {}}
-    except BaseException as error:  # the player's fault, reported as its error
-        return state, {'error': _describe(error, filename)[:referee.DETAIL_LIMIT]}
-
-
-def replay_history(game: Game, state, history: list):
-    """Return the state after a history of events (see event()), each move played
-    as the game's own move."""
-    for kind, plain in history:
-        if kind == 'move':
-            moves = {key(move): move for move in game.actions(state)}
-            state = game.result(state, moves[_json(plain)])
-        else:
-            state = game.outcome(state, from_json(plain))
-    return state
-
-
-def _load(code: PlayerCode, load_player: str):
-    """Return the player function of a PlayerCode."""
-    if code.source is None:
-        return _imported(load_player)(code.spec)
-    name = 'player_file_' + os.path.splitext(code.filename)[0]
-    module = type(sys)(name)
-    module.__file__ = code.filename
-    sys.modules[name] = module
-    exec(compile(code.source, code.filename, 'exec'), module.__dict__)
-    player = getattr(module, code.function, None)
-    if not callable(player):
-        raise LookupError(f'{code.filename} has no player function {code.function!r}')
-    return player
-
-
-def _imported(path: str):
-    """Return the object of a 'module:name' path, importing the module."""
-    module, name = path.split(':')
-    return getattr(importlib.import_module(module), name)
-
-
-def _describe(error: BaseException, filename: str) -> str:
-    """Return 'Type: message (file, line N)' for an exception, naming the last line
-    of the player's own file that it passed through."""
-    text = referee.describe(error)
-    lines = [frame.lineno for frame in traceback.extract_tb(error.__traceback__)
-             if filename and frame.filename == filename]
-    return f'{text} ({filename}, line {lines[-1]})' if lines else text
+def _path(function: Callable) -> str:
+    """Return 'module:name' of a module-level function, for a jail to import it."""
+    return f'{function.__module__}:{function.__qualname__}'
