@@ -25,7 +25,7 @@ import players
 import variants
 from games import referee
 from players.arena import jail, program
-from players.arena.jailed_player import Setup, event
+from players.arena.jailed_player import Setup, play_with_jails
 from players.arena.player_code import PlayerCode, ProgramCode, read_code
 from players.player_spec import Kind, parse_spec
 from players.arena import (export, grades, html_report, ladder, naming, replay, report,
@@ -138,23 +138,19 @@ def cmd_play(args) -> int:
               for seat, (spec, code) in enumerate(zip(specs, codes))]
 
     def show(state, move, new_state):
-        history.append(event('move', move))
         last_move[0] = move
         mover = game.to_move(state)
         typed, described = game.typed_move(move), game.describe_move(move)
         print(f'{names[mover]} ({mover}): {typed}' + ('' if described == typed else f' ({described})'))
 
     def show_roll(state, chance, new_state):
-        history.append(event('chance', chance))
         mover = game.to_move(state)
         print(f'{names[mover]} ({mover}) {game.describe_chance(chance)}')
 
     jailed = [player for player, code in zip(chosen, codes) if code is not None]
     try:
-        record = referee.play(game, chosen, max_plies=args.max_plies, on_move=show,
-                              on_chance=show_roll)
-        for player in jailed:
-            player.end(record)
+        record = play_with_jails(game, chosen, history, on_move=show, on_chance=show_roll,
+                                 max_plies=args.max_plies)
     except games.PlayerQuit:
         print('Game abandoned.')
         return 0

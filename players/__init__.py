@@ -12,7 +12,11 @@ from .textbook import (MCT_Node, alpha_beta_cutoff_search, alpha_beta_player, al
                        minimax_decision, minmax_decision, minmax_player, monte_carlo_tree_search,
                        random_player, ucb)
 
-__all__ = ['Solution', 'solve', 'perfect_player',
+PROJECT_PACKAGES = ('games', 'players', 'variants')
+"""The packages of this project's code: what every machine of a cluster must have
+alike, and what the grader's bundle ships."""
+
+__all__ = ['PROJECT_PACKAGES', 'Solution', 'solve', 'perfect_player',
            'query_player', 'PLAYER', 'REGISTRY', 'PlayerLoadError', 'load_player',
            'make_alpha_beta_player', 'register', 'MCT_Node', 'alpha_beta_cutoff_search',
            'alpha_beta_player', 'alpha_beta_search', 'alphabeta_cutoff_search',

@@ -35,6 +35,7 @@ from concurrent.futures import Executor, Future
 from dataclasses import dataclass
 from typing import Callable
 
+from players import PROJECT_PACKAGES
 from . import jail
 from .workers import WorkerPool
 
@@ -42,8 +43,6 @@ CONNECT_SECONDS = 10.0
 """How long to try reaching a scheduler before giving up."""
 SLOTS_SECONDS = 2.0
 """How often the number of the cluster's worker threads is read again."""
-PACKAGES = ('games', 'players', 'variants')
-"""The packages whose code must be the same on every machine of a tournament."""
 PRELOAD = ['players.arena.match', 'players', 'variants']
 """Modules the fork server imports, so that referee processes start with them."""
 
@@ -247,10 +246,10 @@ def _referee(fn: Callable, args: tuple, kwargs: dict) -> object:
 
 @functools.lru_cache(maxsize=None)
 def project_fingerprint() -> str:
-    """Return a digest of the project's Python code (the files of PACKAGES): two
+    """Return a digest of the project's Python code (the files of PROJECT_PACKAGES): two
     machines with the same digest have the same code, and play every game alike."""
     digest = hashlib.sha256()
-    for package in PACKAGES:
+    for package in PROJECT_PACKAGES:
         top = os.path.dirname(os.path.dirname(importlib.import_module(package).__file__))
         for folder, subfolders, files in os.walk(os.path.join(top, package)):
             subfolders.sort()

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from games import referee
 from games.base import Game
@@ -206,6 +206,31 @@ class JailedPlayer:
     def _control(self) -> str:
         """Return the time control as cutechess-cli writes it, such as '60+0.5'."""
         return f'{self.timing.base:g}+{self.timing.increment:g}'
+
+
+def play_with_jails(game: Game, players: Sequence, history: list,
+                    on_move: Callable | None = None, on_chance: Callable | None = None,
+                    **options) -> referee.GameRecord:
+    """Play a game with referee.play(game, players, **options), some of the players
+    stand-ins for players in jails (JailedPlayer) that share history: each move
+    and roll is added to it (then on_move or on_chance is told, as referee.play
+    tells them), and at the end each stand-in is told how the game ended. The
+    caller closes the stand-ins."""
+    def after_move(state, move, new_state):
+        history.append(event('move', move))
+        if on_move is not None:
+            on_move(state, move, new_state)
+
+    def after_roll(state, chance, new_state):
+        history.append(event('chance', chance))
+        if on_chance is not None:
+            on_chance(state, chance, new_state)
+
+    record = referee.play(game, players, on_move=after_move, on_chance=after_roll, **options)
+    for player in players:
+        if isinstance(player, JailedPlayer):
+            player.end(record)
+    return record
 
 
 def legal_move(game: Game, state, plain: Any) -> Any:

@@ -12,7 +12,8 @@ from games.base import Game
 from games.stochastic import is_chance_node
 from . import program
 from .jail import Limits
-from .jailed_player import LOAD_SECONDS, JailedPlayer, Setup, TimeControl, event
+from .jailed_player import (LOAD_SECONDS, JailedPlayer, Setup, TimeControl, event,
+                            play_with_jails)
 from .plain_json import to_plain
 from .player_code import PlayerCode, ProgramCode
 from .schedule import ScheduledGame
@@ -105,18 +106,11 @@ def play_scheduled_game(spec: ScheduledGame, rules: Rules,
                 played = referee.forfeited(seats, seat, forfeit.termination, forfeit.detail)
                 return record(spec, opening, played, _ended(jailed, played))
 
-        def after_move(position, move, new_state):
-            history.append(event('move', move))
-            heartbeat()
-
-        def after_roll(position, chance, new_state):
-            history.append(event('chance', chance))
-
         moved = sum(kind == 'move' for kind, _ in opening)
         max_plies = None if rules.max_plies is None else max(0, rules.max_plies - moved)
-        played = referee.play(game, jailed, state=state, max_plies=max_plies,
-                              on_move=after_move, isolate=False, rng=dice, on_chance=after_roll)
-        return record(spec, opening, played, _ended(jailed, played))
+        played = play_with_jails(game, jailed, history, on_move=lambda *_: heartbeat(),
+                                 state=state, max_plies=max_plies, isolate=False, rng=dice)
+        return record(spec, opening, played, [player.errors() for player in jailed])
     finally:
         for player in jailed:
             player.close()

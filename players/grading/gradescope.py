@@ -10,10 +10,10 @@ import shlex
 import stat
 import zipfile
 
+from players import PROJECT_PACKAGES
 from . import FUNCTIONS, Report
 
 PROJECT_FILES = ('tournament.py', 'setup.cfg', 'pyproject.toml', 'README.md')
-PROJECT_PACKAGES = ('games', 'players', 'variants')
 """What the bundle carries of this project, to install it in the autograder."""
 CASES_NAME = 'cases.json'
 """The name of the instructor's case file in the bundle."""

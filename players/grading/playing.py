@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 import variants
 from games import Game, StochasticGame, referee
 from players.arena import program
-from players.arena.jailed_player import JailedPlayer, Setup, TimeControl, event
+from players.arena.jailed_player import JailedPlayer, Setup, TimeControl, play_with_jails
 from players.arena.player_code import PlayerCode, ProgramCode
 from players.arena.jail import Limits
 from players.arena.match import play_opening
@@ -89,12 +89,8 @@ def _play(table: Table, name: str, opponent: str, seat: int, plies: int, seed: s
     reference = load_player(opponent)
     players = [student, reference] if seat == 0 else [reference, student]
     try:
-        record = referee.play(game, players, state=state, max_plies=MAX_PLIES, isolate=False,
-                              rng=dice, on_move=lambda s, move, t: history.append(
-                                  event('move', move)),
-                              on_chance=lambda s, chance, t: history.append(
-                                  event('chance', chance)))
-        student.end(record)
+        record = play_with_jails(game, players, history, state=state, max_plies=MAX_PLIES,
+                                 isolate=False, rng=dice)
     finally:
         if table.program_code is not None:  # a session's jail serves every check
             student.close()
@@ -115,7 +111,7 @@ def _student(table: Table, name: str, game: Game, seat: int, seed: str, history:
                                      game=game, seat=seat)
     code = PlayerCode(table.session.filename, None, table.session.filename, 'player')
     return JailedPlayer(code, Setup(name, variants.make, load_player), seed, history, timing,
-                               jail=table.session.ready_jail())
+                        jail=table.session.ready_jail())
 
 
 def _fault(name: str, game: Game, record, seat: int) -> str:
