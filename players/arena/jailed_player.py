@@ -22,14 +22,12 @@ from typing import Any, Callable, Sequence
 from games import referee
 from games.base import Game
 from games.stochastic import from_json
-from . import serving
 from .jail import Jail, JailError, JailTimeout, Limits
 from .plain_json import canonical, key, to_plain
 from .player_code import PlayerCode
 
-ENTRY = f'{serving.__name__}:{serving.serve.__name__}'
-"""The jail's side of the protocol (imported here too, so that a jail server,
-which imports the machinery with the course kit, has it imported before it forks)."""
+ENTRY = 'players.arena.serving:serve'
+"""The jail's side of the protocol, run in each player's jail."""
 LOAD_SECONDS = 10.0
 """Seconds a jail may take to start and load its player, besides any move's time."""
 IDLE_LIMIT = 32

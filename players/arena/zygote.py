@@ -133,7 +133,11 @@ class Server:
         """Fork a jail for a job with the pipe ends fds; return its pid. The job is
         {'entry': 'module:function'} (see child_main), or {'command': argv,
         'workdir': folder or None, 'level': level} for a program, which the jail
-        executes (at 'bwrap', argv is bubblewrap's)."""
+        executes (at 'bwrap', argv is bubblewrap's). An entry's module is imported
+        here, before the fork: a jail shut in an empty folder can import nothing.
+        (Entries are the jail side's own modules, named by the trusted side.)"""
+        if 'entry' in job:
+            importlib.import_module(job['entry'].split(':')[0])
         self.count += 1
         uid = self.uid_base + self.count % 64 if self.root else None
         level = job.get('level', self.level)
