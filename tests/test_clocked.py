@@ -8,7 +8,7 @@ import pytest
 
 from games import ConnectFour, Nim, TicTacToe, clock
 from games.clock import MoveClock
-from players import ON_REQUEST, PLAYER, engine, solve
+from players import PLAYER, REGISTRY, engine, solve
 from players.clocked import make_clocked_mcts_player
 from players.timing import LEAST_SECONDS, MARGIN_SECONDS, MARGIN_SHARE, move_seconds
 
@@ -68,7 +68,8 @@ def test_mcts_clock_plays_until_its_time_is_spent_or_its_playouts_are_done():
     clock.set_current(MoveClock())  # no clock: a second, but 50 play-outs come first
     capped(game, game.initial)
     assert capped.stats == {'playouts': 50}
-    assert {'mcts-clock', 'ab-clock'} <= ON_REQUEST and 'perfect' not in ON_REQUEST
+    assert REGISTRY['mcts-clock'].on_request and REGISTRY['ab-clock'].on_request
+    assert not REGISTRY['perfect'].on_request
 
 
 def test_perfect_connect_four_plays_exactly_once_it_fits_in_its_time():

@@ -335,10 +335,9 @@ def test_a_program_that_does_not_read_its_input_cannot_block_the_referee():
     quiet = command_jail.CommandJail(['sleep', '5'])
     try:
         quiet.send({'padding': 'x' * 100_000})  # more than a pipe holds, at once
-        with pytest.raises(jail.JailError) as failure:
+        with pytest.raises(jail.JailGarbled):
             for _ in range(20):
                 quiet.send({'padding': 'x' * 100_000})
-        assert failure.value.reason == 'garbled'
     finally:
         quiet.close()
 
