@@ -18,14 +18,15 @@ from importlib import resources
 from typing import Callable, Iterable, Sequence
 
 from games.base import Game
+from games.referee import ADJUDICATED, ERROR, ILLEGAL, NORMAL, TIMEOUT
 from .replay import outcome, replay, score_text
 from .report import plural
-from .results import ENDINGS, OVERALL, Results
+from .results import ENDINGS, OPPONENT_FORFEIT, OVERALL, Results
 from .tables import (ENDING_HEADERS, LOS_PLAYERS, STANDING_COLUMNS, STANDING_FORMATS,
                      forfeit_rows, top_superiority)
 
-ENDING_COLOURS = {'normal': '#4e79a7', 'adjudicated draw': '#bab0ac', 'timeout': '#f28e2b',
-                  'illegal move': '#e15759', 'error': '#b07aa1', 'opponent forfeit': '#59a14f'}
+ENDING_COLOURS = {NORMAL: '#4e79a7', ADJUDICATED: '#bab0ac', TIMEOUT: '#f28e2b',
+                  ILLEGAL: '#e15759', ERROR: '#b07aa1', OPPONENT_FORFEIT: '#59a14f'}
 """The colour of each way a game can end, in the endings bars."""
 SHARED_KEYS = ('kind', 'style', 'columns', 'rows')
 """The keys of a drawing that stay the same through a game, kept once per variant."""

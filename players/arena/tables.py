@@ -7,9 +7,10 @@ import textwrap
 
 from tabulate import tabulate
 
+from games.referee import ADJUDICATED, ERROR, ILLEGAL, NORMAL, TIMEOUT
 from . import ratings
 from .grades import add_grades
-from .results import ENDINGS, OVERALL, Results
+from .results import ENDINGS, OPPONENT_FORFEIT, OVERALL, Results
 
 STANDING_COLUMNS = {
     'rank': 'Rank', 'player': 'Player', 'elo': 'Elo', 'margin': '±', 'games': 'Games',
@@ -22,9 +23,8 @@ COMPACT_COLUMNS = ('rank', 'player', 'elo', 'margin', 'games', 'points', 'score_
 STANDING_FORMATS = {'score_pct': '.1f', 'draw_pct': '.1f', 'grade': '.1f'}
 """How the standings' fractional columns are shown: percentages and grades with one
 decimal."""
-ENDING_HEADERS = {'normal': 'Normal', 'adjudicated draw': 'Adjudicated', 'timeout': 'Timeout',
-                  'illegal move': 'Illegal', 'error': 'Error',
-                  'opponent forfeit': 'Opp. forfeit'}
+ENDING_HEADERS = {NORMAL: 'Normal', ADJUDICATED: 'Adjudicated', TIMEOUT: 'Timeout',
+                  ILLEGAL: 'Illegal', ERROR: 'Error', OPPONENT_FORFEIT: 'Opp. forfeit'}
 """Short column headers for ENDINGS."""
 FORFEIT_REASONS = 3
 """How many different forfeit reasons of each player the forfeits table lists."""
