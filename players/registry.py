@@ -82,7 +82,8 @@ class Players(MutableMapping):
         register(name)(player)
 
     def __delitem__(self, name: str) -> None:
-        self[name]  # raises KeyError for a name without a player
+        if name not in self:
+            raise KeyError(name)
         found = REGISTRY[name]
         if found.factory is None:
             del REGISTRY[name]

@@ -77,8 +77,8 @@ def play_opening(game: Game, plies: int, seed, dice: random.Random) -> tuple[lis
 
 
 def play_scheduled_game(spec: ScheduledGame, rules: Rules,
-               players: Mapping[str, PlayerCode | ProgramCode],
-               make_game: Callable[[str], Game], load_player: Callable) -> dict:
+                        players: Mapping[str, PlayerCode | ProgramCode],
+                        make_game: Callable[[str], Game], load_player: Callable) -> dict:
     """Play the game spec describes and return its record as a dict (see record()).
     players gives the code of each player by name; make_game(variant) makes the
     game, here and in the jails, where load_player(spec) loads registry players.
