@@ -49,9 +49,9 @@ user owns any file, and no two live jails share one."""
 PRELOADED = ('array', 'bisect', 'collections', 'collections.abc', 'copy', 'csv',
              'dataclasses', 'datetime', 'decimal', 'encodings.ascii', 'encodings.latin_1',
              'encodings.utf_8', 'enum', 'fractions', 'functools', 'hashlib', 'heapq',
-             'itertools', 'json', 'math', 'numbers', 'operator', 'queue', 'random', 're',
-             'statistics', 'string', 'struct', 'textwrap', 'threading', 'time', 'traceback',
-             'typing', 'unicodedata')
+             'itertools', 'json', 'math', 'numbers', 'operator', 'pickle', 'queue', 'random',
+             're', 'statistics', 'string', 'struct', 'textwrap', 'threading', 'time',
+             'traceback', 'typing', 'unicodedata')
 """Standard modules a jail finds imported: a jail shut in an empty folder can import
 nothing else."""
 PACKET = 1 << 16
