@@ -21,10 +21,12 @@ class Game:
     """A game is similar to a problem, but it has a utility for each
     state and a terminal test instead of a path cost and a goal
     test. To create a game, subclass this class and implement actions,
-    result, utility, and terminal_test. You may override display and
-    successors or you can inherit their default methods. You will also
-    need to set the .initial attribute to the initial state; this can
-    be done in the constructor."""
+    result, utility, and terminal_test. You may override the methods that
+    show a state (board_text, drawing, describe_state, state_json), read a
+    move (parse_move, typed_move), estimate a state (evaluate) or key it in a
+    search's tables (table_key), or inherit their defaults, which work for
+    any game. You will also need to set the .initial attribute to the
+    initial state; this can be done in the constructor."""
 
     #: The short name used in variant specs, such as 'nim'.
     name = 'game'
@@ -55,6 +57,22 @@ class Game:
         """Estimate the value of a non-final state to player, strictly between
         the game's loss and win utilities; 0 means unknown."""
         return 0
+
+    def table_key(self, state) -> Hashable | None:
+        """Return what a search's tables keep state under: states with the same key
+        must have the same value for the same player to move (a game may give a
+        smaller key, or one that symmetric states share). Here the state itself;
+        None, or a key that cannot be hashed, keeps the state out of the tables."""
+        return state
+
+    def describe_state(self, state) -> str:
+        """Return a one-line text for a state in messages, such as 'P1:1,2' for
+        piles, or 'XO./...' for a board's rows: here the board of a tuple of
+        counts after the player to move, else the state's repr."""
+        board = getattr(state, 'board', None)
+        if isinstance(board, tuple):
+            return f'{state.to_move}:{",".join(map(str, board))}'
+        return repr(state)
 
     def display(self, state, last_move: Move | None = None) -> None:
         """Print the state's board, with last_move marked if given, and who is to

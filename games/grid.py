@@ -7,7 +7,7 @@ from functools import cached_property
 
 from . import pictures
 from .base import Game, IllegalMoveError
-from .discs import grid_text
+from .discs import board_line, grid_text
 
 
 
@@ -146,6 +146,10 @@ class TicTacToe(Game):
         """Return the board, row v at the top, with the columns and rows numbered
         and the square of last_move in brackets: 'O[X].'."""
         return grid_text(state.board, self.h, self.v, [last_move] if last_move else [])
+
+    def describe_state(self, state) -> str:
+        """Return the board's rows on one line, top row first: 'X.O/X.O/O.X'."""
+        return board_line(state.board, self.h, self.v)
 
     def state_json(self, state) -> dict:
         """Return the player to move and the board as rows of 'X', 'O' and '.', row 1
