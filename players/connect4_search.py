@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 import time
 
-from .connect4 import DRAW, LOSS, TABLE_LIMIT, WIN, Shape, Solver
+from .connect4 import DRAW, LOSS, TABLE_LIMIT, WIN, Shape, Solver, moves_to_search
 from .timing import CHECK_EVERY, OutOfTime
 
 
@@ -62,7 +62,7 @@ class DepthSearch:
         scores = self.scores
         score_of = scores.get
         check, clock, deadline = CHECK_EVERY, time.monotonic, self.deadline
-        mirror, symmetric = shape.mirror, self.symmetric
+        mirror, symmetric, searched = shape.mirror, self.symmetric, moves_to_search
         nodes = hits = 0
 
         def node(mine: int, mask: int, moves: int, alpha: float, beta: float, depth: int,
@@ -89,12 +89,7 @@ class DepthSearch:
             if depth >= size - moves:
                 return exact.value(mine, mask, moves)
             if depth > 1:
-                forced = possible & threats
-                if forced:
-                    if forced & (forced - 1):
-                        return LOSS
-                    possible = forced
-                possible &= ~(threats >> 1)
+                possible = searched(possible, threats)
                 if not possible:
                     return LOSS
             key = mine + mask
