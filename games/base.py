@@ -87,8 +87,13 @@ class Game:
         return str(state.board if hasattr(state, 'board') else state)
 
     def drawing(self, state, last_move: Move | None = None) -> dict:
-        """Return what a picture of the state's board needs, as JSON-friendly data:
-        {'kind': 'text', 'text': ...} here; games with a board to draw say more."""
+        """Return what the HTML report needs to draw the state, as JSON-friendly data:
+        {'kind': 'text', 'text': board_text} here. A game with a board of squares
+        may give {'kind': 'grid', 'columns': h, 'rows': v, 'cells': [one string a
+        row, top row first, a letter a piece, '.' for an empty square], 'marks':
+        [[x, y] of the squares to mark], 'style': 'xo'} (see TicTacToe.drawing);
+        the report draws X and O as crosses and rings, B and W as stones and any
+        other letter as itself. Other kinds: 'piles', 'hex', 'kalah'."""
         return {'kind': 'text', 'text': self.board_text(state, last_move)}
 
     def state_json(self, state) -> dict:

@@ -48,10 +48,10 @@ class Board(dict):
 
 class TicTacToe(Game):
     """Play TicTacToe on an h x v board, with Max (first player) playing 'X'.
-    A state has the player to move, a cached utility, a list of moves in
-    the form of a list of (x, y) positions, and a board, in the form of
-    a dict of {(x, y): Player} entries, where Player is 'X' or 'O'.
-    Squares are numbered from 1: x is the column, y the row."""
+    A state has the player to move, a cached utility, the empty squares
+    as a tuple of (x, y) positions, and a board, a Board: a mapping of
+    {(x, y): Player} entries, where Player is 'X' or 'O', that cannot be
+    changed. Squares are numbered from 1: x is the column, y the row."""
 
     name = 'tictactoe'
     players = ('X', 'O')
