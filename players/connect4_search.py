@@ -54,7 +54,8 @@ class DepthSearch:
 
     def _make_node(self):
         """Return the search function, with everything it reads bound locally,
-        and a function that returns its counts of nodes and table hits."""
+        and a function that returns its counts of nodes and table hits. (A search
+        kernel: one long function on purpose, since a call per node costs time.)"""
         shape, table, hints, winning = self.shape, self.table, self.hints, self.winning
         bottom, board, size = shape.bottom, shape.board, shape.size
         ordered, evaluate, exact = shape.ordered, shape.evaluation(), self.exact
