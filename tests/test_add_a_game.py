@@ -84,6 +84,18 @@ def test_the_engine_searches_a_new_game_through_its_own_methods(race):
     assert PLAYER['ab4'](game, game.initial) == 1
 
 
+def test_the_engine_keys_its_tables_by_the_games_table_key(race):
+    """Without table entries (table_key None) the same values take more nodes:
+    the totals reached by different sums are searched again."""
+    class Untabled(race):
+        def table_key(self, state):
+            return None
+    keyed, untabled = race(goal=14), Untabled(goal=14)
+    with_table, without = solve(keyed, keyed.initial), solve(untabled, untabled.initial)
+    assert with_table.value == without.value == 1 and with_table.move == without.move == 2
+    assert with_table.nodes < without.nodes
+
+
 def test_a_new_game_is_shown_by_the_defaults(race, capsys):
     game = race(goal=5)
     state = game.result(game.initial, 2)
