@@ -1,4 +1,4 @@
-"""Tic-tac-toe and Connect Four: k in a row on a board of squares, as in AIMA."""
+"""Tic-tac-toe, Connect Four and Gomoku: k in a row on a board of squares, as in AIMA."""
 
 from __future__ import annotations
 
