@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any, Callable, Hashable, Sequence
 
+from .discs import Discs, board_line
+
 Move = Hashable
 Player = Callable[['Game', Any], Move]
 
@@ -67,11 +69,14 @@ class Game:
 
     def describe_state(self, state) -> str:
         """Return a one-line text for a state in messages, such as 'P1:1,2' for
-        piles, or 'XO./...' for a board's rows: here the board of a tuple of
-        counts after the player to move, else the state's repr."""
+        piles, or 'XO./...' for a board's rows: here a board of a tuple of counts
+        after the player to move, a Discs board's rows (top row first), else the
+        state's repr."""
         board = getattr(state, 'board', None)
         if isinstance(board, tuple):
             return f'{state.to_move}:{",".join(map(str, board))}'
+        if isinstance(board, Discs):
+            return board_line(board, board.h, board.v)
         return repr(state)
 
     def display(self, state, last_move: Move | None = None) -> None:

@@ -7,7 +7,7 @@ from functools import lru_cache
 
 from . import pictures
 from .base import Game, IllegalMoveError
-from .discs import Discs, board_line, check_size, grid_text
+from .discs import Discs, check_size, grid_text
 
 
 class BreakthroughState(namedtuple('BreakthroughState', 'to_move, utility, board')):
@@ -178,10 +178,6 @@ class Breakthrough(Game):
             return 0
         return ((self.rows - 1) * len(state.board) - self.advance(state, 'B')[1]
                 - self.advance(state, 'W')[1])
-
-    def describe_state(self, state) -> str:
-        """Return the board's rows on one line, top row first: '.B../.WB./...'."""
-        return board_line(state.board, state.board.h, state.board.v)
 
     def board_text(self, state, last_move=None) -> str:
         """Return the board, row `rows` at the top, columns and rows numbered, both

@@ -7,7 +7,7 @@ from functools import lru_cache
 
 from . import pictures
 from .base import Game, IllegalMoveError
-from .discs import Discs, board_line, check_size, grid_text
+from .discs import Discs, check_size, grid_text
 
 
 class HexState(namedtuple('HexState', 'to_move, utility, board')):
@@ -185,10 +185,6 @@ class Hex(Game):
     def plies_left(self, state) -> int:
         """One ply per empty cell at most."""
         return 0 if state.utility else self.n * self.n - len(state.board)
-
-    def describe_state(self, state) -> str:
-        """Return the board's rows on one line, top row first: '.B../.WB./...'."""
-        return board_line(state.board, state.board.h, state.board.v)
 
     def board_text(self, state, last_move=None) -> str:
         """Return the rhombus, row 1 at the top and each row shifted half a cell right

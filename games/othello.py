@@ -8,7 +8,7 @@ from functools import lru_cache
 
 from . import pictures
 from .base import Game, IllegalMoveError
-from .discs import Discs, board_line, check_size, grid_text, squares_of
+from .discs import Discs, check_size, grid_text, squares_of
 
 PASS = 'pass'
 """The one move of a player who cannot place a disc while the opponent can."""
@@ -185,10 +185,6 @@ class Othello(Game):
         """The most plies the game can last: a disc on each empty square, each
         perhaps after a pass."""
         return 0 if not state.moves else 2 * (self.n * self.n - len(state.board))
-
-    def describe_state(self, state) -> str:
-        """Return the board's rows on one line, top row first: '.B../.WB./...'."""
-        return board_line(state.board, state.board.h, state.board.v)
 
     def board_text(self, state, last_move=None) -> str:
         """Return the board, row n at the top, columns and rows numbered, the
