@@ -14,11 +14,13 @@ import textwrap
 
 import pytest
 
+import browser
 import tournament
 import variants
 from games import Game
 from players import PLAYER, load_player, solve
-from players.arena import html_report
+from players.arena import html_report, tables
+from players.arena.results import Results
 from players.grading.jailed.plain import describe
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -114,13 +116,16 @@ def copy_project(folder) -> str:
     return str(folder)
 
 
-def test_the_readme_game_and_player_play_in_jails_in_a_copy_of_the_project(race, tmp_path):
+@pytest.fixture(scope='module')
+def copied_run(tmp_path_factory):
     """The README's steps in a copy of the project: games/race.py and the line at the
     end of variants/catalog.py, a round robin of ab3 and random and a `play`; and
-    greedy.py in players/, imported at the end of players/__init__.py, known by its
+    greedy.py in players/, imported at the end of players/__init__.py, played by its
     name. All run by tournament.main in a fresh Python in the copy (every jail makes
-    the game from its spec and imports players: what they need must be in the files)."""
-    project = copy_project(tmp_path / 'project')
+    the game from its spec and imports players: what they need must be in the files).
+    Return (what it printed, its JSON)."""
+    folder = tmp_path_factory.mktemp('add-a-game')
+    project = copy_project(folder / 'project')
     with open(os.path.join(project, 'games', 'race.py'), 'w') as file:
         file.write(GAME_MODULE)
     with open(os.path.join(project, 'variants', 'catalog.py'), 'a') as file:
@@ -129,7 +134,7 @@ def test_the_readme_game_and_player_play_in_jails_in_a_copy_of_the_project(race,
         file.write(PLAYER_MODULE)
     with open(os.path.join(project, 'players', '__init__.py'), 'a') as file:
         file.write('\nfrom . import greedy  # noqa: E402\n')
-    out = tmp_path / 'out.json'
+    out = folder / 'out.json'
     script = textwrap.dedent(f'''
         import sys, tournament
         sys.exit(tournament.main(['--players', 'ab3,random', '--variants', 'race',
@@ -140,18 +145,60 @@ def test_the_readme_game_and_player_play_in_jails_in_a_copy_of_the_project(race,
     run = subprocess.run([sys.executable, '-c', script], cwd=project, capture_output=True,
                          text=True, timeout=120)
     assert run.returncode == 0, run.stderr
-    assert 'Variants: race, race(goal=7)' in run.stdout
-    assert 'Players: greedy, random' in run.stdout
-    assert '\n10\n' in run.stdout and 'wins.' in run.stdout.splitlines()[-1]
-    result = json.loads(out.read_text())
+    return run.stdout, json.loads(out.read_text())
+
+
+def test_the_readme_game_and_player_play_in_jails_in_a_copy_of_the_project(copied_run):
+    printed, result = copied_run
+    assert 'Variants: race, race(goal=7)' in printed
+    assert 'Players: greedy, random' in printed
+    assert '\n10\n' in printed and 'wins.' in printed.splitlines()[-1]  # play's last board
     assert {game['variant'] for game in result['games']} == {'race', 'race(goal=7)'}
     assert all(game['termination'] == 'normal' and game['score'] in (0, 1)  # no draws
                for game in result['games'])
+
+
+def report_page(result: dict, make_game) -> str:
+    """The HTML report of a run's JSON, its boards drawn by make_game's games."""
+    settings, records = result['settings'], result['games']
+    results = Results(settings['players'], settings['variants']).add_all(records)
+    return html_report.render(settings, results, tables.all_standings(results, None), records,
+                              make_game)
+
+
+def test_the_report_draws_a_new_game_as_text_or_as_its_own_letters(race, copied_run, tmp_path):
+    """Race is drawn as the text of its state; a game whose drawing is a grid of
+    other letters than X, O, B and W is drawn with those letters."""
+    _, result = copied_run
     data = html_report.game_data(result['games'], result['settings'], variants.make)
-    variant = data['games'][0]['variant']
-    assert data['boards'][variant] == {'kind': 'text'}  # kept once a variant
-    frames = data['games'][0]['frames']
-    assert frames[0] == {'text': '0'} and frames[-1] == {'text': '10'}
+    assert data['boards'][data['games'][0]['variant']] == {'kind': 'text'}  # once a variant
+    assert data['games'][0]['frames'][0] == {'text': '0'}
+    assert data['games'][0]['frames'][-1] == {'text': '10'}
+
+    class Lettered(race):
+        def drawing(self, state, last_move=None):
+            cells = 'A' * state.board + '.' * (self.goal - state.board)
+            return {'kind': 'grid', 'style': 'xo', 'columns': self.goal, 'rows': 1,
+                    'cells': [cells], 'marks': []}
+    pages = {'text': report_page(result, variants.make),
+             'letters': report_page(result, lambda spec: Lettered(**variants.make(spec).params()))}
+    if browser.find() is None:
+        pytest.skip('Chromium is not installed (apt-get install chromium)')
+    with browser.Browser() as chromium:
+        for kind, page in pages.items():
+            path = tmp_path / f'{kind}.html'
+            path.write_text(page)
+            chromium.open(path.as_uri())
+            chromium.evaluate('location.hash = "#game-0"')
+            chromium.evaluate('document.getElementById("last").click()')
+            board = chromium.evaluate('document.getElementById("board").innerHTML')
+            if kind == 'text':
+                assert board == '<pre>10</pre>'
+            else:
+                letters = chromium.evaluate('[...document.querySelectorAll("#board .piece-A")]'
+                                            '.map(piece => piece.textContent).join("")')
+                assert letters == 'A' * 10
+        assert chromium.errors() == []
 
 
 def test_the_readme_player_is_known_once_its_module_is_imported(tmp_path, capsys):
