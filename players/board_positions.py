@@ -108,5 +108,6 @@ class HexPositions(_KnownPositions):
         return HexState(mover, utility, Discs(self.shape.n, self.shape.n, black, white))
 
 
-POSITIONS = {Othello: StatePositions, Hex: HexPositions, Breakthrough: StatePositions, Kalah: KalahPositions}
+POSITIONS = {Othello: StatePositions, Hex: HexPositions, Breakthrough: StatePositions,
+             Kalah: KalahPositions}
 """The encoding of each game class that has one here."""
