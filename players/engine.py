@@ -267,9 +267,10 @@ def search(game: Game, state, depth: int, eval_fn: EvalFn | None = None,
         shape = connect4.Shape.of(game.h, game.v)
         context = (ConnectFour, game.h, game.v)
         mine, mask, moves = shape.encode(state)
-        searcher = DepthSearch(shape, cached_table(context + ('evaluate',)), cached_table(context + ('hints',)),
-                               cached_table(context + ('scores',)), cached_table(context + ('solve',)),
-                               deadline, symmetric=shape.mirror(mine + mask) == mine + mask)
+        table, hints, scores, solved = (cached_table(context + (kind,))
+                                        for kind in ('evaluate', 'hints', 'scores', 'solve'))
+        searcher = DepthSearch(shape, table, hints, scores, solved, deadline,
+                               symmetric=shape.mirror(mine + mask) == mine + mask)
         try:
             result, x = best_move(searcher, mine, mask, moves, depth)
         finally:
