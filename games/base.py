@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any, Callable, Hashable, Sequence
 
+from .discs import Discs, board_line
+
 Move = Hashable
 Player = Callable[['Game', Any], Move]
 
@@ -21,10 +23,12 @@ class Game:
     """A game is similar to a problem, but it has a utility for each
     state and a terminal test instead of a path cost and a goal
     test. To create a game, subclass this class and implement actions,
-    result, utility, and terminal_test. You may override display and
-    successors or you can inherit their default methods. You will also
-    need to set the .initial attribute to the initial state; this can
-    be done in the constructor."""
+    result, utility, and terminal_test. You may override the methods that
+    show a state (board_text, drawing, describe_state, state_json), read a
+    move (parse_move, typed_move), estimate a state (evaluate) or key it in a
+    search's tables (table_key), or inherit their defaults, which work for
+    any game. You will also need to set the .initial attribute to the
+    initial state; this can be done in the constructor."""
 
     #: The short name used in variant specs, such as 'nim'.
     name = 'game'
@@ -56,6 +60,25 @@ class Game:
         the game's loss and win utilities; 0 means unknown."""
         return 0
 
+    def table_key(self, state) -> Hashable | None:
+        """Return what a search's tables keep state under: states with the same key
+        must have the same value for the same player to move (a game may give a
+        smaller key, or one that symmetric states share). Here the state itself;
+        None, or a key that cannot be hashed, keeps the state out of the tables."""
+        return state
+
+    def describe_state(self, state) -> str:
+        """Return a one-line text for a state in messages, such as 'P1:1,2' for
+        piles, or 'XO./...' for a board's rows: here a board of a tuple of counts
+        after the player to move, a Discs board's rows (top row first), else the
+        state's repr."""
+        board = getattr(state, 'board', None)
+        if isinstance(board, tuple):
+            return f'{state.to_move}:{",".join(map(str, board))}'
+        if isinstance(board, Discs):
+            return board_line(board, board.h, board.v)
+        return repr(state)
+
     def display(self, state, last_move: Move | None = None) -> None:
         """Print the state's board, with last_move marked if given, and who is to
         move unless the game is over."""
@@ -69,8 +92,13 @@ class Game:
         return str(state.board if hasattr(state, 'board') else state)
 
     def drawing(self, state, last_move: Move | None = None) -> dict:
-        """Return what a picture of the state's board needs, as JSON-friendly data:
-        {'kind': 'text', 'text': ...} here; games with a board to draw say more."""
+        """Return what the HTML report needs to draw the state, as JSON-friendly data:
+        {'kind': 'text', 'text': board_text} here. A game with a board of squares
+        may give {'kind': 'grid', 'columns': h, 'rows': v, 'cells': [one string a
+        row, top row first, a letter a piece, '.' for an empty square], 'marks':
+        [[x, y] of the squares to mark], 'style': 'xo'} (see TicTacToe.drawing);
+        the report draws X and O as crosses and rings, B and W as stones and any
+        other letter as itself. Other kinds: 'piles', 'hex', 'kalah'."""
         return {'kind': 'text', 'text': self.board_text(state, last_move)}
 
     def state_json(self, state) -> dict:

@@ -93,6 +93,13 @@ def squares_of(mask: int, h: int) -> list:
     return squares
 
 
+def board_line(board: Mapping, h: int, v: int) -> str:
+    """Return a board of h columns and v rows on one line: its rows from row v down,
+    '/' between them, '.' for an empty square: 'X.O/X.O/O.X'."""
+    return '/'.join(''.join(board.get((x, y), '.') for x in range(1, h + 1))
+                    for y in range(v, 0, -1))
+
+
 def grid_text(board: Mapping, h: int, v: int, marks=(), rows_down: bool = False,
               indent=None) -> str:
     """Return a board of h columns and v rows as text: row v at the top (row 1 with

@@ -1,4 +1,4 @@
-"""Tic-tac-toe and Connect Four: k in a row on a board of squares, as in AIMA."""
+"""Tic-tac-toe, Connect Four and Gomoku: k in a row on a board of squares, as in AIMA."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from functools import cached_property
 
 from . import pictures
 from .base import Game, IllegalMoveError
-from .discs import grid_text
+from .discs import board_line, grid_text
 
 
 
@@ -48,10 +48,10 @@ class Board(dict):
 
 class TicTacToe(Game):
     """Play TicTacToe on an h x v board, with Max (first player) playing 'X'.
-    A state has the player to move, a cached utility, a list of moves in
-    the form of a list of (x, y) positions, and a board, in the form of
-    a dict of {(x, y): Player} entries, where Player is 'X' or 'O'.
-    Squares are numbered from 1: x is the column, y the row."""
+    A state has the player to move, a cached utility, the empty squares
+    as a tuple of (x, y) positions, and a board, a Board: a mapping of
+    {(x, y): Player} entries, where Player is 'X' or 'O', that cannot be
+    changed. Squares are numbered from 1: x is the column, y the row."""
 
     name = 'tictactoe'
     players = ('X', 'O')
@@ -146,6 +146,10 @@ class TicTacToe(Game):
         """Return the board, row v at the top, with the columns and rows numbered
         and the square of last_move in brackets: 'O[X].'."""
         return grid_text(state.board, self.h, self.v, [last_move] if last_move else [])
+
+    def describe_state(self, state) -> str:
+        """Return the board's rows on one line, top row first: 'X.O/X.O/O.X'."""
+        return board_line(state.board, self.h, self.v)
 
     def state_json(self, state) -> dict:
         """Return the player to move and the board as rows of 'X', 'O' and '.', row 1

@@ -42,8 +42,9 @@ class StochasticGameState(namedtuple('StochasticGameState',
 class StochasticGame(Game):
     """A stochastic game includes uncertain events which influence
     the moves of players at each state. To create a stochastic game, subclass
-    this class and implement chances and outcome along with the other
-    unimplemented game class methods."""
+    this class and implement chances, outcome and probability along with the
+    other unimplemented game class methods (and is_chance_node, if its states
+    do not keep the roll in state.chance)."""
 
     def chances(self, state) -> Sequence:
         """Return a list of all possible uncertain events at a state."""

@@ -76,6 +76,10 @@ class TreeGame(Game):
         """MAX at even depths, MIN at odd ones."""
         return self.state(self.node(state)).to_move
 
+    def describe_state(self, state) -> str:
+        """Return the node's name."""
+        return self.node(state)
+
     def board_text(self, state, last_move=None) -> str:
         """Return the node, and the move that led to it if given."""
         node = self.node(state)

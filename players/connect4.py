@@ -30,6 +30,19 @@ TABLE_LIMIT = 250_000
 full table is emptied."""
 
 
+def moves_to_search(possible: int, threats: int) -> int:
+    """Return the moves of possible worth searching when the opponent would win at
+    once on the squares threats: the only threat to block if there is one, never a
+    square just under a threat (the opponent would then play there and win); 0 when
+    none is left, or two threats cannot both be blocked: the player to move loses."""
+    forced = possible & threats
+    if forced:
+        if forced & (forced - 1):
+            return 0
+        possible = forced
+    return possible & ~(threats >> 1)
+
+
 _SHAPES: dict = {}
 """The shapes made so far, by (h, v)."""
 
@@ -208,7 +221,7 @@ class Solver:
     def _make_negamax(self):
         """Return the search function, with everything it reads bound locally,
         and a function that returns its counts of nodes and table hits."""
-        shape, table, winning = self.shape, self.table, self.winning
+        shape, table, winning, searched = self.shape, self.table, self.winning, moves_to_search
         bottom, board, ordered = shape.bottom, shape.board, shape.ordered
         nearly_full = shape.size - 2
         get, bounds, limit = table.get, BOUNDS, TABLE_LIMIT
@@ -223,13 +236,7 @@ class Solver:
             nodes += 1
             if not nodes & check and deadline is not None and clock() > deadline:
                 raise OutOfTime
-            possible = (mask + bottom) & board
-            forced = possible & threats
-            if forced:
-                if forced & (forced - 1):
-                    return LOSS
-                possible = forced
-            possible &= ~(threats >> 1)
+            possible = searched((mask + bottom) & board, threats)
             if not possible:
                 return LOSS
             if moves >= nearly_full:

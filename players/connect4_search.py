@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 import time
 
-from .connect4 import DRAW, LOSS, TABLE_LIMIT, WIN, Shape, Solver
+from .connect4 import DRAW, LOSS, TABLE_LIMIT, WIN, Shape, Solver, moves_to_search
 from .timing import CHECK_EVERY, OutOfTime
 
 
@@ -54,7 +54,8 @@ class DepthSearch:
 
     def _make_node(self):
         """Return the search function, with everything it reads bound locally,
-        and a function that returns its counts of nodes and table hits."""
+        and a function that returns its counts of nodes and table hits. (A search
+        kernel: one long function on purpose, since a call per node costs time.)"""
         shape, table, hints, winning = self.shape, self.table, self.hints, self.winning
         bottom, board, size = shape.bottom, shape.board, shape.size
         ordered, evaluate, exact = shape.ordered, shape.evaluation(), self.exact
@@ -62,7 +63,7 @@ class DepthSearch:
         scores = self.scores
         score_of = scores.get
         check, clock, deadline = CHECK_EVERY, time.monotonic, self.deadline
-        mirror, symmetric = shape.mirror, self.symmetric
+        mirror, symmetric, searched = shape.mirror, self.symmetric, moves_to_search
         nodes = hits = 0
 
         def node(mine: int, mask: int, moves: int, alpha: float, beta: float, depth: int,
@@ -89,12 +90,7 @@ class DepthSearch:
             if depth >= size - moves:
                 return exact.value(mine, mask, moves)
             if depth > 1:
-                forced = possible & threats
-                if forced:
-                    if forced & (forced - 1):
-                        return LOSS
-                    possible = forced
-                possible &= ~(threats >> 1)
+                possible = searched(possible, threats)
                 if not possible:
                     return LOSS
             key = mine + mask

@@ -20,7 +20,7 @@ from games import ConnectFour, Game, StochasticGame
 
 from . import connect4
 from .connect4_search import DepthSearch, best_move
-from .rules import GameRules, rules_for
+from .positions import GamePositions, positions_for
 from .timing import CHECK_EVERY, OutOfTime
 
 Solution = namedtuple('Solution', 'value, move, nodes')
@@ -52,11 +52,11 @@ def cached_table(context) -> dict:
 
 
 class _Search:
-    """One search: negamax over a game's rules with a bounded table."""
+    """One search: negamax over a game's positions with a bounded table."""
 
-    def __init__(self, rules: GameRules, table: dict, hints: dict | None = None,
+    def __init__(self, positions: GamePositions, table: dict, hints: dict | None = None,
                  deadline: float | None = None):
-        self.rules, self.table, self.hints = rules, table, hints
+        self.positions, self.table, self.hints = positions, table, hints
         self.deadline = deadline
         self.nodes = self.hits = self.cutoffs = 0
 
@@ -68,13 +68,13 @@ class _Search:
         if not self.nodes & CHECK_EVERY and self.deadline is not None \
                 and time.monotonic() > self.deadline:
             raise OutOfTime
-        rules = self.rules
-        value = rules.outcome(pos, sign)
+        positions = self.positions
+        value = positions.outcome(pos, sign)
         if value is not None:
             return value
         if depth == 0:
             self.cutoffs += 1
-            return rules.evaluate(pos, sign)
+            return positions.evaluate(pos, sign)
         table, hints = self.table, self.hints
         slot = None if key is None else key if depth < 0 else (key, depth)
         entry = None if slot is None else table.get(slot)
@@ -95,8 +95,8 @@ class _Search:
                 return value
         elif hints is not None and key is not None:
             first = hints.get(key)
-        children = rules.children(pos, sign)
-        key_of = rules.key
+        children = positions.children(pos, sign)
+        key_of = positions.key
         if first is not None:
             for index, child in enumerate(children):
                 if key_of(child, -sign) == first:
@@ -106,7 +106,7 @@ class _Search:
             else:
                 first = None
         best, best_key = -math.inf, None
-        same_mover = rules.same_mover
+        same_mover = positions.same_mover
         for child in children:
             if first is None:
                 child_key = key_of(child, -sign)
@@ -136,36 +136,37 @@ class _Search:
     def value(self, state, depth: int) -> float:
         """Return the value of a state for the player to move, searched depth plies
         ahead (to the end if depth < 0)."""
-        rules = self.rules
-        pos = rules.encode(state)
-        low, high = rules.bounds
-        return self.node(pos, rules.key(pos, 1), low, high, depth, 1)
+        positions = self.positions
+        pos = positions.encode(state)
+        low, high = positions.bounds
+        return self.node(pos, positions.key(pos, 1), low, high, depth, 1)
 
     def root(self, game: Game, state, depth: int) -> Solution:
         """Return the root's value and its first best move in actions order:
         search the root, then test the moves in order with a null window (from the
         root player's side when a move lets them move again)."""
-        rules = self.rules
+        positions = self.positions
         value = self.value(state, depth)
         move = None
         if not game.terminal_test(state):
-            pos = rules.encode(state)
+            pos = positions.encode(state)
             for move in game.actions(state):
-                child = rules.encode(game.result(state, move))
-                if rules.same_mover is not None and rules.same_mover(pos, child):
+                child = positions.encode(game.result(state, move))
+                if positions.same_mover is not None and positions.same_mover(pos, child):
                     below = math.nextafter(value, -math.inf)
-                    if self.node(child, rules.key(child, 1), below, value, depth - 1, 1) >= value:
+                    if self.node(child, positions.key(child, 1), below, value,
+                                 depth - 1, 1) >= value:
                         break
-                elif self.node(child, rules.key(child, -1), -value,
+                elif self.node(child, positions.key(child, -1), -value,
                                math.nextafter(-value, math.inf), depth - 1, -1) <= -value:
                     break
         return Solution(value, move, self.nodes)
 
 
-def _context(game: Game, rules: GameRules, kind) -> tuple | None:
+def _context(game: Game, positions: GamePositions, kind) -> tuple | None:
     """The cache key of a search's table, or None for a fresh table each time:
     known games' tables are shared by spec; other games' are never kept."""
-    if type(rules) is GameRules:
+    if type(positions) is GamePositions:
         return None
     return (type(game), repr(game), kind)
 
@@ -173,13 +174,13 @@ def _context(game: Game, rules: GameRules, kind) -> tuple | None:
 def _searcher(game: Game, state, eval_fn, kind, depth_limited: bool,
               deadline: float | None = None) -> _Search:
     """Make a search for a state, with its (possibly cached) tables."""
-    rules = rules_for(game, game.to_move(state), eval_fn)
-    context = _context(game, rules, kind)
+    positions = positions_for(game, game.to_move(state), eval_fn)
+    context = _context(game, positions, kind)
     table = {} if context is None else cached_table(context)
     hints = None
     if depth_limited:
         hints = {} if context is None else cached_table(context + ('hints',))
-    return _Search(rules, table, hints, deadline)
+    return _Search(positions, table, hints, deadline)
 
 
 def is_connect_four(game: Game, eval_fn=None) -> bool:
@@ -266,9 +267,10 @@ def search(game: Game, state, depth: int, eval_fn: EvalFn | None = None,
         shape = connect4.Shape.of(game.h, game.v)
         context = (ConnectFour, game.h, game.v)
         mine, mask, moves = shape.encode(state)
-        searcher = DepthSearch(shape, cached_table(context + ('evaluate',)), cached_table(context + ('hints',)),
-                               cached_table(context + ('scores',)), cached_table(context + ('solve',)),
-                               deadline, symmetric=shape.mirror(mine + mask) == mine + mask)
+        table, hints, scores, solved = (cached_table(context + (kind,))
+                                        for kind in ('evaluate', 'hints', 'scores', 'solve'))
+        searcher = DepthSearch(shape, table, hints, scores, solved, deadline,
+                               symmetric=shape.mirror(mine + mask) == mine + mask)
         try:
             result, x = best_move(searcher, mine, mask, moves, depth)
         finally:
@@ -284,27 +286,27 @@ def search(game: Game, state, depth: int, eval_fn: EvalFn | None = None,
             solution = searcher.root(game, state, depth)
         finally:
             _report(stats, searcher, depth)
-        exact = _exact(game, searcher.rules, state, depth, solution.value, eval_fn,
+        exact = _exact(game, searcher.positions, state, depth, solution.value, eval_fn,
                        (searcher.cutoffs, searcher.hits) == before)
     if stats is not None:
         stats['exact'] = exact
     return solution
 
 
-def _exact(game: Game, rules: GameRules, state, depth: int, result: float, eval_fn,
+def _exact(game: Game, positions: GamePositions, state, depth: int, result: float, eval_fn,
            no_cut_offs: bool) -> bool:
     """Is a value found depth plies ahead the game's exact value? For a known game:
     when it ends within depth plies, or (with its own evaluation) the value is a
     win or a loss; for another game, when the last search met no cut-off state
     and no table entry that might hide one."""
-    if type(rules) is GameRules:
-        known = rules_for(game, game.to_move(state))
-        if type(known) is GameRules:
+    if type(positions) is GamePositions:
+        known = positions_for(game, game.to_move(state))
+        if type(known) is GamePositions:
             return no_cut_offs
-        rules = known
-    elif eval_fn is None and result in rules.bounds:
+        positions = known
+    elif eval_fn is None and result in positions.bounds:
         return True
-    return rules.plies_left(rules.encode(state)) <= depth
+    return positions.plies_left(positions.encode(state)) <= depth
 
 
 def solve_player(game: Game, state):

@@ -10,7 +10,7 @@ from players import (PLAYER, alpha_beta_cutoff_search, alpha_beta_search, make_a
                      minmax_decision)
 from players import engine
 from players.engine import search, solve
-from players.rules import GameRules
+from players.positions import GamePositions
 
 
 def theory_value(game, state) -> int:
@@ -124,7 +124,7 @@ def test_ab_players_choose_the_textbook_move(number, case):
 
 def by_public_methods(game, state, depth=-1):
     """The engine's value through the game's own methods, without any fast rules."""
-    rules = GameRules(game, game.to_move(state))
+    rules = GamePositions(game, game.to_move(state))
     return engine._Search(rules, {}).root(game, state, depth).value
 
 

@@ -7,7 +7,7 @@ import pytest
 
 from games import Gomoku
 from players import PLAYER, alpha_beta_cutoff_search
-from players.gomoku_rules import GomokuRules
+from players.gomoku_positions import GomokuPositions
 from players.engine import clear_tables
 
 
@@ -25,7 +25,7 @@ def random_position(game, stones, seed):
 def test_kept_up_score_is_the_games_evaluation(seed):
     game = Gomoku(9, 9, 5)
     state = random_position(game, 12, seed)
-    rules = GomokuRules(game, state.to_move)
+    rules = GomokuPositions(game, state.to_move)
     pos = rules.encode(state)
     assert rules.evaluate(pos, 1) == pytest.approx(game.evaluate(state, state.to_move))
     for child in rules.children(pos, 1)[:10]:

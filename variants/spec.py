@@ -2,22 +2,15 @@
 
 from __future__ import annotations
 
-from games import (Backgammon, Breakthrough, ConnectFour, DiceNim, Fig52Game, Game, Gomoku,
-                   GrundysGame, Hex, Kalah, Nim, Othello, TicTacToe)
+from games import Game
 from games.specs import bind, parse_call
 
-GAMES: dict[str, type[Game]] = {cls.name: cls for cls in
-                                (Nim, GrundysGame, TicTacToe, ConnectFour, Gomoku, Fig52Game,
-                                 DiceNim, Backgammon, Othello, Kalah, Hex, Breakthrough)}
-"""Game classes by the name a spec calls them."""
-
-ALIASES = {'split': 'grundy', 'grundys': 'grundy', 'ttt': 'tictactoe', 'connectfour': 'connect4',
-           'fiveinarow': 'gomoku', 'reversi': 'othello', 'mancala': 'kalah'}
+from .registry import ALIASES, GAMES
 
 
 def parse(spec: str) -> Game:
-    """Make the game a spec describes: 'GAME' or 'GAME(key=literal, ...)'.
-    Raises ValueError naming what is wrong."""
+    """Make the game a spec describes: 'GAME' or 'GAME(key=literal, ...)', GAME a
+    registered game's name or alias. Raises ValueError naming what is wrong."""
     called, keywords = parse_call(spec, 'game')
     name = ALIASES.get(called.lower(), called.lower())
     if name not in GAMES:

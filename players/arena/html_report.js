@@ -77,7 +77,7 @@
   }
   $('more').addEventListener('click', () => { shownRows += PAGE; listGames(); });
 
-  // Drawing a position.
+  // Drawing a position, as the game's drawing() describes it (games.Game.drawing).
   function drawGrid(board) {
     const size = 40;
     const width = board.columns * size;
@@ -117,6 +117,10 @@
         } else if (piece === 'O') {
           svg('circle', { cx, cy, r: size * 0.3, fill: 'none', stroke: '#1f4e79',
             'stroke-width': 4, class: 'piece-O' }, root);
+        }
+        if (!'XOBW.'.includes(piece)) {  // any other game's piece: its letter
+          svg('text', { x: cx, y: cy + 7, 'text-anchor': 'middle', 'font-size': 20,
+            class: `piece-${piece}` }, root).textContent = piece;
         }
       });
     });

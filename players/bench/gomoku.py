@@ -7,7 +7,7 @@ import time
 
 from games import Gomoku
 
-from players import engine, gomoku_rules
+from players import engine, gomoku_positions
 from players.registry import PLAYER
 
 GAME = Gomoku(15, 15, 5)
@@ -29,7 +29,7 @@ def run() -> list[list]:
             state = GAME.result(state, move)
         for player_name in PLAYERS:
             engine.clear_tables()
-            gomoku_rules._GomokuShape.of.cache_clear()
+            gomoku_positions._GomokuShape.of.cache_clear()
             player = PLAYER[player_name]
             start = time.perf_counter()
             move = player(GAME, state)

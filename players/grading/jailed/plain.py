@@ -169,16 +169,6 @@ def position_text(game: Game, state, moves: list = ()) -> str:
 
 
 def describe(game: Game, state) -> str:
-    """A short text for a state in messages: a tree's node name, Nim's piles,
-    a board drawn row by row (top row first, '.' for an empty square)."""
-    if isinstance(game, TreeGame):
-        return game.node(state)
-    board = getattr(state, 'board', state)
-    if isinstance(board, tuple):
-        return f'{state.to_move}:{",".join(map(str, board))}'
-    shape = board if hasattr(board, 'h') else game  # Othello's, Hex's boards know their size
-    if isinstance(board, Mapping) and hasattr(shape, 'h'):
-        rows = (''.join(board.get((x, y), '.') for x in range(1, shape.h + 1))
-                for y in range(shape.v, 0, -1))
-        return '/'.join(rows)
-    return repr(state)
+    """A short text for a state in messages, the game's own (Game.describe_state): a
+    tree's node name, Nim's piles, a board drawn row by row (top row first)."""
+    return game.describe_state(state)

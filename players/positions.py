@@ -1,11 +1,12 @@
-"""How the search engine sees a game: positions, canonical keys and children.
+"""How the search engine sees a game: positions, their table keys and children.
 
-The engine works on positions, which may be the game's own states (GameRules,
-for any Game) or a cheaper form of them that a known game's rules provide:
+The engine works on positions, which may be the game's own states (GamePositions,
+for any Game, keyed by the game's table_key) or a cheaper encoding of them that
+this module (or gomoku_positions, board_positions) gives a known game:
 Nim's piles sorted without the empty ones, Grundy's game without the piles
 that cannot be split, a tic-tac-toe board as two bit masks (the mover's
 squares and the opponent's) whose key is the least of its symmetric images.
-Every rule set answers the same few questions, with values for the player to
+Every encoding answers the same few questions, with values for the player to
 move, and `sign` telling whether that player is the root's player (+1) or not
 (-1), as the textbook's max and min levels alternate."""
 
@@ -20,9 +21,9 @@ from games.grid import Board, GameState
 from games.nim import NimState
 
 
-class GameRules:
-    """Any Game, through its public methods: a position is a state, its key
-    the state with the side to move (None if the state cannot be hashed)."""
+class GamePositions:
+    """Any Game, through its public methods: a position is a state, its key the
+    game's table_key of the state with the side to move (None: not stored)."""
 
     bounds = (-math.inf, math.inf)
     """The least and greatest value a search can return."""
@@ -36,11 +37,12 @@ class GameRules:
 
     def key(self, pos, sign: int):
         """Return the table key of a position (None: do not store it)."""
+        key = self.game.table_key(pos)
         try:
-            hash(pos)
+            hash(key)
         except TypeError:
             return None
-        return (pos, sign)
+        return None if key is None else (key, sign)
 
     def outcome(self, pos, sign: int):
         """The value of a final position to the player to move, or None if play goes on."""
@@ -65,13 +67,14 @@ class GameRules:
 
     def same_mover(self, pos, child) -> bool:
         """Does the player to move in pos move again in child, as in Kalah? (The
-        search then keeps its side; rules whose players always alternate set this
+        search then keeps its side; encodings whose players always alternate set this
         to None.)"""
         return self.game.to_move(child) == self.game.to_move(pos)
 
 
-class _KnownRules(GameRules):
-    """Rules for a game class the engine knows: zero-sum, both seats alike, values in [-1, 1]."""
+class _KnownPositions(GamePositions):
+    """The encoding of a game class the engine knows: zero-sum, both seats alike,
+    values in [-1, 1]."""
 
     bounds = (-1, 1)
     same_mover = None
@@ -81,8 +84,8 @@ class _KnownRules(GameRules):
         raise NotImplementedError
 
 
-class _PileRules(_KnownRules):
-    """Rules for pile games, whose positions are canonical tuples of piles."""
+class _PilePositions(_KnownPositions):
+    """The encoding of pile games, whose positions are canonical tuples of piles."""
 
     def key(self, pos, sign: int):
         """The position is its own key: it is already canonical."""
@@ -98,7 +101,7 @@ class _PileRules(_KnownRules):
         return NimState(to_move=mover, board=pos)
 
 
-class NimRules(_PileRules):
+class NimPositions(_PilePositions):
     """Nim: a position is the sorted tuple of the non-empty piles (order and empties are moot)."""
 
     def __init__(self, game: Nim, root_player, eval_fn=None):
@@ -133,7 +136,7 @@ class NimRules(_PileRules):
         return result
 
 
-class GrundyRules(_PileRules):
+class GrundyPositions(_PilePositions):
     """Grundy's game: a position is the sorted tuple of the piles that can split (3 or more)."""
 
     def encode(self, state) -> tuple:
@@ -162,7 +165,7 @@ class GrundyRules(_PileRules):
         return result
 
 
-class TicTacToeRules(_KnownRules):
+class TicTacToePositions(_KnownPositions):
     """Tic-tac-toe on h x v: a position is the int mover | opponent << n of two
     n-bit masks of squares; its key is the least image under the board's
     symmetries (8 on a square board, 4 otherwise)."""
@@ -231,7 +234,7 @@ class TicTacToeRules(_KnownRules):
         return GameState(to_move=mover, utility=utility, board=Board(board), moves=moves)
 
 
-class ConnectFourRules(TicTacToeRules):
+class ConnectFourPositions(TicTacToePositions):
     """Connect Four: as tic-tac-toe, each column v + 1 bits (the top one always
     empty, so that lines can be found by shifts); pieces drop, the middle columns
     are tried first, and a position is its own key."""
@@ -365,24 +368,24 @@ def _canonical_key(perms: list, n: int):
     return canonical
 
 
-def rules_for(game: Game, root_player, eval_fn=None) -> GameRules:
-    """Return the fastest rules that give the same values as the game itself:
-    a known game's own (when the evaluation is the game's, which they respect),
-    else the game's public methods."""
+def positions_for(game: Game, root_player, eval_fn=None) -> GamePositions:
+    """Return the fastest encoding that gives the same values as the game itself:
+    a known game's own (when the evaluation is the game's, which it respects),
+    else the game's public methods (GamePositions)."""
     kind = type(game)
     if eval_fn is None:
         if kind is Nim:
-            return NimRules(game, root_player)
+            return NimPositions(game, root_player)
         if kind is GrundysGame:
-            return GrundyRules(game, root_player)
+            return GrundyPositions(game, root_player)
         if kind is TicTacToe:
-            return TicTacToeRules(game, root_player)
+            return TicTacToePositions(game, root_player)
         if kind is ConnectFour:
-            return ConnectFourRules(game, root_player)
+            return ConnectFourPositions(game, root_player)
         if kind is Gomoku:  # its own module: bit masks, moves near the stones
-            from .gomoku_rules import GomokuRules
-            return GomokuRules(game, root_player)
-        from .board_rules import RULES  # Othello, Kalah, Hex, Breakthrough
-        if kind in RULES:
-            return RULES[kind](game, root_player)
-    return GameRules(game, root_player, eval_fn)
+            from .gomoku_positions import GomokuPositions
+            return GomokuPositions(game, root_player)
+        from .board_positions import POSITIONS  # Othello, Kalah, Hex, Breakthrough
+        if kind in POSITIONS:
+            return POSITIONS[kind](game, root_player)
+    return GamePositions(game, root_player, eval_fn)

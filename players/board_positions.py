@@ -2,7 +2,7 @@
 
 Othello's, Kalah's and Breakthrough's states are already cheap (two bit masks, or
 Kalah's tuple of counts), so there a position is the game's own state and its
-children come from the game's result; what these rules add is what the engine
+children come from the game's result; what these encodings add is what the engine
 needs to share its tables between moves and to know a value is exact: a table key
 of the board and the side to move, the values' bounds (-1 and 1), a bound on the
 plies left, and, for Kalah, which moves let the mover move again. Hex's positions
@@ -15,10 +15,10 @@ from games import Breakthrough, Hex, Kalah, Othello
 from games.discs import Discs
 from games.hex import HexState
 
-from .rules import _KnownRules
+from .positions import _KnownPositions
 
 
-class StateRules(_KnownRules):
+class StatePositions(_KnownPositions):
     """A known game searched through its own states, which hold the side to move."""
 
     def key(self, pos, sign: int):
@@ -35,7 +35,7 @@ class StateRules(_KnownRules):
         return self.game.plies_left(pos)
 
 
-class KalahRules(StateRules):
+class KalahPositions(StatePositions):
     """Kalah: a state (the mover and the tuple of pits) is its own key; a move that
     ends in the mover's store lets the mover move again."""
 
@@ -49,7 +49,7 @@ class KalahRules(StateRules):
         return pos.to_move == child.to_move
 
 
-class HexRules(_KnownRules):
+class HexPositions(_KnownPositions):
     """Hex: a position is the tuple (B's stones, W's stones, the player to move) of
     bit masks, its own key, whose children cost a tuple each (a search makes every
     child of a node it expands, and most are never visited); a child's win is found
@@ -108,5 +108,6 @@ class HexRules(_KnownRules):
         return HexState(mover, utility, Discs(self.shape.n, self.shape.n, black, white))
 
 
-RULES = {Othello: StateRules, Hex: HexRules, Breakthrough: StateRules, Kalah: KalahRules}
-"""The rules of each game class that has them here."""
+POSITIONS = {Othello: StatePositions, Hex: HexPositions, Breakthrough: StatePositions,
+             Kalah: KalahPositions}
+"""The encoding of each game class that has one here."""
