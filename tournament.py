@@ -208,7 +208,8 @@ def build_parser() -> ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the command line."""
+    """Run the command line and return its exit status; a usage error, like
+    argparse's own, ends it with status 2 after one line on stderr."""
     args = build_parser().parse_args(argv)
     try:
         return args.run(args)

@@ -2,8 +2,8 @@
 the SPRT's, how each game is played, what a report prints and writes, and the
 argparse types they share (whole numbers, seconds, time controls, table formats).
 
-Each add_* function declares a group of options on a parser; the commands of
-tournament.py choose which groups a subcommand has."""
+Each add_* function declares a group of options on a parser; the command line
+chooses which groups each of its commands has."""
 
 from __future__ import annotations
 
