@@ -211,8 +211,12 @@ def test_the_workers_of_a_killed_run_end_too(tmp_path, second):
                                 '--variants', 'simple-nim', '--games', '2000', '--jobs', '2',
                                 '--move-timeout', '60', '--db', db], cwd=ROOT,
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60  # the workers start late on a busy machine
+    while len(_children(process.pid)) < 2 and process.poll() is None \
+            and time.monotonic() < deadline:
+        time.sleep(0.05)
     if 'stubborn' in second:
-        time.sleep(2)
+        time.sleep(1)  # each worker's game under way: the stubborn player hangs in it
     while _stored(db) < 10 and process.poll() is None and 'stubborn' not in second:
         time.sleep(0.01)
     workers = _children(process.pid)
