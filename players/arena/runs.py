@@ -24,7 +24,7 @@ from .outputs import check_output, check_outputs, report_files, reserve, write_r
 from .progress import Progress
 from .runner import MachineryError, run
 from .schedule import count_games, schedule
-from .store import Store
+from .store import Store, StoreError
 from .workers import WorkerPool
 
 INTERRUPTED = 130
@@ -84,7 +84,7 @@ def play_tournament(options: Namespace) -> int:
     silence = 2 * rules.load_seconds() + options.move_timeout + 5
     executor, in_flight = start_executor(options, silence, rules.sandbox)
     with executor, tempfile.TemporaryDirectory() as scratch:
-        with usage_errors():
+        with usage_errors(StoreError):
             store = Store(options.db or os.path.join(scratch, 'games.sqlite'), settings,
                           options.resume)
         games = functools.partial(schedule, names, chosen, options.games, options.seed, gauntlet)

@@ -12,12 +12,12 @@ from . import replay, report, tables
 from .inputs import UsageError, matching_variant, usage_errors
 from .outputs import check_outputs, report_files, write_results
 from .schedule import count_games
-from .store import Store
+from .store import Store, StoreError
 
 
 def open_run(path: str) -> Store:
     """Open the results file of a run to read it."""
-    with usage_errors():
+    with usage_errors(StoreError):
         return Store.read(path)
 
 

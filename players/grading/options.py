@@ -12,7 +12,7 @@ import variants
 from players.arena import jail, remote
 from players.arena.inputs import UsageError, make_game, player_code, sandbox_level, usage_errors
 from players.arena.options import SANDBOX, anchor_grades, count, seconds
-from . import FUNCTIONS, Settings, load_cases
+from . import FUNCTIONS, CaseError, Settings, load_cases
 
 
 @dataclass(frozen=True)
@@ -97,7 +97,7 @@ def settings(args: Namespace) -> Settings:
     names = tuple(dict.fromkeys(args.variants or variants.DEFAULT_VARIANTS))
     for name in names:
         make_game(name)
-    with usage_errors():
+    with usage_errors(CaseError):
         cases = tuple(load_cases(args.cases)) if args.cases else ()
     for name in args.anchors or {}:
         if remote.split_spec(name) is not None:
