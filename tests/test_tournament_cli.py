@@ -13,6 +13,7 @@ import time
 import pytest
 
 import tournament as command
+from players.grading import options as grading_options
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HOSTILE = os.path.join(ROOT, 'tests', 'hostile_players.py')
@@ -210,8 +211,12 @@ def test_the_workers_of_a_killed_run_end_too(tmp_path, second):
                                 '--variants', 'simple-nim', '--games', '2000', '--jobs', '2',
                                 '--move-timeout', '60', '--db', db], cwd=ROOT,
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60  # the workers start late on a busy machine
+    while len(_children(process.pid)) < 2 and process.poll() is None \
+            and time.monotonic() < deadline:
+        time.sleep(0.05)
     if 'stubborn' in second:
-        time.sleep(2)
+        time.sleep(1)  # each worker's game under way: the stubborn player hangs in it
     while _stored(db) < 10 and process.poll() is None and 'stubborn' not in second:
         time.sleep(0.01)
     workers = _children(process.pid)
@@ -291,3 +296,23 @@ def test_the_standings_csv_may_not_write_over_the_db(tmp_path):
     done = tournament(*SMALL, '--db', str(db), '--csv', str(tmp_path / 'r.csv'), check=False)
     assert done.returncode == 2 and 'write over the --db file' in done.stderr
     assert not db.exists()
+
+
+def test_the_bundle_writes_back_every_grading_option_it_was_given():
+    """The autograder a bundle holds must grade as check would with the same options."""
+    parser = command.build_parser()
+    given = parser.parse_args(['gradescope-bundle', 'a.zip', '--functions',
+                               'player,minmax_decision', '--variants', 'nim', 'nim(piles=(2, 3))', '--timeout', '2.5',
+                               '--move-timeout', '3', '--player-budget', '30', '--memory', '512',
+                               '--allow-reference', '--anchors', 'random=0,ab2=70.5',
+                               '--sandbox', 'process', '--cases', 'cases.json'])
+    words = grading_options.command_line(given)
+    again = parser.parse_args(['gradescope-bundle', 'a.zip', *words])
+    for option in grading_options.OPTIONS:
+        if option.flag != '--cases':  # the bundle carries the file and names it itself
+            assert getattr(again, option.dest) == getattr(given, option.dest), option.flag
+    assert '--cases' not in words
+    default = parser.parse_args(['gradescope-bundle', 'a.zip'])
+    assert grading_options.command_line(default) == [
+        '--timeout', '10', '--move-timeout', '10', '--player-budget', '60',
+        '--memory', str(default.memory), '--sandbox', 'auto']

@@ -1,0 +1,57 @@
+"""The bench command's tables, printed as each set of measurements ends: start
+positions against the textbook and the peers, Connect Four beside Pons' solver,
+abN's first move, the board games' move counts, and Gomoku."""
+
+from __future__ import annotations
+
+import tabulate
+
+from . import boards, gomoku, speed
+
+TABLES = ('start', 'connect4', 'first-moves', 'gomoku', 'boards')
+"""The tables bench --only may choose."""
+
+
+def print_tables(limit: float, peers: bool = True, only: str | None = None) -> int:
+    """Time the engine cold and print the tables (only the one of TABLES named by
+    only, if given): against the textbook and, with peers, the installed peers on
+    start positions; on random Connect Four positions beside Pons' solver; abN's
+    first move; the board games' move counts; Gomoku. A solver is stopped after
+    limit seconds on a position. Return 1 if a solver disagrees with the engine on
+    the value of a start position, else 0."""
+    status = 0
+    if only in (None, 'start'):
+        print(f'Solving each start position cold; runs past {limit:g} s are stopped.',
+              flush=True)
+        table = []
+        for name, measures in speed.run(limit, peers=peers):
+            table += speed.rows(name, measures)
+            print(f'  {name}: done', flush=True)
+        print(tabulate.tabulate(table, speed.HEADERS, disable_numparse=True))
+        status = 0 if all(row[-1] != 'NO' for row in table) else 1
+    if only in (None, 'connect4'):
+        print(f'\nConnect Four, {speed.CONNECT_FOUR_COUNT} random positions a set (seed '
+              f'{speed.CONNECT_FOUR_SEED}), each solved (win, draw or loss) in a fresh process; '
+              f'Pons: his C++ solver\'s medians in issue 13.', flush=True)
+        table = []
+        for result in speed.run_connect_four(limit):
+            table.append(speed.connect_four_row(result))
+            print(f'  {result.moves} moves played: done', flush=True)
+        print(tabulate.tabulate(table, speed.CONNECT_FOUR_HEADERS, disable_numparse=True))
+    if only in (None, 'first-moves'):
+        print('\nThe first move on the empty Connect Four board, in a fresh process:', flush=True)
+        print(tabulate.tabulate(speed.run_first_moves(limit), speed.FIRST_MOVE_HEADERS,
+                                disable_numparse=True))
+    if only in (None, 'boards'):
+        print('\nMove counts from the start (perft), every sequence played to its end, cold: '
+              'the Game API (actions, result) beside OpenSpiel\'s C++ games (state.child)',
+              flush=True)
+        print(tabulate.tabulate(boards.run_perft(limit), boards.PERFT_HEADERS,
+                                disable_numparse=True))
+        print('\nab4\'s first move from the start, in a fresh process:', flush=True)
+        print(tabulate.tabulate(boards.run_first_moves(limit),
+                                boards.FIRST_MOVE_HEADERS, disable_numparse=True))
+    if only in (None, 'gomoku'):
+        print('\nGomoku 15 x 15, five in a row: one move, cold')
+        print(tabulate.tabulate(gomoku.run(), gomoku.HEADERS, disable_numparse=True))
+    return status

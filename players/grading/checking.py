@@ -1,0 +1,97 @@
+"""What check does with what it is given: one student's file graded check by check,
+a class graded file by file with a summary, or one Gradescope submission."""
+
+from __future__ import annotations
+
+import os
+from argparse import Namespace
+
+import tabulate
+
+from players.arena import jail, tables
+from players.arena.inputs import UsageError, usage_errors
+from players.arena.outputs import check_output
+from . import LoadError, Settings, batch, gradescope, grade
+from .options import settings as grading_settings
+
+
+def check(args: Namespace) -> int:
+    """Grade the files of args.paths with the grading options of args: for one file,
+    print a PASS or FAIL line per check and a total (--json: write the report); for
+    a class, a line per student and a summary (--out: write every report); for
+    --gradescope, write the submission's results.json. Return 0 only if all pass."""
+    for path, option in ((args.json, '--json'), (args.gradescope, '--gradescope')):
+        if path:
+            check_output(option, path)
+    if args.out:
+        check_output('--out', args.out, folder=True)
+    settings = grading_settings(args)
+    if args.gradescope:
+        return check_submission(args.paths, settings, args.gradescope)
+    with usage_errors(LoadError):
+        files = batch.collect(args.paths)
+    if not files:
+        raise UsageError(f'no Python files in {", ".join(args.paths)}')
+    one = len(files) == 1 and not os.path.isdir(args.paths[0])
+    if args.json and not one:
+        raise UsageError('--json is for one file; for a class, --out FOLDER writes every report')
+    jail.prepare_jailer()
+    if one and not args.out:
+        report = grade(files[0], settings)
+        print('\n'.join(report.lines()))
+        if args.json:
+            with open(args.json, 'w', encoding='utf-8') as file:
+                file.write(report.json() + '\n')
+        return 0 if report.passed else 1
+    return check_class(files, settings, args.jobs, args.out)
+
+
+def check_class(files: list[str], settings: Settings, jobs: int, out: str | None) -> int:
+    """Grade a class's files, jobs at a time, printing a line per student as each is
+    graded and then a summary table; write every report in the folder out if given.
+    Return 0 only if all pass."""
+    names = batch.student_names(files)
+    print(f'Grading {len(files)} files, {jobs} at a time: {settings.describe()}', flush=True)
+    reports = []
+    for report in batch.grade_all(files, settings, jobs):
+        reports.append(report)
+        print(batch.one_line(report, names[report.file]), flush=True)
+    rows = batch.summary_rows(reports, names, settings.functions)
+    print()
+    print(tabulate.tabulate([[row['student'], *[row[f] for f in settings.functions],
+                              f'{row["total"]}/{row["max"]}', tables.shorten(row['status'], 40)]
+                             for row in rows],
+                            headers=['Student', *settings.functions, 'Total', 'Status']))
+    if out:
+        written = batch.write_summary(out, reports, names, settings)
+        print(f'\nwrote {written[0]}, {written[1]} and {len(written) - 2} report files in '
+              f'{os.path.join(out, "reports")}')
+    return 0 if all(report.passed for report in reports) else 1
+
+
+def check_submission(paths: list[str], settings: Settings, results: str) -> int:
+    """Grade one submission (a file, or a folder holding one Python file) and write
+    Gradescope's results.json to results; a submission with nothing to grade gets
+    results saying so. Return 0 only if all pass."""
+    if len(paths) != 1:
+        raise UsageError('--gradescope grades one submission: give one file or folder')
+    path = paths[0]
+    if os.path.isdir(path):
+        files = sorted(os.path.join(folder, name) for folder, _, names in os.walk(path)
+                       for name in names if name.endswith('.py'))
+    elif os.path.isfile(path):
+        files = [path]
+    else:
+        raise UsageError(f'no such file or folder {path!r}')
+    if len(files) != 1:
+        found = ', '.join(os.path.relpath(name, path) for name in files) or 'none'
+        message = (f'Submit one Python file with the functions of players/template.py; '
+                   f'this submission has {len(files)} ({found}).')
+        gradescope.write(results, gradescope.no_submission(message))
+        print(message)
+        return 1
+    jail.prepare_jailer()
+    report = grade(files[0], settings)
+    gradescope.write(results, gradescope.results(report))
+    print('\n'.join(report.lines()))
+    return 0 if report.passed else 1

@@ -1,0 +1,110 @@
+"""The grading options, written down once: check and gradescope-bundle add them to
+their parsers from the table below, check turns their values into the grader's
+Settings, and the bundle writes them back as the command line its autograder runs.
+A new option is one more row."""
+
+from __future__ import annotations
+
+from argparse import ArgumentParser, Namespace
+from dataclasses import dataclass, field
+
+import variants
+from players.arena import jail
+from players.player_spec import Kind, parse_spec
+from players.arena.inputs import UsageError, make_game, player_code, sandbox_level, usage_errors
+from players.arena.options import SANDBOX, anchor_grades, count, seconds
+from . import FUNCTIONS, CaseError, Settings, load_cases
+
+
+@dataclass(frozen=True)
+class Option:
+    """One grading option: its flag, its argparse keywords, and whether the bundle's
+    autograder is given it as it is (the bundle carries --cases's file itself)."""
+
+    flag: str
+    keywords: dict = field(default_factory=dict)
+    bundled: bool = True
+
+    @property
+    def dest(self) -> str:
+        """The name of the option's value among the parsed arguments."""
+        return self.flag.lstrip('-').replace('-', '_')
+
+
+OPTIONS = (
+    Option('--functions', dict(metavar='F,G,...', help='the functions the assignment asks for; '
+           f'a missing one scores 0 (default: all, {",".join(FUNCTIONS)})')),
+    Option('--variants', dict(nargs='+', metavar='V', help='the games of the player checks and '
+           "of the searches' real positions (default: the default set, see list)")),
+    Option('--cases', dict(metavar='FILE', help='your own trees and positions, as JSON (see the '
+           'README)'), bundled=False),
+    Option('--timeout', dict(type=seconds, default=10.0, metavar='S', help='seconds for each '
+           'search check and for loading the file (default 10)')),
+    Option('--move-timeout', dict(type=seconds, default=10.0, metavar='S', help="seconds for "
+           "each of the player's moves, as in a tournament (default 10)")),
+    Option('--player-budget', dict(type=seconds, default=60.0, metavar='S', help='seconds all '
+           'the player checks of one file may take; those not played by then fail, saying so '
+           '(default 60)')),
+    Option('--memory', dict(type=count(64), default=jail.Limits.memory_mb, metavar='MB',
+           help=f"address-space limit of the student's jail, in MiB (default "
+           f'{jail.Limits.memory_mb})')),
+    Option('--allow-reference', dict(action='store_true', help="let students' code use this "
+           "project's own searches (players.textbook and the rest); by default that fails")),
+    Option('--anchors', dict(type=anchor_grades, metavar='P=G,...', help="grade the player's "
+           'strength off its rating between reference players of the registry, each standing '
+           'for a grade, such as random=0,ab2=70,ab4=100 (instead of the gauntlet)')),
+    Option('--sandbox', SANDBOX),
+)
+"""The grading options, in the order of the help."""
+
+
+def add_grading_options(parser: ArgumentParser) -> None:
+    """Add the options that say what check grades and how."""
+    for option in OPTIONS:
+        parser.add_argument(option.flag, **option.keywords)
+
+
+def command_line(args: Namespace) -> list[str]:
+    """Return the grading options of args as words of a command line that parses
+    back to the same values (an option left unset is left out)."""
+    words: list[str] = []
+    for option in OPTIONS:
+        value = getattr(args, option.dest)
+        if not option.bundled or value is None or value is False:
+            continue
+        words.append(option.flag)
+        if isinstance(value, dict):
+            words.append(','.join(f'{key}={_text(item)}' for key, item in value.items()))
+        elif isinstance(value, (list, tuple)):
+            words.extend(map(_text, value))
+        elif value is not True:
+            words.append(_text(value))
+    return words
+
+
+def _text(value) -> str:
+    """A value as a command line gives it: a number without trailing zeros."""
+    return f'{value:g}' if isinstance(value, float) else str(value)
+
+
+def settings(args: Namespace) -> Settings:
+    """Return the grading settings of the grading options in args, or raise a
+    UsageError naming the bad one."""
+    functions = tuple(args.functions.split(',')) if args.functions else FUNCTIONS
+    unknown = [name for name in functions if name not in FUNCTIONS]
+    if unknown or not functions:
+        raise UsageError(f'--functions: unknown function {unknown[0] if unknown else ""!r}; '
+                         f'the functions are {",".join(FUNCTIONS)}')
+    names = tuple(dict.fromkeys(args.variants or variants.DEFAULT_VARIANTS))
+    for name in names:
+        make_game(name)
+    with usage_errors(CaseError):
+        cases = tuple(load_cases(args.cases)) if args.cases else ()
+    for name in args.anchors or {}:
+        if parse_spec(name).kind in (Kind.FILE, Kind.MODULE):
+            raise UsageError(f"--anchors: {name!r}: the grader's anchors are players of the "
+                             'registry')
+        player_code(name)
+    return Settings(functions, names, args.timeout, args.move_timeout,
+                    sandbox_level(args.sandbox), args.memory, args.allow_reference, cases,
+                    tuple((args.anchors or {}).items()), args.player_budget)
