@@ -14,7 +14,7 @@ from players.arena import grades, ratings
 from players.arena.match import play_opening
 
 from ..registry import load_player
-from .playing import MAX_PLIES, Table, play
+from .playing import MAX_PLIES, PlayerTrial, play
 
 STUDENT = 'student'
 """The student's name among the anchors in the fit."""
@@ -24,13 +24,13 @@ OPENING_PLIES = 2
 """Random plies before the players take over, so that the pairs differ."""
 
 
-def check_anchors(table: Table, anchors: tuple[tuple[str, float], ...]) -> tuple[float, str]:
+def check_anchors(trial: PlayerTrial, anchors: tuple[tuple[str, float], ...]) -> tuple[float, str]:
     """Play the student and every anchor against each other on each game without
     chance, PAIRS pairs a pairing; return the student's grade and a message with
     its Elo, each anchor's Elo and grade, and the student's points against each.
     A game the student forfeits is a game it lost (a timeout ends the check: see
     playing.play)."""
-    fixed = {name: game for name, game in table.games.items()
+    fixed = {name: game for name, game in trial.games.items()
              if not isinstance(game, StochasticGame)}
     names = [STUDENT, *(name for name, _ in anchors)]
     games: dict = {}
@@ -40,7 +40,7 @@ def check_anchors(table: Table, anchors: tuple[tuple[str, float], ...]) -> tuple
         seed = f'anchors {variant} {a} {b} {pair}'
         for seat in (0, 1):
             first, second = (a, b) if seat == 0 else (b, a)
-            record = _play(table, variant, first, second, seed)
+            record = _play(trial, variant, first, second, seed)
             games[a, b] = games.get((a, b), 0) + 1
             score = record.score(0) if first == a else record.score(1)
             points[a, b] = points.get((a, b), 0) + score
@@ -48,21 +48,21 @@ def check_anchors(table: Table, anchors: tuple[tuple[str, float], ...]) -> tuple
     fitted = ratings.fit(names, games, points)
     elo = {name: round(fitted[name][0]) for name in names}
     grade = round(grades.grade(elo[STUDENT], [(elo[name], value) for name, value in anchors]), 1)
-    table.leaderboard.update({'Elo': elo[STUDENT], 'Grade': grade})
+    trial.leaderboard.update({'Elo': elo[STUDENT], 'Grade': grade})
     each = 2 * PAIRS * len(fixed)
     against = ', '.join(f'{points.get((STUDENT, name), 0):g}/{each} against {name} '
                         f'(Elo {elo[name]:+d}, grade {value:g})' for name, value in anchors)
     return grade, f'grade {grade:g}: Elo {elo[STUDENT]:+d}; {against}'
 
 
-def _play(table: Table, variant: str, first: str, second: str, seed: str):
+def _play(trial: PlayerTrial, variant: str, first: str, second: str, seed: str):
     """Play one game of variant from the pair's opening; the student, if it plays,
     in its jail; return its record."""
     if STUDENT in (first, second):
         seat = (first, second).index(STUDENT)
         other = second if seat == 0 else first
-        return play(table, variant, other, seat, OPENING_PLIES, seed)
-    game = table.games[variant]
+        return play(trial, variant, other, seat, OPENING_PLIES, seed)
+    game = trial.games[variant]
     random.seed(seed)
     dice = random.Random(f'{seed}:dice')
     _, state = play_opening(game, OPENING_PLIES, seed, dice)

@@ -15,7 +15,11 @@ from players.arena import jail
 from players.arena.player_code import program_names
 from players.player_spec import parse_spec
 
-from . import FUNCTIONS, LoadError, Report, Settings, grade, make_checks, make_games, unloadable
+from .checks import make_checks, make_games
+from .grader import grade
+from .loading import LoadError, unloadable
+from .report import Report
+from .settings import FUNCTIONS, Settings
 
 
 def collect(paths: list[str]) -> list[str]:

@@ -11,7 +11,9 @@ import stat
 import zipfile
 
 from players import PROJECT_PACKAGES
-from . import FUNCTIONS, Report
+
+from .report import Report
+from .settings import FUNCTIONS
 
 PROJECT_FILES = ('tournament.py', 'setup.cfg', 'pyproject.toml', 'README.md')
 """What the bundle carries of this project, to install it in the autograder."""

@@ -42,9 +42,10 @@ class BudgetSpent(Exception):
 
 
 @dataclass
-class Table:
-    """Where the player checks are played: the student's session (or program), the
-    games by variant name and each move's time limit."""
+class PlayerTrial:
+    """The student's player on trial: how to start it (its session's jail, or its
+    program), the games it plays by variant name, its time for each move and for
+    all its games, and what its games have spent and scored so far."""
 
     session: Session | None
     games: dict
@@ -63,55 +64,55 @@ class Table:
     limits: Limits = field(default_factory=Limits)
 
 
-def play(table: Table, name: str, opponent: str, seat: int, plies: int, seed: str):
+def play(trial: PlayerTrial, name: str, opponent: str, seat: int, plies: int, seed: str):
     """Play one game of variant name with the student in seat (0 or 1) against a
     reference player (a registry spec), from plies random opening moves; return its record.
-    Raise BudgetSpent if the table's budget is spent."""
-    if table.spent >= table.budget:
-        raise BudgetSpent(f'stopped: the player checks had {table.budget:g} s in all, spent '
-                          f'by the games played before ({table.spent:.1f} s; a slow player? '
+    Raise BudgetSpent if the trial's budget is spent."""
+    if trial.spent >= trial.budget:
+        raise BudgetSpent(f'stopped: the player checks had {trial.budget:g} s in all, spent '
+                          f'by the games played before ({trial.spent:.1f} s; a slow player? '
                           'see --player-budget)')
     started = time.monotonic()
     try:
-        return _play(table, name, opponent, seat, plies, seed)
+        return _play(trial, name, opponent, seat, plies, seed)
     finally:
-        table.spent += time.monotonic() - started
+        trial.spent += time.monotonic() - started
 
 
-def _play(table: Table, name: str, opponent: str, seat: int, plies: int, seed: str):
+def _play(trial: PlayerTrial, name: str, opponent: str, seat: int, plies: int, seed: str):
     """Play one game of the player checks (see play)."""
-    game = table.games[name]
+    game = trial.games[name]
     random.seed(seed)
     dice = random.Random(f'{seed}:dice')
     history, state = play_opening(game, plies, seed, dice)
-    timing = TimeControl(move_seconds=table.move_seconds)
-    student = _student(table, name, game, seat, f'{seed}:student', history, timing)
+    timing = TimeControl(move_seconds=trial.move_seconds)
+    student = _student(trial, name, game, seat, f'{seed}:student', history, timing)
     reference = load_player(opponent)
     players = [student, reference] if seat == 0 else [reference, student]
     try:
         record = play_with_jails(game, players, history, state=state, max_plies=MAX_PLIES,
                                  isolate=False, rng=dice)
     finally:
-        if table.program_code is not None:  # a session's jail serves every check
+        if trial.program_code is not None:  # a session's jail serves every check
             student.close()
-    if table.session and record.offender == seat and record.detail.startswith('ReferenceUsed'):
-        table.session.note({'reference': record.detail.split(': ', 1)[-1]})
+    if trial.session and record.offender == seat and record.detail.startswith('ReferenceUsed'):
+        trial.session.note({'reference': record.detail.split(': ', 1)[-1]})
     if record.offender == seat and record.termination == referee.TIMEOUT:
         raise PlayerTimeout(_fault(name, game, record, seat))
     return record
 
 
-def _student(table: Table, name: str, game: Game, seat: int, seed: str, history: list,
+def _student(trial: PlayerTrial, name: str, game: Game, seat: int, seed: str, history: list,
              timing: TimeControl) -> JailedPlayer:
     """Return the stand-in for the student's player in seat: its program, started
     for this game, or the player function of the file loaded in its session's jail."""
-    if table.program_code is not None:
-        setup = Setup(name, variants.make, load_player, table.level, table.limits)
-        return program.ProgramPlayer(table.program_code, setup, seed, history, timing,
+    if trial.program_code is not None:
+        setup = Setup(name, variants.make, load_player, trial.level, trial.limits)
+        return program.ProgramPlayer(trial.program_code, setup, seed, history, timing,
                                      game=game, seat=seat)
-    code = PlayerCode(table.session.filename, None, table.session.filename, 'player')
+    code = PlayerCode(trial.session.filename, None, trial.session.filename, 'player')
     return JailedPlayer(code, Setup(name, variants.make, load_player), seed, history, timing,
-                        jail=table.session.ready_jail())
+                        jail=trial.session.ready_jail())
 
 
 def _fault(name: str, game: Game, record, seat: int) -> str:
@@ -128,26 +129,26 @@ def _forfeit_message(name: str, game: Game, record, seat: int) -> str:
     return _fault(name, game, record, seat)
 
 
-def check_legal(table: Table) -> tuple[bool, str]:
+def check_legal(trial: PlayerTrial) -> tuple[bool, str]:
     """Play each game against random from random openings; any forfeit fails."""
-    for name, game in table.games.items():
+    for name, game in trial.games.items():
         for number in range(LEGAL_GAMES):
             seat = number % 2
-            record = play(table, name, 'random', seat, 2, f'legal {name} {number}')
+            record = play(trial, name, 'random', seat, 2, f'legal {name} {number}')
             if record.offender == seat:
                 return False, _forfeit_message(name, game, record, seat)
-    return True, (f'legal moves in {LEGAL_GAMES * len(table.games)} games against random on '
-                  f'{", ".join(table.games)}')
+    return True, (f'legal moves in {LEGAL_GAMES * len(trial.games)} games against random on '
+                  f'{", ".join(trial.games)}')
 
 
-def check_safe(table: Table, name: str) -> tuple[bool, str]:
+def check_safe(trial: PlayerTrial, name: str) -> tuple[bool, str]:
     """Play SAFE_GAMES games in each seat at variant name against random; any loss fails."""
-    game = table.games[name]
+    game = trial.games[name]
     seats = referee.seats_of(game)
     losses = {seat: 0 for seat in seats}
     for number in range(2 * SAFE_GAMES):
         seat = number % 2
-        record = play(table, name, 'random', seat, 0, f'safe {number}')
+        record = play(trial, name, 'random', seat, 0, f'safe {number}')
         if record.offender == seat:
             return False, _forfeit_message(name, game, record, seat)
         losses[seats[seat]] += record.score(seat) == 0
@@ -158,17 +159,17 @@ def check_safe(table: Table, name: str) -> tuple[bool, str]:
     return True, f'{name}: lost none of {2 * SAFE_GAMES} games to random'
 
 
-def check_gauntlet(table: Table) -> tuple[bool, str]:
+def check_gauntlet(trial: PlayerTrial) -> tuple[bool, str]:
     """Play a pair of games (one in each seat, from the same random opening) against
     each reference player on each game without chance; pass with at least
     PASS_SHARE of the points."""
-    fixed = {name: game for name, game in table.games.items()
+    fixed = {name: game for name, game in trial.games.items()
              if not isinstance(game, StochasticGame)}
     points = {opponent: 0.0 for opponent in GAUNTLET}
     for name, game in fixed.items():
         for opponent in GAUNTLET:
             for seat in (0, 1):
-                record = play(table, name, opponent, seat, 1, f'{name} {opponent}')
+                record = play(trial, name, opponent, seat, 1, f'{name} {opponent}')
                 if record.offender == seat:
                     return False, _forfeit_message(name, game, record, seat)
                 points[opponent] += record.score(seat)
@@ -177,6 +178,6 @@ def check_gauntlet(table: Table) -> tuple[bool, str]:
     share = total / (games_each * len(GAUNTLET)) if fixed else 0.0
     detail = ', '.join(f'{points[opponent]:g}/{games_each} against {opponent}'
                        for opponent in GAUNTLET)
-    table.leaderboard['gauntlet %'] = round(100 * share, 1)
+    trial.leaderboard['gauntlet %'] = round(100 * share, 1)
     verdict = f'scored {total:g} of {games_each * len(GAUNTLET)} points ({share:.0%}: {detail})'
     return share >= PASS_SHARE, f'{verdict}; the pass mark is {PASS_SHARE:.0%}'

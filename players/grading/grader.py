@@ -1,0 +1,136 @@
+"""Grading one file: load it once in its jail, run each check, and judge every
+answer here. The player's games are played by the trusted referee against the
+jailed player, with a time limit for each move."""
+
+from __future__ import annotations
+
+import os
+import time
+
+from games import Game
+from players.arena.player_code import read_program
+from players.player_spec import parse_spec
+
+from .anchored import check_anchors
+from .checks import SAFE_GAME, Check, make_checks, make_games
+from .loading import LoadError, load, read_source, unloadable
+from .playing import (BudgetSpent, PlayerTimeout, PlayerTrial, check_gauntlet, check_legal,
+                      check_safe)
+from .report import Report, Result
+from .search import judge_search, state_limit
+from .session import Session, StudentFault
+from .settings import PLAYER_FUNCTION, Settings
+
+
+def grade(path: str, settings: Settings = Settings(), checks: list[Check] | None = None,
+          games: dict[str, Game] | None = None) -> Report:
+    """Grade the file at path (or the program a spec such as 'exec:./bot' names) on
+    the checks (default: make_checks(settings)). A file that cannot be read or
+    loaded gets a report that says why, every check failed. Raises LoadError only
+    if there is no such file."""
+    started = time.perf_counter()
+    games = make_games(settings) if games is None else games
+    checks = make_checks(settings, games) if checks is None else checks
+    if parse_spec(path).is_program:
+        return grade_program(path, settings, checks, games)
+    if not os.path.isfile(path):
+        raise LoadError(f'no such file {path!r}')
+    report = Report(path, [], settings.describe())
+    try:
+        source = read_source(path)
+    except LoadError as error:
+        return unloadable(path, settings, checks, str(error))
+    session = Session(source, os.path.basename(path), settings.functions, settings.sandbox,
+                      settings.limits(), settings.allow_reference, settings.timeout)
+    try:
+        defined = load(session, report)
+        trial = PlayerTrial(session, games, settings.move_timeout, budget=settings.player_budget)
+        skipped: dict[str, str] = {}
+        for check in checks:
+            report.results.append(_run(check, session, trial, defined, skipped, settings, report))
+    finally:
+        session.close()
+    report.reference = session.reference
+    if report.reference:
+        for result in report.results:
+            result.passed, result.points = False, 0
+            result.message = (f"{report.reference}: the project's reference implementations "
+                              'are not allowed')
+    report.leaderboard = trial.leaderboard
+    report.missing = [function for function in settings.functions if function not in defined]
+    report.loads, report.seconds = session.loads, time.perf_counter() - started
+    return report
+
+
+def grade_program(spec: str, settings: Settings, checks: list[Check],
+                  games: dict[str, Game]) -> Report:
+    """Grade a program (a player spec such as 'exec:./bot', see players.arena.program) on the
+    player checks of checks, each game played against it in a jail started for that
+    game; the search checks need Python functions, and the report says so."""
+    started = time.perf_counter()
+    checks = [check for check in checks if check.function == PLAYER_FUNCTION]
+    note = (f'{spec} is a program: only its player is checked (the search checks need '
+            'Python functions)')
+    try:
+        code = read_program(spec)
+    except ValueError as error:
+        report = unloadable(spec, settings, checks, str(error))
+        report.note = note
+        return report
+    report = Report(spec, [], settings.describe(), note=note)
+    trial = PlayerTrial(None, games, settings.move_timeout, budget=settings.player_budget,
+                        program_code=code, level=settings.sandbox, limits=settings.limits())
+    skipped: dict[str, str] = {}
+    for check in checks:
+        report.results.append(_run(check, None, trial, [PLAYER_FUNCTION], skipped, settings,
+                                   report))
+    report.leaderboard = trial.leaderboard
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+def _run(check: Check, session: Session | None, trial: PlayerTrial, defined: list,
+         skipped: dict, settings: Settings, report: Report) -> Result:
+    """Run one check and score it."""
+    started = time.perf_counter()
+    if report.load_error:
+        passed, message = False, f'cannot load {session.filename}: {report.load_error}'
+    elif check.function not in defined:
+        passed, message = False, f'{check.function} is not defined in {session.filename}'
+    elif check.function in skipped:
+        passed, message = False, f'skipped after a timeout in {skipped[check.function]}'
+    else:
+        passed, message = _attempt(check, session, trial, skipped, settings)
+    points = check.points if passed else 0
+    if check.kind == 'anchors':  # the grade, whatever it is
+        points = trial.leaderboard.get('Grade', 0)
+    return Result(check.name, check.function, passed, points, check.points, message,
+                  check.visibility, time.perf_counter() - started)
+
+
+def _attempt(check: Check, session: Session | None, trial: PlayerTrial, skipped: dict,
+             settings: Settings) -> tuple[bool, str]:
+    """Ask the jail for one check's outcome and judge it here."""
+    try:
+        if check.kind == 'search':
+            answer = session.search(check.case, state_limit(check.case), settings.timeout)
+            return judge_search(check.case, answer)
+        if check.kind == 'legal':
+            return check_legal(trial)
+        if check.kind == 'safe':
+            return check_safe(trial, SAFE_GAME)
+        if check.kind == 'anchors':
+            grade, message = check_anchors(trial, settings.anchors)
+            return grade > min(value for _, value in settings.anchors), message
+        return check_gauntlet(trial)
+    except StudentFault as fault:
+        if fault.reason == 'timeout':
+            skipped[check.function] = check.name
+            return False, f'timed out after {settings.timeout:g} s (an infinite loop, or too slow)'
+        return False, (f'the process ended without an answer ({fault}); does the code call '
+                       'os._exit or crash Python?')
+    except PlayerTimeout as timeout:
+        skipped[check.function] = check.name
+        return False, f'{timeout} (the limit is {settings.move_timeout:g} s a move)'
+    except BudgetSpent as spent:
+        return False, str(spent)

@@ -1,0 +1,56 @@
+"""What the instructor chooses for a grading: the functions asked for, the games,
+the limits and the jail."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import variants
+from players.arena.jail import Limits
+from players.arena.jail import describe as describe_level
+
+from .cases import SEARCH_FUNCTIONS
+
+PLAYER_FUNCTION = 'player'
+FUNCTIONS = (*SEARCH_FUNCTIONS, PLAYER_FUNCTION)
+"""The functions a student's file may define, in the order they are graded."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What the instructor chooses: the functions asked for, the games, the limits."""
+
+    functions: tuple = FUNCTIONS
+    """The functions the assignment asks for: a missing one scores 0 of its points."""
+    variants: tuple = tuple(variants.DEFAULT_VARIANTS)
+    """The games of the player checks, and of the search checks' real positions."""
+    timeout: float = 10.0
+    """Seconds for each search check, and for loading the file."""
+    move_timeout: float = 10.0
+    """Seconds for each move of the player, as in a tournament."""
+    sandbox: str = 'process'
+    """The jail level: 'process' or 'bwrap'."""
+    memory_mb: int = Limits.memory_mb
+    allow_reference: bool = False
+    """May the student's code use the project's own searches?"""
+    cases: tuple = ()
+    """The instructor's own cases (see cases.load_cases)."""
+    anchors: tuple = ()
+    """((registry spec, grade), ...): with them the player's strength is graded off
+    its rating between these reference players' instead of by the gauntlet."""
+    player_budget: float = 60.0
+    """Seconds the player checks of one file may take in all: once they are spent,
+    the player checks not yet played fail, saying so (a slow player cannot hold up
+    a class)."""
+
+    def describe(self) -> str:
+        """One line saying how the file is graded."""
+        anchored = ('; the player graded against ' + ', '.join(
+            f'{name}={grade:g}' for name, grade in self.anchors)) if self.anchors else ''
+        return (f'{self.timeout:g} s for each search check, {self.move_timeout:g} s for each '
+                f'move of the player, {self.player_budget:g} s for all the player checks; '
+                f'jail: {describe_level(self.sandbox)}{anchored}')
+
+    def limits(self) -> Limits:
+        """The limits of the student's jail."""
+        return Limits(memory_mb=self.memory_mb)
