@@ -11,10 +11,11 @@ from players.arena import jail
 from players import grading, textbook
 from players.grading.cases import (DEEP, DEPTH_TRAP, DEPTH_TRAP_EVALS, EARLY_END_EVALS,
                                    EARLY_END_SUCCS, EARLY_END_UTILS, FIVE_PLY_SUCCS,
-                                   FIVE_PLY_UTILS, TIE, tree, tree_cases)
-from players.grading.counting import counting, describe
+                                   FIVE_PLY_UTILS, TIE, tree, builtin_cases)
+from players.grading.jailed.counting import counting
+from players.grading.jailed.plain import describe
 from players.grading.models import (NEVER_PRUNES, NO_ALPHA, NO_BETA, NO_UPDATE, ROOT_ALPHA,
-                                    STRICT, SWAPPED, model_search)
+                                    STRICT, SWAPPED, AlphaBeta, Minimax, PastTheEnd)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SETTINGS = grading.Settings(timeout=2, move_timeout=2)
@@ -59,9 +60,10 @@ def grade(path, *names, settings=SETTINGS):
 
 def generated(search, game, **options):
     """The move and the names of the nodes search generates on a tree."""
-    proxy = counting(game)
+    made = []
+    proxy = counting(game, lambda state, move, new_state: made.append(new_state))
     move = search(proxy.initial, proxy, **options)
-    return move, [proxy.node(state) for state in proxy.generated]
+    return move, [proxy.node(state) for state in made]
 
 
 # The trees, against the book and values worked out by hand.
@@ -102,7 +104,7 @@ def test_early_end_tree():
     evals = table(game, EARLY_END_EVALS)
     assert generated(textbook.alpha_beta_cutoff_search, game, d=1, eval_fn=evals) == (
         'c', ['B', 'C', 'C1', 'C2', 'D', 'D1'])
-    assert generated(model_search, game, d=1, eval_fn=evals, terminal_test=False)[0] == 'b'
+    assert generated(PastTheEnd.search, game, d=1, eval_fn=evals)[0] == 'b'
 
 
 def test_four_ply_tree_needs_both_updates():
@@ -112,7 +114,7 @@ def test_four_ply_tree_needs_both_updates():
     game = tree(FIVE_PLY_SUCCS, FIVE_PLY_UTILS)
     right = generated(textbook.alpha_beta_search, game)
     assert right[0] == generated(textbook.minmax_decision, game)[0] == 'c'
-    traces = [tuple(generated(model_search, game, **mistake.options)[1])
+    traces = [tuple(generated(mistake.model.search, game)[1])
               for mistake in (NO_ALPHA, NO_BETA, NO_UPDATE, ROOT_ALPHA, SWAPPED, NEVER_PRUNES,
                               STRICT)]
     assert len(set(traces)) == len(traces) and tuple(right[1]) not in traces
@@ -126,14 +128,14 @@ def test_deep_tree_cuts_off_at_two_depths():
 
 
 def test_model_without_mistakes_is_the_textbook():
-    for case in tree_cases('alpha_beta_search') + tree_cases('minmax_decision'):
-        assert (generated(model_search, case.game)
+    for case in builtin_cases('alpha_beta_search') + builtin_cases('minmax_decision'):
+        assert (generated(AlphaBeta.search, case.game)
                 == generated(textbook.alpha_beta_search, case.game))
-        assert (generated(model_search, case.game, prune=False)
+        assert (generated(Minimax.search, case.game)
                 == generated(textbook.minmax_decision, case.game))
-    for case in tree_cases('alpha_beta_cutoff_search'):
+    for case in builtin_cases('alpha_beta_cutoff_search'):
         options = case.position.options
-        assert (generated(model_search, case.game, **options)
+        assert (generated(AlphaBeta.search, case.game, **options)
                 == generated(textbook.alpha_beta_cutoff_search, case.game, **options))
 
 

@@ -270,11 +270,6 @@ def builtin_cases(function: str) -> list[Case]:
     return [case for entry in BUILTIN for case in expand(entry) if case.function == function]
 
 
-def tree_cases(function: str) -> list[Case]:
-    """The made-up trees for a search function (builtin_cases, by its old name)."""
-    return builtin_cases(function)
-
-
 def load_cases(path: str) -> list[Case]:
     """Return the cases of an instructor's case file; raise CaseError naming
     what is wrong with it."""

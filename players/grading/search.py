@@ -18,18 +18,18 @@ from games.stochastic import from_json
 from players import textbook
 
 from .cases import Case
-from .counting import counting
+from .jailed.counting import counting
 from .jailed.plain import position_text, state_key, text
-from .models import (ALPHA_BETA_MISTAKES, CUTOFF_MISTAKES, EAGER, MINIMAX_MISTAKES, Mistake,
-                     model_search)
+from .models import (ALPHA_BETA_MISTAKES, CUTOFF_MISTAKES, EAGER, MINIMAX_MISTAKES, AlphaBeta,
+                     Mistake)
 
 SEARCHES = {
-    'minmax_decision': (textbook.minmax_decision, {'prune': False}, MINIMAX_MISTAKES),
-    'alpha_beta_search': (textbook.alpha_beta_search, {}, ALPHA_BETA_MISTAKES),
-    'alpha_beta_cutoff_search': (textbook.alpha_beta_cutoff_search, {}, CUTOFF_MISTAKES),
+    'minmax_decision': (textbook.minmax_decision, MINIMAX_MISTAKES),
+    'alpha_beta_search': (textbook.alpha_beta_search, ALPHA_BETA_MISTAKES),
+    'alpha_beta_cutoff_search': (textbook.alpha_beta_cutoff_search, CUTOFF_MISTAKES),
 }
-"""For each search a student may write: the textbook's version, model_search's options
-that do the same, and the mistakes to look for."""
+"""For each search a student may write: the textbook's version and the mistakes to
+look for (see models)."""
 
 SHOWN = 4
 """How many differing states a message names."""
@@ -69,9 +69,10 @@ def state_limit(case: Case) -> int:
 
 def trace(search: Callable, case: Case, **options) -> Trace:
     """Run a trusted search on a counting copy of the case's game and return its trace."""
-    game = counting(case.game)
+    keys: list[str] = []
+    game = counting(case.game, lambda state, move, new_state: keys.append(state_key(new_state)))
     move = search(case.state, game, **{**case.position.options, **options})
-    return Trace(text(to_plain(move)), [state_key(state) for state in game.generated])
+    return Trace(text(to_plain(move)), keys)
 
 
 def expected(case: Case) -> Trace:
@@ -105,8 +106,7 @@ def judge_search(case: Case, answer: dict) -> tuple[bool, str]:
         return True, f'chose {_move(got.move)} and generated the {len(want.keys)} states of the textbook'
     if not got.keys:
         return False, _nothing_generated(got, want, case)
-    _, base, mistakes = SEARCHES[function]
-    made = [mistake for mistake in mistakes if _makes(mistake, case, base, got)]
+    made = [mistake for mistake in SEARCHES[function][1] if _makes(mistake, case, got)]
     if made:
         names = ' or '.join(mistake.name for mistake in made)
         detail = '; '.join(_explanation(mistake, case, got, want) for mistake in made)
@@ -123,20 +123,12 @@ def _nothing_generated(got: Trace, want: Trace, case: Case) -> str:
             f'game.result(state, move) of the game passed to the search ({case.note})')
 
 
-def _makes(mistake: Mistake, case: Case, base: dict, got: Trace) -> bool:
+def _makes(mistake: Mistake, case: Case, got: Trace) -> bool:
     """Does the model making this mistake choose the same move and generate the same states?"""
-    options = {**base, **mistake.options}
-    if mistake.depth_change:
-        d = case.position.options.get('d')
-        if d is None or d + mistake.depth_change < 0 or 'cutoff_test' in case.position.options:
-            return False
-        options['d'] = d + mistake.depth_change
-    if 'cutoff_test' in mistake.options and 'cutoff_test' not in case.position.options:
-        return False
-    if 'eval_fn' in mistake.options and case.position.options.get('eval_fn') is None:
+    if not mistake.model.shows_in(case.position.options):
         return False
     try:
-        model = trace(model_search, case, **options)
+        model = trace(mistake.model.search, case)
     except (KeyError, ValueError, TypeError):  # the mistake cannot be made here, such as
         return False                           # scoring by utility where inner nodes have none
     return model.move == got.move and model.counts == got.counts
@@ -242,8 +234,8 @@ def _cuts(case: Case) -> dict:
     """For each state where the textbook stops early, the test that stops it."""
     cuts: dict = {}
     if case.function != 'minmax_decision':
-        model_search(case.state, case.game, **case.position.options,
-                     on_cut=lambda state, test: cuts.setdefault(state_key(state), test))
+        AlphaBeta.search(case.state, case.game, **case.position.options,
+                         on_cut=lambda state, test: cuts.setdefault(state_key(state), test))
     return cuts
 
 

@@ -1,18 +1,26 @@
 """A counting stand-in for a game: every call of its result method that makes a
-state is recorded, as the state it was called on and the move, whether the
-search calls it on the game it was given or on a copy of that game. The grader
-follows these calls with its own game: it is the grader, not this record, that
-says which states the search generated."""
+state is told to a recorder, whether the search calls it on the game it was
+given or on a copy of that game.
+
+In the student's jail the recorder is a Recorder, which keeps each call as the
+key of the state it was made on and the move: the grader follows these calls
+with its own game, so it is the grader, not this record, that says which states
+the search generated. The grader's own runs of trusted searches keep the states
+themselves (see search.trace)."""
 
 from __future__ import annotations
 
 import copy
+from typing import Any, Callable
 
 from games import Game
 
 from players.arena.plain_json import to_plain
 
 from .plain import state_key
+
+OnResult = Callable[[Any, Any, Any], None]
+"""Told of each state made: on_result(state, move, new_state)."""
 
 
 class TooManyStates(BaseException):
@@ -29,35 +37,27 @@ class Recorder:
         self.calls: list[list] = []
         self.stopped = False
 
-    def record(self, state, move) -> None:
-        """Record a state made from state by move; stop the search past the limit."""
+    def record(self, state, move, new_state) -> None:
+        """Record a state made from state by move (the new state itself is the
+        grader's to make again); stop the search past the limit."""
         if self.limit is not None and len(self.calls) >= self.limit:
             self.stopped = True
             raise TooManyStates(f'more than {self.limit} states')
         self.calls.append([state_key(state), to_plain(move)])
 
 
-def counting(game: Game, recorder: Recorder) -> Game:
+def counting(game: Game, on_result: OnResult) -> Game:
     """Return a private copy of game whose result method (and that of any copy
-    made of it) also records in recorder each call that makes a state. The copy is still an
-    instance of the game's class, so a search cannot tell it from the game."""
+    made of it) also calls on_result(state, move, new_state) for each state it
+    makes. The copy is still an instance of the game's class, so a search cannot
+    tell it from the game."""
+    cls = type(game)
+
+    def result(self, state, move):
+        new_state = cls.result(self, state, move)
+        on_result(state, move, new_state)
+        return new_state
     proxy = copy.deepcopy(game)
-    cls = _counting_class(type(game))
-    proxy.__class__ = cls
-    cls.recorder = recorder
+    proxy.__class__ = type(cls.__name__, (cls,), {'result': result, '__module__': cls.__module__,
+                                                  '__qualname__': cls.__qualname__})
     return proxy
-
-
-_CLASSES: dict = {}
-
-
-def _counting_class(cls: type) -> type:
-    """The subclass of cls whose result records each call (made once per class)."""
-    if cls not in _CLASSES:
-        def result(self, state, move):
-            new_state = cls.result(self, state, move)
-            type(self).recorder.record(state, move)
-            return new_state
-        _CLASSES[cls] = type(cls.__name__, (cls,), {'result': result, '__module__': cls.__module__,
-                                                    '__qualname__': cls.__qualname__})
-    return _CLASSES[cls]

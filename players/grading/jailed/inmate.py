@@ -77,7 +77,7 @@ def search(module, request: dict, filename: str):
     """Run the student's search on a position; yield the answer's messages."""
     position = build(request['position'], variants.make)
     recorder = Recorder(request['limit'])
-    proxy = counting(position.game, recorder)
+    proxy = counting(position.game, recorder.record)
     random.seed(0)
     answer: dict[str, Any] = {}
     try:
