@@ -68,10 +68,12 @@ class Case:
 
     @property
     def game(self) -> Game:
+        """The game of the position."""
         return self.position.game
 
     @property
-    def state(self):
+    def state(self) -> Any:
+        """The state the search starts from."""
         return self.position.state
 
 
@@ -321,7 +323,7 @@ def small_position(game: Game, rng: random.Random) -> tuple[Any, list] | None:
     return None
 
 
-def tree_size(game: Game, state, limit: int, alternating: bool = False) -> int:
+def tree_size(game: Game, state: Any, limit: int, alternating: bool = False) -> int:
     """The number of states below state, counting up to just past limit (or limit + 1
     at once, if alternating, when a move lets the player to move move again)."""
     count = 0

@@ -64,7 +64,8 @@ class PlayerTrial:
     limits: Limits = field(default_factory=Limits)
 
 
-def play(trial: PlayerTrial, name: str, opponent: str, seat: int, plies: int, seed: str):
+def play(trial: PlayerTrial, name: str, opponent: str, seat: int, plies: int,
+         seed: str) -> referee.GameRecord:
     """Play one game of variant name with the student in seat (0 or 1) against a
     reference player (a registry spec), from plies random opening moves; return its record.
     Raise BudgetSpent if the trial's budget is spent."""

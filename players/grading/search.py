@@ -1,7 +1,8 @@
 """Judging a student's search CS188-style, in the grader's own process: the move it
-chose and the states it generated (its calls of result, as the jail reports them, followed
-with the grader's own game: see session.follow) must be the textbook's. What the algorithm fixes is judged: which states are generated and
-how often, not the order (minimax may make a node's children before searching
+chose and the states it generated (its calls of result, as the jail reports them,
+followed with the grader's own game: see session.follow) must be the textbook's.
+What the algorithm fixes is judged: which states are generated and how often, not
+the order (minimax may make a node's children before searching
 them; so may alpha-beta at its root, where nothing is pruned). If not, the message
 names the mistake, or says how the search differs and where."""
 

@@ -4,6 +4,7 @@ again after a timeout or a crash. Only JSON comes back, read as data."""
 from __future__ import annotations
 
 import time
+from typing import Any
 
 from players.arena.jail import Jail, JailError, Limits
 from players.arena.plain_json import to_plain
@@ -84,7 +85,7 @@ class Session:
                 raise StudentFault('the jail sent more states than it may', 'garbled')
             calls += chunk
 
-    def note(self, answer) -> None:
+    def note(self, answer: Any) -> None:
         """Keep the first refused use of a reference implementation an answer reports."""
         if isinstance(answer, dict) and isinstance(answer.get('reference'), str):
             self.reference = self.reference or answer['reference'][:300]

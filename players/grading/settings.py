@@ -31,6 +31,7 @@ class Settings:
     sandbox: str = 'process'
     """The jail level: 'process' or 'bwrap'."""
     memory_mb: int = Limits.memory_mb
+    """The memory limit of the student's jail, in MB."""
     allow_reference: bool = False
     """May the student's code use the project's own searches?"""
     cases: tuple = ()

@@ -1,7 +1,7 @@
 """Keeping the project's reference implementations out of a student's reach in a jail.
 
 They are not in the jail's memory: its jail server imported only games,
-variants and this subpackage. In a bubblewrap jail, or a process-level jail
+variants, this subpackage and its own machinery (players.arena's jail side). In a bubblewrap jail, or a process-level jail
 started by root (shut in an empty folder), they are not on its disk either. A
 process-level jail of an ordinary user could still read them from disk, so
 guard() also refuses, from then on, any import of the project's players package

@@ -58,10 +58,11 @@ class Position:
 def build(spec: dict, make_game: Callable[[str], Game]) -> Position:
     """Return the position a plain spec describes. A spec has either 'tree' (inner
     node -> children) and 'utilities' (leaf -> value for MAX), or 'variant' (a
-    variant spec for make_game) and 'moves' (plain moves from the start); and, for
-    a cut-off search, 'd', 'eval' ('table' with 'evals' for a tree's inner nodes,
-    'evaluate' for the game's evaluate, or 'default' for none) and optionally
-    'cutoff' (names of tree nodes at which to cut off, as a given cutoff_test)."""
+    variant spec for make_game) and 'position' (see parse_position; None for the
+    start); and, for a cut-off search, 'd', 'eval' ('table' with 'evals' for a
+    tree's inner nodes, 'evaluate' for the game's evaluate, or 'default' for none)
+    and optionally 'cutoff' (names of tree nodes at which to cut off, as a given
+    cutoff_test)."""
     if 'tree' in spec:
         game = tree_game(spec['tree'], spec['utilities'])
         state = game.initial
