@@ -9,7 +9,8 @@ The modules: settings (what the instructor chooses), checks (what a file is grad
 on), grader (grading one file), loading, report, cases (the positions searched),
 search and models (judging a search and naming its mistake), playing and anchored
 (the player's games), session (the student's jail), batch (a class), gradescope,
-and jailed (what runs in the student's jail)."""
+treedraw (drawings of a search, for teaching) and jailed (what runs in the
+student's jail)."""
 
 from .cases import Case, CaseError, load_cases
 from .checks import Check, make_checks, make_games
