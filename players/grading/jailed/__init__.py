@@ -1,7 +1,8 @@
 """The grader's code that runs in a student's jail, and the plain data both sides share.
 
 Nothing here imports the rest of the players package but the jail's side of
-players.arena (remote's protocol, which the student's player answers): in a
+players.arena (serving, the protocol the student's player answers, and
+plain_json): in a
 bubblewrap jail only games, variants, players.arena (the jail server's own) and
 this subpackage are there to import (players and players.grading are then
 namespace packages holding nothing else), so the reference searches the grader

@@ -1,13 +1,14 @@
 """Keeping the project's reference implementations out of a student's reach in a jail.
 
 They are not in the jail's memory: its jail server imported only games,
-variants, this subpackage and its own machinery (players.arena's jail side). In a bubblewrap jail, or a process-level jail
-started by root (shut in an empty folder), they are not on its disk either. A
-process-level jail of an ordinary user could still read them from disk, so
-guard() also refuses, from then on, any import of the project's players package
-(or of tournament), any opening of its files and any call of the searches that
-`games` lends from it (`from games import *`), and records each as a violation,
-which fails the submission (a best effort only where the files are readable)."""
+variants, this subpackage and the jail's side of players.arena. In a bubblewrap
+jail, or a process-level jail started by root (shut in an empty folder), they
+are not on its disk either. A process-level jail of an ordinary user could
+still read them from disk, so guard() also refuses, from then on, any import of
+the project's players package (or of tournament), any opening of its files and
+any call of the searches that `games` lends from it (`from games import *`), and
+records each as a violation, which fails the submission (a best effort only
+where the files are readable)."""
 
 from __future__ import annotations
 
