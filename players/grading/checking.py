@@ -11,8 +11,12 @@ import tabulate
 from players.arena import jail, tables
 from players.arena.inputs import UsageError, usage_errors
 from players.arena.outputs import check_output
-from . import LoadError, Settings, batch, gradescope, grade
+
+from . import batch, gradescope
+from .grader import grade
+from .loading import LoadError
 from .options import settings as grading_settings
+from .settings import Settings
 
 
 def check(args: Namespace) -> int:

@@ -13,7 +13,9 @@ from players.arena import jail
 from players.player_spec import Kind, parse_spec
 from players.arena.inputs import UsageError, make_game, player_code, sandbox_level, usage_errors
 from players.arena.options import SANDBOX, anchor_grades, count, seconds
-from . import FUNCTIONS, CaseError, Settings, load_cases
+
+from .cases import CaseError, load_cases
+from .settings import FUNCTIONS, Settings
 
 
 @dataclass(frozen=True)
