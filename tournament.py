@@ -62,8 +62,9 @@ def cmd_bundle(args) -> int:
     """Write a Gradescope autograder bundle that grades with check's options."""
     check_output('the bundle', args.bundle)
     grading_options.settings(args)  # the options must make sense before they are baked in
-    project = os.path.dirname(os.path.abspath(__file__))
-    gradescope.bundle(args.bundle, project, grading_options.command_line(args), args.cases)
+    project, script = os.path.split(os.path.abspath(__file__))
+    gradescope.bundle(args.bundle, project, script, grading_options.command_line(args),
+                      args.cases)
     print(f'wrote {args.bundle}: upload it as the autograder of a Gradescope assignment')
     return 0
 

@@ -15,8 +15,9 @@ from players import PROJECT_PACKAGES
 from .report import Report
 from .settings import FUNCTIONS
 
-PROJECT_FILES = ('tournament.py', 'setup.cfg', 'pyproject.toml', 'README.md')
-"""What the bundle carries of this project, to install it in the autograder."""
+PROJECT_FILES = ('setup.cfg', 'pyproject.toml', 'README.md')
+"""What the bundle carries of this project besides its packages and its command
+line, to install it in the autograder."""
 CASES_NAME = 'cases.json'
 """The name of the instructor's case file in the bundle."""
 
@@ -86,7 +87,7 @@ PYTHON="$ROOT/venv/bin/python"
 [ -x "$PYTHON" ] || PYTHON=python3
 mkdir -p "$ROOT/results"
 cd "$ROOT/source/project"
-"$PYTHON" tournament.py check "$ROOT/submission" --gradescope "$ROOT/results/results.json" {options}
+"$PYTHON" {script} check "$ROOT/submission" --gradescope "$ROOT/results/results.json" {options}
 status=$?
 # 0: all passed, 1: some failed; anything else is the grader's own trouble
 [ "$status" -le 1 ] || echo "the grader exited with status $status" >&2
@@ -94,17 +95,21 @@ exit 0
 '''
 
 
-def bundle(path: str, project: str, options: list[str], cases: str | None = None) -> None:
+def bundle(path: str, project: str, script: str, options: list[str],
+           cases: str | None = None) -> None:
     """Write a Gradescope autograder bundle (a zip) to path: setup.sh, run_autograder
-    with the grading options, the project's source from the folder project, and the
-    instructor's case file if any (options then name it by its place in the bundle)."""
+    (which runs script, the command line's file in the folder project, to check the
+    submission with the grading options), the project's source from the folder
+    project, and the instructor's case file if any (options then name it by its
+    place in the bundle)."""
     if cases is not None:
         options = options + ['--cases', CASES_NAME]
     with zipfile.ZipFile(path, 'w', zipfile.ZIP_DEFLATED) as archive:
         _add_text(archive, 'setup.sh', SETUP)
         _add_text(archive, 'run_autograder',
-                  RUN.format(options=' '.join(shlex.quote(option) for option in options)))
-        for name in PROJECT_FILES:
+                  RUN.format(script=shlex.quote(script),
+                             options=' '.join(shlex.quote(option) for option in options)))
+        for name in (script, *PROJECT_FILES):
             if os.path.isfile(os.path.join(project, name)):
                 archive.write(os.path.join(project, name), f'project/{name}')
         for package in PROJECT_PACKAGES:

@@ -20,11 +20,23 @@ from typing import Any
 import games
 from players.arena import serving
 
-BLOCKED = ('players', 'tournament', '__main__')
-"""The modules (and their submodules) a student's code may not use."""
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(games.__file__)))
 """The project's folder."""
-PROTECTED = (os.path.join(ROOT, 'players') + os.sep, os.path.join(ROOT, 'tournament.py'))
+
+
+def _scripts() -> list[str]:
+    """The project's top-level scripts (its command line), if its folder can be read."""
+    try:
+        return sorted(name for name in os.listdir(ROOT) if name.endswith('.py'))
+    except OSError:
+        return []
+
+
+BLOCKED = ('players', *(name[:-3] for name in _scripts()), '__main__')
+"""The modules (and their submodules) a student's code may not use: the players
+package, the command line and whatever runs as the main program."""
+PROTECTED = (os.path.join(ROOT, 'players') + os.sep,
+             *(os.path.join(ROOT, name) for name in _scripts()))
 """The files a student's code may not read: the reference searches and the grader."""
 READABLE = (os.path.dirname(os.path.abspath(__file__)) + os.sep,
             os.path.dirname(os.path.abspath(serving.__file__)) + os.sep)
