@@ -1,15 +1,11 @@
 """The benchmark: cold starts in fresh processes, every solver's value agrees, slow
 solvers are stopped, Connect Four's random positions are as Pons' are, bad options refused."""
 
-import os
-import subprocess
-import sys
 import time
 
 from games import ConnectFour, Nim, TicTacToe
 from players.bench import speed as bench
-
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from command_line import run
 
 
 def test_a_cold_run_is_a_fresh_process_that_has_never_searched():
@@ -50,8 +46,7 @@ def test_a_slow_solver_is_stopped():
 
 
 def test_bench_refuses_a_bad_limit():
-    done = subprocess.run([sys.executable, os.path.join(ROOT, 'tournament.py'), 'bench',
-                           '--limit', 'soon'], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    done = run('bench', '--limit', 'soon')
     assert done.returncode == 2 and 'expected seconds' in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
 

@@ -1,39 +1,13 @@
 """The command line's play and list commands, and its usage errors."""
 
-import contextlib
-import io
 import os
-import subprocess
-import sys
 
 import pytest
 
 import tournament
+from command_line import run
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-
-
-def run(*args, stdin=''):
-    """Run the command line with args in this process, as python tournament.py would,
-    reading stdin; return what it did: its returncode, stdout and stderr."""
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), \
-            _input(stdin):
-        try:
-            code = tournament.main(list(args))
-        except SystemExit as leaving:
-            code = leaving.code if isinstance(leaving.code, int) else 1
-    return subprocess.CompletedProcess(args, code, out.getvalue(), err.getvalue())
-
-
-@contextlib.contextmanager
-def _input(text):
-    """Standard input reads text for the block."""
-    saved, sys.stdin = sys.stdin, io.StringIO(text)
-    try:
-        yield
-    finally:
-        sys.stdin = saved
 
 
 def test_list_shows_players_and_variants():

@@ -24,6 +24,7 @@ from players.arena.runner import run
 from players.arena.schedule import schedule
 from players.arena.store import Store
 from players.arena.workers import WorkerPool
+import command_line
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HOSTILE = os.path.join(ROOT, 'tests', 'hostile_players.py')
@@ -213,7 +214,24 @@ def test_a_killed_run_on_a_cluster_resumes_to_the_same_games(scheduler, tmp_path
     options = ['--players', 'random,ab1,ab2', '--variants', 'simple-nim', '--games', '8',
                '--openings', '2', '--sandbox', 'process']
     db = str(tmp_path / 'run.sqlite')
-    with open(tmp_path / 'stderr', 'w+') as stderr:
+    whole = subprocess.Popen([sys.executable, 'tournament.py', *options, '--json',  # meanwhile
+                              str(tmp_path / 'whole.json')], **QUIET)
+    try:
+        killed_and_resumed(options, db, scheduler, tmp_path)
+    finally:
+        status = whole.wait(timeout=120)
+    assert status == 0, 'the uninterrupted run failed'
+    with sqlite3.connect(db) as connection:
+        indexes = [row[0] for row in connection.execute('SELECT "index" FROM games')]
+    assert sorted(indexes) == list(range(48))
+    assert games_of(tmp_path / 'resumed.json') == games_of(tmp_path / 'whole.json')
+
+
+def killed_and_resumed(options, db, scheduler, folder):
+    """Run the tournament of options on db, on its own LocalCluster, kill it part-way
+    and check that its cluster ends with it; resume it on scheduler, with its JSON
+    in folder/resumed.json."""
+    with open(folder / 'stderr', 'w+') as stderr:
         process = subprocess.Popen([sys.executable, 'tournament.py', *options, '--db', db,
                                     '--executor', 'dask', '--jobs', '1'], cwd=ROOT,
                                    stdout=subprocess.DEVNULL, stderr=stderr)
@@ -231,13 +249,8 @@ def test_a_killed_run_on_a_cluster_resumes_to_the_same_games(scheduler, tmp_path
         time.sleep(0.1)
     assert not [pid for pid in below if alive(pid)], 'the cluster outlived its killed run'
     resumed = tournament(*options, '--db', db, '--resume', '--executor', 'dask',
-                         '--scheduler', scheduler, '--json', str(tmp_path / 'resumed.json'))
+                         '--scheduler', scheduler, '--json', str(folder / 'resumed.json'))
     assert 'Playing on the Dask scheduler at' in resumed.stderr
-    tournament(*options, '--json', str(tmp_path / 'whole.json'))
-    with sqlite3.connect(db) as connection:
-        indexes = [row[0] for row in connection.execute('SELECT "index" FROM games')]
-    assert sorted(indexes) == list(range(48))
-    assert games_of(tmp_path / 'resumed.json') == games_of(tmp_path / 'whole.json')
 
 
 def test_a_local_run_never_imports_dask():
@@ -250,21 +263,14 @@ def test_a_local_run_never_imports_dask():
     assert done.stdout.splitlines()[-1] == 'False', done.stderr
 
 
-WITHOUT_DASK = '''import sys
-sys.modules['distributed'] = None  # as if Dask's package were not installed
-import tournament
-sys.exit(tournament.main(sys.argv[1:]))
-'''
-
-
 @pytest.mark.parametrize('args, message', [
     (['--executor', 'dask'], "--executor dask needs Dask's distributed"),
     (['--scheduler', 'tcp://127.0.0.1:8786'], '--scheduler is for --executor dask'),
 ])
-def test_without_dask_or_without_its_executor_the_error_says_what_to_do(tmp_path, args, message):
-    done = subprocess.run([sys.executable, '-c', WITHOUT_DASK, '--players', 'random,ab1',
-                           '--db', str(tmp_path / 'run.sqlite'), *args],
-                          cwd=ROOT, capture_output=True, text=True, timeout=60)
+def test_without_dask_or_without_its_executor_the_error_says_what_to_do(tmp_path, monkeypatch,
+                                                                        args, message):
+    monkeypatch.setitem(sys.modules, 'distributed', None)  # as if it were not installed
+    done = command_line.run('--players', 'random,ab1', '--db', str(tmp_path / 'run.sqlite'), *args)
     assert done.returncode == 2 and done.stdout == ''
     assert done.stderr.count('\n') == 1 and message in done.stderr, done.stderr
     assert 'aima-games[dask]' in done.stderr or '--scheduler' in message
@@ -273,8 +279,7 @@ def test_without_dask_or_without_its_executor_the_error_says_what_to_do(tmp_path
 
 @needs_dask
 def test_a_malformed_scheduler_address_is_a_one_line_error():
-    done = subprocess.run([sys.executable, 'tournament.py', '--players', 'random,ab1',
-                           '--executor', 'dask', '--scheduler', 'nonsense'],
-                          cwd=ROOT, capture_output=True, text=True, timeout=60)
+    done = command_line.run('--players', 'random,ab1', '--executor', 'dask', '--scheduler',
+                            'nonsense')
     assert done.returncode == 2 and done.stderr.count('\n') == 1
     assert "'nonsense' is no Dask scheduler address" in done.stderr

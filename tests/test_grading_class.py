@@ -3,6 +3,7 @@ summary (CSV and JSON) and each student's report; Gradescope's results format an
 an autograder bundle run against a fake autograder folder; instructors' own cases;
 positions named in messages that `tree --position` accepts."""
 
+import contextlib
 import csv
 import json
 import os
@@ -16,16 +17,18 @@ import pytest
 import variants
 from players.grading import treedraw
 from players.grading import CaseError, load_cases
+import command_line
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 STUDENTS = os.path.join(ROOT, 'tests', 'students')
 FAST = ['--timeout', '1', '--move-timeout', '1', '--sandbox', 'process']
 
 
-def run(*args, env=None):
-    """Run tournament.py with args and return the finished process."""
-    return subprocess.run([sys.executable, os.path.join(ROOT, 'tournament.py'), *args],
-                          capture_output=True, text=True, timeout=300, cwd=ROOT, env=env)
+def run(*args):
+    """Run the command line with args in this process, from the project's folder as
+    python tournament.py would run there; return what it did."""
+    with contextlib.chdir(ROOT):
+        return command_line.run(*args)
 
 
 def test_one_file(tmp_path):

@@ -115,14 +115,14 @@ def test_the_player_checks_stop_when_their_budget_is_spent():
     """A player slow at every move, but inside the limit per move, cannot hold up the
     grading of a class: the checks after the budget fail, saying why."""
     settings = grading.Settings(move_timeout=0.5, functions=('player',),
-                                variants=('nim', 'tictactoe'), player_budget=3)
+                                variants=('nim', 'tictactoe'), player_budget=1.5)
     report = grading.grade(os.path.join(STUDENTS, 'slow_player.py'), settings)
     said = messages(report)
     assert said['player: legal moves'][0]
     for name in ('player: never loses to random at tictactoe', 'player: gauntlet'):
         passed, message = said[name]
-        assert not passed and message.startswith('stopped: the player checks had 3 s in all')
-    assert report.seconds < 10 and '3 s for all the player checks' in report.lines()[0]
+        assert not passed and message.startswith('stopped: the player checks had 1.5 s in all')
+    assert report.seconds < 10 and '1.5 s for all the player checks' in report.lines()[0]
 
 
 def test_after_a_timeout_a_function_is_skipped():

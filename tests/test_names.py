@@ -1,9 +1,6 @@
 """Player names (file stems, unique, NAME=SPEC) and registry players with options."""
 
 import json
-import os
-import subprocess
-import sys
 
 import pytest
 
@@ -11,15 +8,7 @@ import players
 from games import Nim, TreeGame
 from players.arena.naming import name_players, split_specs
 from players import registry
-
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-
-
-def run(*args):
-    """Run tournament.py with args and return the finished process."""
-    return subprocess.run([sys.executable, 'tournament.py', *args], cwd=ROOT,
-                          capture_output=True, text=True, timeout=120)
-
+from command_line import run
 
 def test_commas_inside_brackets_do_not_split_players():
     assert split_specs('ab2, mcts(N=9),x=subs/a.py:player,,') == [

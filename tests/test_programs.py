@@ -136,18 +136,27 @@ def folder():
 
 def play_all(tmp_path, codes, level, gauntlet=None, variant='simple-nim'):
     """Play a round robin (or gauntlet) of the players (name: code); return the records."""
+    return play_runs(tmp_path, level, [(codes, gauntlet)], variant)[0]
+
+
+def play_runs(tmp_path, level, runs, variant='simple-nim'):
+    """Play the round robin (or gauntlet) of each (players, gauntlet) in runs, one
+    after the other on the same workers; return each one's records."""
     rules = Rules(move_timeout=TIMEOUT, sandbox=level)
-    job = partial(play_scheduled_game, rules=rules, players=codes, make_game=variants.make,
-                  load_player=players.load_player)
-    tmp_path.mkdir()
-    store = Store(str(tmp_path / "games.sqlite"), {"test": True})
+    found = []
     with adopting_orphans():
         with WorkerPool(2, hard_timeout=30) as executor:
-            run(schedule(list(codes), [variant], 1, seed=3, gauntlet=gauntlet), job, executor,
-                store, in_flight=4)
-    records = list(store.records())
-    store.close()
-    return records
+            for number, (codes, gauntlet) in enumerate(runs):
+                job = partial(play_scheduled_game, rules=rules, players=codes,
+                              make_game=variants.make, load_player=players.load_player)
+                folder = tmp_path / str(number)
+                folder.mkdir(parents=True)
+                store = Store(str(folder / "games.sqlite"), {"test": True})
+                run(schedule(list(codes), [variant], 1, seed=3, gauntlet=gauntlet), job,
+                    executor, store, in_flight=4)
+                found.append(list(store.records()))
+                store.close()
+    return found
 
 
 @pytest.mark.parametrize('level', LEVELS)
@@ -156,8 +165,7 @@ def test_a_python_program_plays_the_games_of_the_same_function_as_a_python_playe
     as_program = {'bot': player_code.read_code(f'exec:{folder}/bot.py'),
                   **{name: player_code.read_player(name) for name in ('random', 'ab1')}}
     as_function = {**as_program, 'bot': player_code.read_player(f'{folder}/bot.py:player')}
-    records = [play_all(tmp_path / kind, codes, level)
-               for kind, codes in (('program', as_program), ('function', as_function))]
+    records = play_runs(tmp_path, level, [(as_program, None), (as_function, None)])
     assert [outcome(record) for record in records[0]] == [outcome(r) for r in records[1]]
     assert len(records[0]) == 6 and all(r['termination'] == referee.NORMAL for r in records[0])
     bot_games = [record for record in records[0] if 'bot' in (record['first'], record['second'])]
@@ -169,11 +177,9 @@ def test_a_python_program_plays_the_games_of_the_same_function_as_a_python_playe
 
 @pytest.mark.parametrize('level', LEVELS)
 def test_hostile_programs_forfeit_and_change_nothing_else(folder, tmp_path, level):
-    plain = play_all(tmp_path / 'plain', {'random': player_code.read_player('random'),
-                                          'ab1': player_code.read_player('ab1')}, level)
-    codes = {'random': player_code.read_player('random'), 'ab1': player_code.read_player('ab1'),
-             **{name: player_code.read_code(f'{folder}/{name}') for name in HOSTILE}}
-    records = play_all(tmp_path / 'hostile', codes, level, gauntlet='random')
+    plain_codes = {'random': player_code.read_player('random'), 'ab1': player_code.read_player('ab1')}
+    codes = {**plain_codes, **{name: player_code.read_code(f'{folder}/{name}') for name in HOSTILE}}
+    plain, records = play_runs(tmp_path, level, [(plain_codes, None), (codes, 'random')])
     others = [outcome(r) for r in records if {r['first'], r['second']} == {'random', 'ab1'}]
     assert others == [outcome(r) for r in plain]
     for record in records:

@@ -14,14 +14,14 @@ from players.arena import report, tables
 from players.arena.replay import replay
 from players.arena.results import Results
 from players.arena.store import Store
+import command_line
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def run(*args, check=True):
-    """Run tournament.py with args and return the finished process."""
-    done = subprocess.run([sys.executable, 'tournament.py', *args], cwd=ROOT,
-                          capture_output=True, text=True, timeout=120)
+    """Run the command line with args in this process and return what it did."""
+    done = command_line.run(*args)
     if check:
         assert done.returncode == 0, done.stderr
     return done
@@ -178,9 +178,8 @@ def test_replay_shows_each_move_with_its_board(stored_run):
     assert out.count('[') == len(game['moves']) and '    1  2  3' in out and ' 10\n' in out
     assert out.count('opening for') == 2
     assert run('replay', '--db', db, '999', check=False).returncode == 2
-    stepped = subprocess.run([sys.executable, 'tournament.py', 'replay', '--db', db,
-                              str(game['index']), '--step'], input='\nq\n', cwd=ROOT,
-                             capture_output=True, text=True, timeout=60).stdout
+    stepped = command_line.run('replay', '--db', db, str(game['index']), '--step',
+                               stdin='\nq\n').stdout
     assert stepped.count('(Enter: next move, q: stop)') == 2
     assert '\n1. ' in stepped and '\n2. ' not in stepped
 
@@ -239,8 +238,7 @@ def test_boards_mark_the_last_move_and_number_columns_past_nine(capsys):
 
 def test_play_lists_and_takes_connect_four_moves_as_columns():
     def play(*args, stdin=''):
-        return subprocess.run([sys.executable, 'tournament.py', 'play', *args], input=stdin,
-                              cwd=ROOT, capture_output=True, text=True, timeout=60).stdout
+        return command_line.run('play', *args, stdin=stdin).stdout
     out = play('connect4(h=4, v=4, k=3)', 'human', 'ab1', stdin='2\n')
     assert 'available moves: 1, 2, 3, 4' in out and 'human (X): 2 (column 2)' in out
     out = play('connect4(h=4, v=4, k=3)', 'ab1', 'ab2').rstrip().splitlines()

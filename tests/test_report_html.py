@@ -2,16 +2,13 @@
 in headless Chromium without script errors and replays games move by move."""
 
 import json
-import os
 import re
-import subprocess
-import sys
 
 import pytest
 
 import browser
+from command_line import run
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HOSTILE = '</script><script>alert(1)</script><b>bold</b>'
 
 
@@ -23,10 +20,9 @@ def report(tmp_path_factory):
     rude.write_text('def player(game, state):\n    if len(state.board) >= 4:\n'
                     f'        raise TypeError({HOSTILE!r})\n    return game.actions(state)[-1]\n')
     page, data = folder / 'report.html', folder / 'run.json'
-    done = subprocess.run([sys.executable, 'tournament.py', '--players', f'ab2,{rude},random',
-                           '--variants', 'tictactoe', 'connect4(h=10, v=4)', 'simple-nim',
-                           '--openings', '1', '--html', str(page), '--json', str(data)],
-                          cwd=ROOT, capture_output=True, text=True, timeout=120)
+    done = run('--players', f'ab2,{rude},random', '--variants', 'tictactoe',
+               'connect4(h=10, v=4)', 'simple-nim', '--openings', '1', '--html', str(page),
+               '--json', str(data))
     assert done.returncode == 0, done.stderr
     assert f'wrote {page}' in done.stdout
     return page, json.loads(data.read_text())

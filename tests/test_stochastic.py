@@ -2,10 +2,7 @@
 independent expectimax, the players on Dice Nim, the referee's dice and replays."""
 
 import json
-import os
 import random
-import subprocess
-import sys
 from fractions import Fraction
 from functools import lru_cache
 
@@ -18,6 +15,7 @@ from players import PLAYER, expect_minmax, make_alpha_beta_player, mcts_player, 
 from players.clocked import make_clocked_alpha_beta_player, make_clocked_mcts_player
 from players.engine import clear_tables
 from players.expectimax import search_chance
+from command_line import run
 
 
 class ChanceTree(StochasticGame):
@@ -278,15 +276,8 @@ def test_dice_nim_rules():
             DiceNim(**bad)
 
 
-def run_cli(*args):
-    """Run tournament.py and return the finished process."""
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    return subprocess.run([sys.executable, os.path.join(root, 'tournament.py'), *args],
-                          capture_output=True, text=True, timeout=120, cwd=root)
-
-
 def test_play_shows_the_dice_and_tree_refuses_chance():
-    done = run_cli('play', 'dice-nim', 'ab1', 'ab2')
+    done = run('play', 'dice-nim', 'ab1', 'ab2')
     assert done.returncode == 0 and 'ab1 (P1) rolled ' in done.stdout and 'wins.' in done.stdout
-    refused = run_cli('tree', 'dice-nim')
+    refused = run('tree', 'dice-nim')
     assert refused.returncode == 2 and 'game of chance' in refused.stderr

@@ -71,19 +71,29 @@ def _reaped(pid):
 
 def tournament(tmp_path, codes, variant=VARIANT, jobs=2, sandbox='process'):
     """Play a round robin of the players (name: PlayerCode); return the records."""
-    tmp_path.mkdir(exist_ok=True)
+    return tournaments(tmp_path, [codes], variant, jobs, sandbox)[0]
+
+
+def tournaments(tmp_path, runs, variant=VARIANT, jobs=2, sandbox='process'):
+    """Play a round robin of each set of players (name: PlayerCode) in runs, one
+    after the other on the same workers; return each one's records."""
     rules = Rules(move_timeout=TIMEOUT, sandbox=sandbox)
-    job = partial(play_scheduled_game, rules=rules, players=codes, make_game=variants.make,
-                  load_player=players.load_player)
-    store = Store(str(tmp_path / 'games.sqlite'), {'test': True})
+    found = []
     with adopting_orphans():
         with WorkerPool(jobs, hard_timeout=2 * LOAD_SECONDS + TIMEOUT + 5) as executor:
-            run(schedule(list(codes), [variant], 1, seed=0), job, executor, store,
-                in_flight=2 * jobs)
-    records = list(store.records())
-    store.close()
-    assert [record['index'] for record in records] == list(range(len(records)))
-    return records
+            for number, codes in enumerate(runs):
+                folder = tmp_path / str(number)
+                folder.mkdir(parents=True)
+                job = partial(play_scheduled_game, rules=rules, players=codes,
+                              make_game=variants.make, load_player=players.load_player)
+                store = Store(str(folder / 'games.sqlite'), {'test': True})
+                run(schedule(list(codes), [variant], 1, seed=0), job, executor, store,
+                    in_flight=2 * jobs)
+                found.append(list(store.records()))
+                store.close()
+    for records in found:
+        assert [record['index'] for record in records] == list(range(len(records)))
+    return found
 
 
 def codes_of(*specs):
@@ -132,9 +142,9 @@ HARMLESS = ['chatty', 'vandal', 'cheats', 'lingerer', 'tamperer'] + (['signaller
 def test_a_hostile_player_gains_nothing_and_changes_no_other_game(tmp_path, name,
                                                                   games_without_hostiles):
     hostile = spec(name)
-    records = tournament(tmp_path / 'hostile', codes_of(hostile, *OTHERS))
-    as_first = tournament(tmp_path / 'first', {hostile: player_code.read_player(spec('first')),
-                                               **codes_of(*OTHERS)})
+    as_first, records = tournaments(tmp_path, [  # the first-move player first, on clean workers
+        {hostile: player_code.read_player(spec('first')), **codes_of(*OTHERS)},
+        codes_of(hostile, *OTHERS)])
     theirs = [outcome(r) for r in records if hostile not in (r['first'], r['second'])]
     assert theirs == games_without_hostiles
     assert points(records, hostile) <= points(as_first, hostile)

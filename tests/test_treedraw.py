@@ -1,10 +1,7 @@
 """Game-tree drawings: Figure 5.5's pruning, the textbook's states, positions, the tree command."""
 
-import os
 import re
 import shutil
-import subprocess
-import sys
 
 import pytest
 
@@ -14,8 +11,7 @@ from players import textbook
 from players.grading import treedraw
 from players.grading.cases import TIE
 from players.grading.jailed.counting import counting
-
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from command_line import run
 
 
 def nodes_and_edges(dot):
@@ -118,12 +114,6 @@ def test_too_large_suggests_a_depth():
         treedraw.search_tree(game, game.initial)
 
 
-def run(*args, env=None):
-    """Run tournament.py with args and return the finished process."""
-    return subprocess.run([sys.executable, os.path.join(ROOT, 'tournament.py'), *args],
-                          capture_output=True, text=True, timeout=120, cwd=ROOT, env=env)
-
-
 def test_tree_command(tmp_path):
     result = run('tree', 'fig52')
     assert result.returncode == 0 and result.stdout.startswith('digraph tree {')
@@ -146,10 +136,10 @@ def test_tree_usage_errors(args, error):
     assert len(result.stderr.strip().splitlines()) == 1
 
 
-def test_rendering_without_graphviz_writes_nothing(tmp_path):
+def test_rendering_without_graphviz_writes_nothing(tmp_path, monkeypatch):
     out = tmp_path / 'tree.svg'
-    env = dict(os.environ, PATH=str(tmp_path))
-    result = run('tree', 'fig52', '--out', str(out), env=env)
+    monkeypatch.setenv('PATH', str(tmp_path))
+    result = run('tree', 'fig52', '--out', str(out))
     assert result.returncode == 2 and 'Graphviz is not installed' in result.stderr
     assert not out.exists()
 
