@@ -99,9 +99,11 @@ class Browser:
         return json.loads(message)
 
     def open(self, url: str) -> None:
-        """Load url in the page and wait until it has loaded."""
+        """Load url in the page and wait until it has loaded (not an earlier page)."""
+        before = len(self.events)
         self.send('Page.navigate', session=True, url=url)
-        while not any(event.get('method') == 'Page.loadEventFired' for event in self.events):
+        while not any(event.get('method') == 'Page.loadEventFired'
+                      for event in self.events[before:]):
             self.events.append(self._receive())
 
     def evaluate(self, expression: str):

@@ -19,6 +19,10 @@ def no_clock_after():
     clock.set_current(MoveClock())
 
 
+SCHEDULING = 0.1
+"""Slack for a busy machine, on which a process may wait this long to run again."""
+
+
 def give(seconds, remaining=None, increment=0.0):
     """Set the clock of the next move: seconds until its deadline."""
     clock.set_current(MoveClock(time.monotonic() + seconds, remaining, increment))
@@ -41,7 +45,7 @@ def test_ab_clock_answers_in_time_with_the_move_of_the_deepest_search_it_finishe
     give(0.3)
     start = time.monotonic()
     move = PLAYER['ab-clock'](game, state)
-    assert time.monotonic() - start < 0.3
+    assert time.monotonic() - start < 0.3 + SCHEDULING
     depth = PLAYER['ab-clock'].stats['depth']
     assert depth >= 4 and not PLAYER['ab-clock'].stats['exact']
     assert move == PLAYER[f'ab{depth}'](game, state)
@@ -62,7 +66,7 @@ def test_mcts_clock_plays_until_its_time_is_spent_or_its_playouts_are_done():
     give(0.2)
     start = time.monotonic()
     assert PLAYER['mcts-clock'](game, game.initial) in game.actions(game.initial)
-    assert 0.1 < time.monotonic() - start < 0.2
+    assert 0.1 < time.monotonic() - start < 0.2 + SCHEDULING
     assert PLAYER['mcts-clock'].stats['playouts'] > 10
     capped = make_clocked_mcts_player(N=50)
     clock.set_current(MoveClock())  # no clock: a second, but 50 play-outs come first
@@ -85,6 +89,6 @@ def test_perfect_connect_four_plays_exactly_once_it_fits_in_its_time():
     give(0.2)
     start = time.monotonic()
     move = PLAYER['perfect'](game, game.initial)
-    assert time.monotonic() - start < 0.2 and move in game.actions(game.initial)
+    assert time.monotonic() - start < 0.2 + SCHEDULING and move in game.actions(game.initial)
     stats = PLAYER['perfect'].stats
     assert not stats['exact'] and move == PLAYER[f'ab{stats["depth"]}'](game, game.initial)
