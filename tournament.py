@@ -15,12 +15,10 @@ from __future__ import annotations
 import os
 import sys
 
-import games
 import players
 import variants
-from players.grading import treedraw
 from players.arena import live, runs, stored
-from players.arena.inputs import UsageError, make_game, usage_errors
+from players.arena.inputs import UsageError
 from players.arena.options import (ENDING_CHOICES, USAGE_ERROR, ArgumentParser,
                                    add_output_options, add_sandbox_option, add_sprt_parser,
                                    add_tournament_options, count, cpu_count, seconds,
@@ -28,7 +26,7 @@ from players.arena.options import (ENDING_CHOICES, USAGE_ERROR, ArgumentParser,
 from players.arena.outputs import check_output
 from players.arena.store import RESULTS
 from players.bench import tables as bench_tables
-from players.grading import checking, gradescope, options as grading_options
+from players.grading import checking, gradescope, options as grading_options, treedraw
 
 
 def cmd_list(args) -> int:
@@ -71,23 +69,7 @@ def cmd_bundle(args) -> int:
 
 def cmd_tree(args) -> int:
     """Draw the minimax or alpha-beta tree below a position as Graphviz DOT."""
-    game = make_game(args.variant)
-    if isinstance(game, games.StochasticGame):
-        raise UsageError(f'{game} is a game of chance: tree drawings are for games without '
-                         'chance nodes')
-    with usage_errors():
-        state = treedraw.start_position(game, args.position)
-        root = treedraw.search_tree(game, state, args.algorithm, args.depth)
-    reach = f'{args.depth} plies' if args.depth else 'to the end'
-    title = f'{game} from {treedraw.root_name(game, state, args.position)}'
-    dot = treedraw.to_dot(game, root, f'{title}: {args.algorithm} {reach}')
-    if args.out is None:
-        print(dot, end='')
-        return 0
-    with usage_errors(ValueError, RuntimeError, OSError):
-        treedraw.render(dot, args.out)
-    print(f'wrote {args.out}')
-    return 0
+    return treedraw.draw(args.variant, args.position, args.algorithm, args.depth, args.out)
 
 
 def cmd_bench(args) -> int:

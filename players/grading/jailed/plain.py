@@ -3,7 +3,6 @@ states encoded field by field, and the positions a search check is run on."""
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
