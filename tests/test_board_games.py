@@ -27,7 +27,8 @@ def test_move_counts_from_the_start_equal_openspiels(spec):
     name, counts = PERFT[spec]
     assert [perft(game, game.initial, depth, bulk=True)
             for depth in range(1, len(counts) + 1)] == list(counts)
-    pyspiel = pytest.importorskip('pyspiel', reason='OpenSpiel is not installed (the test and bench extras)')
+    pyspiel = pytest.importorskip('pyspiel',
+                                  reason='OpenSpiel is not installed (the test and bench extras)')
     start = pyspiel.load_game(name).new_initial_state()
     assert perft_openspiel(start, len(counts), bulk=True) == counts[-1]
 
