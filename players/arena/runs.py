@@ -42,8 +42,14 @@ def checked(specs: dict[str, str], chosen: list[str], rules: Rules) -> dict:
     """Return the code of each player by name, checked to load in a jail for the
     first of the chosen variants."""
     setup = new_setup(chosen[0], level=rules.sandbox,
-                         limits=jail.Limits(memory_mb=rules.memory_mb))
+                      limits=jail.Limits(memory_mb=rules.memory_mb))
     return checked_players(specs, setup, make_game(chosen[0]), rules.load_seconds())
+
+
+def worker_silence(rules: Rules) -> float:
+    """Return the seconds a worker may go without a word before it is taken for
+    lost: both players loading, one move, and 5 s to spare."""
+    return 2 * rules.load_seconds() + rules.move_timeout + 5
 
 
 def game_job(rules: Rules, codes: dict) -> Callable:
@@ -81,8 +87,7 @@ def play_tournament(options: Namespace) -> int:
     settings = {'players': names, 'specs': specs, 'variants': chosen, 'games': options.games,
                 'seed': options.seed, 'gauntlet': gauntlet, **vars(rules),
                 'digests': {name: ladder.digest(code) for name, code in codes.items()}}
-    silence = 2 * rules.load_seconds() + options.move_timeout + 5
-    executor, in_flight = start_executor(options, silence, rules.sandbox)
+    executor, in_flight = start_executor(options, worker_silence(rules), rules.sandbox)
     with executor, tempfile.TemporaryDirectory() as scratch:
         with usage_errors(StoreError):
             store = Store(options.db or os.path.join(scratch, 'games.sqlite'), settings,
@@ -188,10 +193,9 @@ def play_sprt(options: Namespace) -> int:
 
     test = sprt.Sequential(hypotheses, player, show)
     pairs = None if options.max_games is None else options.max_games // 2
-    silence = 2 * rules.load_seconds() + options.move_timeout + 5
     created = reserve([('--json', options.json)] if options.json else [])
     try:
-        with WorkerPool(options.jobs, hard_timeout=silence) as pool:
+        with WorkerPool(options.jobs, hard_timeout=worker_silence(rules)) as pool:
             sprt.run_test(test, sprt.pair_specs(player, baseline, chosen, options.seed, pairs),
                           game_job(rules, codes), pool, 2 * options.jobs)
     except (KeyboardInterrupt, MachineryError) as stop:
