@@ -116,7 +116,7 @@ class Backgammon(StochasticGame):
         return {'to_move': state.to_move, 'points': list(board.points), 'bar': list(board.bar),
                 'off': list(board.off), 'roll': None if state.chance is None else list(state.chance)}
 
-    def display(self, state, last_move=None) -> None:
+    def display(self, state) -> None:
         """Print the board: points 13-24 along the top, 12-1 along the bottom (the
         last move is not marked: see the moves printed as they are played)."""
         print(draw(state.board))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 from typing import Any, Callable, Hashable, Sequence
 
@@ -79,16 +81,35 @@ class Game:
             return board_line(board, board.h, board.v)
         return repr(state)
 
-    def display(self, state, last_move: Move | None = None) -> None:
-        """Print the state's board, with last_move marked if given, and who is to
-        move unless the game is over."""
+    def display(self, state) -> None:
+        """Print or otherwise display the state: print(state), as in AIMA, or the
+        board and who is to move where the game draws its board (board_text)."""
+        if type(self).board_text is Game.board_text:
+            print(state)
+        else:
+            self.show(state)
+
+    def show(self, state, last_move: Move | None = None) -> None:
+        """Print the state for a person at the keyboard: the board, with last_move
+        marked, and who is to move unless the game is over; or, for a game whose
+        own display(state) is nearer than its board_text (as in a game written for
+        aima-python), what display prints."""
+        if _displays_itself(type(self)):
+            self.display(state)
+            return
         print(self.board_text(state, last_move))
         if not self.terminal_test(state):
             print(f'{self.to_move(state)} to move')
 
     def board_text(self, state, last_move: Move | None = None) -> str:
         """Return the state's board as text for a terminal, with last_move marked
-        where the game can show it."""
+        where the game can show it: here what the game's own display(state) prints,
+        if it has one, else the state's board (or the state)."""
+        if type(self).display is not Game.display:
+            printed = io.StringIO()
+            with contextlib.redirect_stdout(printed):
+                self.display(state)
+            return printed.getvalue().rstrip('\n')
         return str(state.board if hasattr(state, 'board') else state)
 
     def drawing(self, state, last_move: Move | None = None) -> dict:
@@ -137,6 +158,8 @@ class Game:
         return {}
 
     def __repr__(self) -> str:
+        if 'name' not in vars(type(self)):  # a subclass of a user's, as AIMA shows it
+            return f'<{type(self).__name__}>'
         args = ', '.join(f'{key}={value!r}' for key, value in self.params().items())
         return f'{self.name}({args})' if args else self.name
 
@@ -145,6 +168,17 @@ class Game:
         players take the seats in turn, as to_move first names them (one player may
         take every seat). Return the utility of the final state to the first player."""
         return play_turns(self, players, lambda state: state)
+
+
+def _displays_itself(game_class: type) -> bool:
+    """Does game_class have a display(state) of its own (not Game's), nearer in its
+    method order than board_text?"""
+    for klass in game_class.__mro__:
+        if 'board_text' in vars(klass):
+            return False
+        if vars(klass).get('display', Game.display) is not Game.display:
+            return True
+    return False
 
 
 def _json_or_text(value: Any) -> Any:

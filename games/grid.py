@@ -28,6 +28,16 @@ class GameState(namedtuple('GameState', 'to_move, utility, board, moves')):
 DIRECTIONS = ((0, 1), (1, 0), (1, -1), (1, 1))
 
 
+class Squares(tuple):
+    """The empty squares of a state: a tuple, so states can be hashed, that prints
+    as AIMA's list of moves does: [(1, 1), (1, 2)]."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return repr(list(self))
+
+
 class Board(dict):
     """A mapping of (x, y) squares to 'X' or 'O' that cannot be changed, so a
     player cannot alter the game's record. copy() returns an ordinary dict."""
@@ -49,9 +59,9 @@ class Board(dict):
 class TicTacToe(Game):
     """Play TicTacToe on an h x v board, with Max (first player) playing 'X'.
     A state has the player to move, a cached utility, the empty squares
-    as a tuple of (x, y) positions, and a board, a Board: a mapping of
-    {(x, y): Player} entries, where Player is 'X' or 'O', that cannot be
-    changed. Squares are numbered from 1: x is the column, y the row."""
+    as Squares, a tuple of (x, y) positions that prints as a list, and a
+    board, a Board: a mapping of {(x, y): Player} entries, where Player is
+    'X' or 'O', that cannot be changed. Squares are numbered from 1: x is the column, y the row."""
 
     name = 'tictactoe'
     players = ('X', 'O')
@@ -63,7 +73,7 @@ class TicTacToe(Game):
         if k > max(h, v):
             raise ValueError(f'k={k} in a row cannot fit on a {h} x {v} board')
         self.h, self.v, self.k = h, v, k
-        moves = tuple((x, y) for x in range(1, h + 1) for y in range(1, v + 1))
+        moves = Squares((x, y) for x in range(1, h + 1) for y in range(1, v + 1))
         self.initial = GameState(to_move='X', utility=0, board=Board(), moves=moves)
 
     def params(self) -> dict:
@@ -84,7 +94,7 @@ class TicTacToe(Game):
         return GameState(to_move=('O' if state.to_move == 'X' else 'X'),
                          utility=self.compute_utility(board, move, state.to_move),
                          board=Board(board),
-                         moves=tuple(square for square in state.moves if square != move))
+                         moves=Squares(square for square in state.moves if square != move))
 
     def utility(self, state, player) -> float:
         """Return the value to player; 1 for win, -1 for loss, 0 otherwise."""
@@ -142,6 +152,15 @@ class TicTacToe(Game):
         value = 0.9 * score / (abs(score) + 10)
         return value if player == 'X' else -value
 
+    def display(self, state) -> None:
+        """Print the board as AIMA does: a line for each x, a square for each y, '.'
+        for an empty one (show, board_text and a Jupyter cell draw it row v on top)."""
+        board = state.board
+        for x in range(1, self.h + 1):
+            for y in range(1, self.v + 1):
+                print(board.get((x, y), '.'), end=' ')
+            print()
+
     def board_text(self, state, last_move=None) -> str:
         """Return the board, row v at the top, with the columns and rows numbered
         and the square of last_move in brackets: 'O[X].'."""
@@ -180,6 +199,8 @@ class ConnectFour(TicTacToe):
     def actions(self, state):
         """The lowest empty square of each column that is not full."""
         return [(x, y) for (x, y) in state.moves if y == 1 or (x, y - 1) in state.board]
+
+    display = Game.display  # the columns stand upright: AIMA's lines would lay them down
 
     def drawing(self, state, last_move=None) -> dict:
         """Return the board as a grid of discs (see TicTacToe.drawing)."""

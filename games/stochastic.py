@@ -190,7 +190,7 @@ class DiceNim(StochasticGame):
         """The game ends when the last counter is taken."""
         return not any(state.board)
 
-    def display(self, state, last_move=None) -> None:
+    def display(self, state) -> None:
         """Print the piles as numbered rows of counters, and the roll (the last move
         is not marked: see the moves printed as they are played)."""
         for number, count in enumerate(state.board, 1):

@@ -80,6 +80,10 @@ class TreeGame(Game):
         """Return the node's name."""
         return self.node(state)
 
+    def display(self, state) -> None:
+        """Print the node's name, as AIMA prints its states, such as 'B1'."""
+        print(self.node(state))
+
     def board_text(self, state, last_move=None) -> str:
         """Return the node, and the move that led to it if given."""
         node = self.node(state)

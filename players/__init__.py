@@ -1,7 +1,7 @@
 """Players and searches: AIMA's algorithms, the PLAYER registry and loading players."""
 
 from .engine import Solution, solve
-from .human import query_player
+from .human import human_player, query_player
 from .perfect import perfect_player
 from .registry import (PLAYER, REGISTRY, PlayerLoadError, load_player, make_alpha_beta_player,
                        register, register_factory)
@@ -16,7 +16,7 @@ PROJECT_PACKAGES = ('games', 'players', 'variants')
 """The packages of this project's code: what every machine of a cluster must have
 alike, and what the grader's bundle ships."""
 
-__all__ = ['PROJECT_PACKAGES', 'Solution', 'solve', 'perfect_player',
+__all__ = ['PROJECT_PACKAGES', 'Solution', 'solve', 'perfect_player', 'human_player',
            'query_player', 'PLAYER', 'REGISTRY', 'PlayerLoadError', 'load_player',
            'make_alpha_beta_player', 'register', 'MCT_Node', 'alpha_beta_cutoff_search',
            'alpha_beta_player', 'alpha_beta_search', 'alphabeta_cutoff_search',

@@ -15,7 +15,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from games import Gomoku
-from games.grid import Board, GameState
+from games.grid import Board, GameState, Squares
 
 from .positions import _KnownPositions
 
@@ -139,6 +139,6 @@ class GomokuPositions(_KnownPositions):
                 board[square] = mover
             elif pos[THEIRS] & bit:
                 board[square] = other
-        moves = tuple(square for square in shape.squares if square not in board)
+        moves = Squares(square for square in shape.squares if square not in board)
         utility = (1 if other == 'X' else -1) if pos[WON] else 0
         return GameState(to_move=mover, utility=utility, board=Board(board), moves=moves)

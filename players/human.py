@@ -1,4 +1,5 @@
-"""A person at the keyboard as a player: AIMA's query_player, without eval."""
+"""A person at the keyboard as a player: AIMA's query_player, without eval, and the
+friendlier human_player that the registry calls 'human'."""
 
 from __future__ import annotations
 
@@ -10,14 +11,54 @@ from games.stochastic import from_json
 QUIT_WORDS = ('q', 'quit', 'exit')
 
 
-def query_player(game, state, last_move=None):
-    """A person choosing each move at the keyboard.
-    Make a move by querying standard input: show the board and the legal
-    moves, and ask again after anything that is not a legal move. Typing q,
-    end of input or Ctrl-C leaves the game (raises PlayerQuit). (Not in AIMA:
-    last_move, if given, is marked on the board.)"""
+def query_player(game, state):
+    """Make a move by querying standard input, as aima-python does: print the
+    state (game.display) and the legal moves, then ask until a legal move is
+    typed. A move is read as a Python literal, such as (1, 2), with
+    ast.literal_eval (never eval), else as the text typed. Where there is no
+    legal move, say so and return None."""
     print('current state:')
-    game.display(state, last_move)
+    game.display(state)
+    print('available moves: {}'.format(game.actions(state)))
+    print('')
+    move = None
+    if game.actions(state):
+        while True:
+            move = literal_or_text(input('Your move? '))
+            if is_among(move, game.actions(state)):
+                break
+            print('illegal move, try again')
+    else:
+        print('no legal moves: passing turn to next player')
+    return move
+
+
+def literal_or_text(text: str):
+    """Return the Python literal text stands for, such as (1, 2) or 'a1', read with
+    ast.literal_eval (never eval); else text itself."""
+    try:
+        return ast.literal_eval(text)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return text
+
+
+def is_among(move, actions) -> bool:
+    """Is move one of actions? (False for a move that cannot be compared with them.)"""
+    try:
+        return move in actions
+    except TypeError:  # an unhashable literal, such as a list, among a set of moves
+        return False
+
+
+def human_player(game, state, last_move=None):
+    """A person at the keyboard, shown the board with the last move marked.
+    This is the registry's 'human': it shows the board (game.show, last_move
+    marked if given) and the legal moves as they are typed, and asks again after
+    anything that is not a legal move. A move is
+    typed as a Python literal that is a legal move, such as (1, 2), or in the
+    game's own notation, such as '1 2'. Typing q, end of input or Ctrl-C leaves
+    the game (raises PlayerQuit)."""
+    game.show(state, last_move)
     actions = list(game.actions(state))
     print('available moves: ' + ', '.join(map(game.typed_move, actions)))
     while True:
@@ -44,15 +85,10 @@ def read_move(game, text: str, state, actions: list):
     """Return the move a person typed: a Python literal that is a legal move, such
     as (1, 2) or 'a1', read with ast.literal_eval (never eval), else the game's
     own notation, game.parse_move (which raises ValueError if it cannot read it)."""
-    try:
-        literal = from_json(ast.literal_eval(text))
-    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
-        literal = None
-    try:
-        if literal is not None and literal in actions:
-            return literal
-    except TypeError:  # an unhashable literal, such as a dict
-        pass
+    literal = literal_or_text(text)
+    literal = None if literal is text else from_json(literal)
+    if literal is not None and is_among(literal, actions):
+        return literal
     return game.parse_move(text, state)
 
 

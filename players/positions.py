@@ -17,7 +17,7 @@ from bisect import bisect_left
 from functools import lru_cache
 
 from games import ConnectFour, Game, Gomoku, GrundysGame, Nim, TicTacToe
-from games.grid import Board, GameState
+from games.grid import Board, GameState, Squares
 from games.nim import NimState
 
 
@@ -228,7 +228,7 @@ class TicTacToePositions(_KnownPositions):
                 board[square] = mover
             elif pos >> (index + self.n) & 1:
                 board[square] = other
-        moves = tuple(square for square in shape.squares if square not in board)
+        moves = Squares(square for square in shape.squares if square not in board)
         won = self.won(pos >> self.n)
         utility = (1 if other == 'X' else -1) if won else 0
         return GameState(to_move=mover, utility=utility, board=Board(board), moves=moves)

@@ -14,7 +14,7 @@ from games.sources import run_source
 from games.specs import bind, parameters, parse_call
 
 from .clocked import make_clocked_alpha_beta_player, make_clocked_mcts_player
-from .human import query_player
+from .human import human_player
 from .engine import clear_tables, search, solve_player
 from .perfect import perfect_player
 from .player_spec import Kind, parse_spec
@@ -258,7 +258,7 @@ def description(name: str) -> str:
 
 
 register('random')(random_player)
-register('human', interactive=True)(query_player)
+register('human', interactive=True)(human_player)
 register('minimax')(solve_player)
 register('perfect', clocked=True)(perfect_player)
 for _depth in range(1, MAX_DEPTH + 1):

@@ -90,10 +90,16 @@ def expect_minmax(state, game):
     return max(game.actions(state), key=lambda a: chance_node(state, a), default=None)
 
 
-def alpha_beta_search(state, game):
+def alpha_beta_search(state, game, d=None, cutoff_test=None, eval_fn=None):
     """Search game to determine best action; use alpha-beta pruning.
-    As in [Figure 5.7], this version searches all the way to the leaves."""
+    As in [Figure 5.7], this version searches all the way to the leaves.
 
+    Given d, cutoff_test or eval_fn, as aima-python's alpha_beta_search and
+    alphabeta_search took them until 2017 (and course slides still pass them),
+    it searches cut off as alpha_beta_cutoff_search does (d=4 if not given)."""
+
+    if d is not None or cutoff_test is not None or eval_fn is not None:
+        return alpha_beta_cutoff_search(state, game, 4 if d is None else d, cutoff_test, eval_fn)
     player = game.to_move(state)
 
     # Functions used by alpha_beta
@@ -293,8 +299,8 @@ def expect_minmax_player(game, state):
 
 # Names from earlier editions of aima-python, so that old exercises still run.
 minimax_decision = minmax_decision
-alphabeta_full_search = alpha_beta_search
-alphabeta_search = alphabeta_cutoff_search = alpha_beta_cutoff_search
+alphabeta_full_search = alphabeta_search = alpha_beta_search
+alphabeta_cutoff_search = alpha_beta_cutoff_search
 alphabeta_player = alpha_beta_player
 expectiminimax = expect_minmax
 expect_min_max_player = expectiminimax_player = expect_minmax_player

@@ -101,8 +101,10 @@ def test_the_engine_keys_its_tables_by_the_games_table_key(race):
 def test_a_new_game_is_shown_by_the_defaults(race, capsys):
     game = race(goal=5)
     state = game.result(game.initial, 2)
-    game.display(state)
+    game.show(state)
     assert capsys.readouterr().out == '2\nB to move\n'
+    game.display(state)  # AIMA's: the state itself
+    assert capsys.readouterr().out == "RaceState(to_move='B', board=2)\n"
     assert game.drawing(state, 2) == {'kind': 'text', 'text': '2'}
     assert describe(game, state) == "RaceState(to_move='B', board=2)"
 

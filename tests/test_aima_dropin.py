@@ -118,7 +118,7 @@ def test_query_player_reads_a_tuple(monkeypatch, capsys):
     assert query_player(ttt, ttt.initial) == (1, 2)  # noqa: F405
     typed = iter(['__import__("os").getcwd()', "'a2'"])
     assert query_player(f52, f52.initial) == 'a2'  # noqa: F405  (never eval)
-    assert 'is not a legal move' in capsys.readouterr().out
+    assert 'illegal move, try again' in capsys.readouterr().out
 
 
 def test_no_import_cycle_at_start_up():

@@ -11,7 +11,7 @@ import tournament
 import variants
 from games import Othello
 from games.othello import PASS
-from players.human import query_player
+from players.human import human_player
 
 NEW = ['othello', 'othello-6x6', 'kalah', 'hex', 'hex-11', 'breakthrough', 'breakthrough-6x6']
 PLAYERS = 'random,ab2,mcts(N=5)'
@@ -32,7 +32,7 @@ def test_a_person_sees_coordinates_and_moves_and_may_type_pass(monkeypatch, caps
         state = game.result(state, move)
     typed = iter(['3 3', 'pass'])
     monkeypatch.setattr(builtins, 'input', lambda prompt='': next(typed))
-    assert query_player(game, state) == PASS
+    assert human_player(game, state) == PASS
     out = capsys.readouterr().out
     assert '   1 2 3 4' in out and 'available moves: pass' in out
     assert "'3 3' is not a legal move here" in out

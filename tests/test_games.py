@@ -168,7 +168,10 @@ class TestFig52:
 
 def test_display_shows_piles_and_grid(capsys):
     Nim(piles=(2, 3)).display(Nim(piles=(2, 3)).initial)
-    TicTacToe().display(TicTacToe().result(TicTacToe().initial, (1, 3)))
+    ttt = TicTacToe()
+    ttt.show(ttt.result(ttt.initial, (1, 3)))
     out = capsys.readouterr().out
     assert ' 1 | o o (2)' in out and ' 2 | o o o (3)' in out
     assert ' 3 X . .' in out and '   1 2 3' in out
+    ttt.display(ttt.result(ttt.initial, (1, 3)))  # AIMA's: a line for each x
+    assert capsys.readouterr().out == '. . X \n. . . \n. . . \n'

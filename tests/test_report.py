@@ -226,13 +226,13 @@ def test_boards_mark_the_last_move_and_number_columns_past_nine(capsys):
         '    1  2  3  4  5  6  7  8  9 10 11']
     assert game.typed_move((10, 1)) == '10' and game.parse_move('10', state) == (10, 2)
     nim = Nim(piles=(2, 3))
-    nim.display(nim.result(nim.initial, (2, 1)), (2, 1))
+    nim.show(nim.result(nim.initial, (2, 1)), (2, 1))
     out = capsys.readouterr().out
     assert '  2 | o o (2)  <- take 1 from pile 2' in out and 'P2 to move' in out
     won = TicTacToe()
     for move in [(1, 1), (2, 1), (1, 2), (2, 2), (1, 3)]:
         state = won.result(state if move != (1, 1) else won.initial, move)
-    won.display(state, (1, 3))
+    won.show(state, (1, 3))
     assert 'to move' not in capsys.readouterr().out
 
 

@@ -31,7 +31,7 @@ def play_shown(variant: str, first: str, second: str, sandbox: str = 'auto',
     def at_keyboard(spec: str):
         """The interactive player of spec; a person is shown the last move marked."""
         player = players.load_player(spec)
-        if player is players.query_player:
+        if player is players.human_player:
             return lambda game, state: player(game, state, last_move[0])
         return player
 
