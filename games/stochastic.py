@@ -64,9 +64,14 @@ class StochasticGame(Game):
 
     def roll(self, state, rng: random.Random | Any = random):
         """Return a chance drawn with rng (default: the random module), each
-        weighted by its probability."""
+        weighted by its probability. Equally likely chances are drawn with
+        rng.choice, as aima-python draws them, so a seeded game of aima-python's
+        rolls the same dice here."""
         chances = list(self.chances(state))
-        return rng.choices(chances, weights=[self.probability(chance) for chance in chances])[0]
+        weights = [self.probability(chance) for chance in chances]
+        if len(set(weights)) == 1:
+            return rng.choice(chances)
+        return rng.choices(chances, weights=weights)[0]
 
     def describe_chance(self, chance) -> str:
         """Return a short text for a roll, as shown to a person: 'rolled 3 and 5'."""
