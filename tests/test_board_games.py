@@ -14,11 +14,18 @@ PERFT = {
     'kalah(pits=6, seeds=4)': ('mancala', (6, 35, 185, 942, 4690, 23233, 114430, 563055)),
     'hex(n=5)': ('hex(board_size=5)', (25, 600, 13800)),
     'breakthrough(rows=6, columns=6)': ('breakthrough(rows=6,columns=6)', (16, 256, 4308, 71478)),
+    'breakthrough(rows=8, columns=8)': ('breakthrough(rows=8,columns=8)', (22, 484, 11132)),
 }
 """For each game, OpenSpiel's game and its move counts from the start (perft: the move
 sequences of each length, from 1), as OpenSpiel 2.0.2 (pip install open-spiel)
-computes them with players.bench.boards.perft_openspiel; the test computes them again
-where OpenSpiel is installed."""
+computes them with players.bench.boards.perft_openspiel; the test computes them again,
+every depth, where OpenSpiel is installed."""
+
+
+def openspiel():
+    """The pyspiel module; the test is skipped where OpenSpiel is not installed."""
+    return pytest.importorskip('pyspiel',
+                               reason='OpenSpiel is not installed (the test and bench extras)')
 
 
 @pytest.mark.parametrize('spec', PERFT)
@@ -27,10 +34,9 @@ def test_move_counts_from_the_start_equal_openspiels(spec):
     name, counts = PERFT[spec]
     assert [perft(game, game.initial, depth, bulk=True)
             for depth in range(1, len(counts) + 1)] == list(counts)
-    pyspiel = pytest.importorskip('pyspiel',
-                                  reason='OpenSpiel is not installed (the test and bench extras)')
-    start = pyspiel.load_game(name).new_initial_state()
-    assert perft_openspiel(start, len(counts), bulk=True) == counts[-1]
+    start = openspiel().load_game(name).new_initial_state()
+    assert [perft_openspiel(start, depth, bulk=True)
+            for depth in range(1, len(counts) + 1)] == list(counts)
 
 
 def play(game, *moves):
