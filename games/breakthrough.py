@@ -1,4 +1,5 @@
-"""Breakthrough: two rows of pieces each, moving forward; the first to break through wins."""
+"""Breakthrough: a row or two of pieces each, moving forward; the first to break through
+wins."""
 
 from __future__ import annotations
 
@@ -71,23 +72,28 @@ class Shape:
 
 
 class Breakthrough(Game):
-    """Breakthrough on a board of columns x rows (rows from 4 to 16, columns from 2
-    to 16). B fills rows 1 and 2 and moves up, first; W fills the two top rows and
-    moves down. A move takes one piece one square forward, straight onto an empty
-    square or diagonally onto an empty square or an opponent's piece, which it
-    captures: ((x, y), (x2, y2)), squares numbered from 1. Reaching the far row,
-    or capturing every opponent's piece, wins (utility 1 and -1)."""
+    """Breakthrough on a board of columns x rows (each from 2 to 16), set up as
+    OpenSpiel sets it up: B fills row 1, and row 2 too on a board of TWO_ROWS_FROM
+    rows or more, and moves up, first; W fills as many rows at the top and moves
+    down. A move takes one piece one square forward, straight onto an empty square
+    or diagonally onto an empty square or an opponent's piece, which it captures:
+    ((x, y), (x2, y2)), squares numbered from 1. Reaching the far row, or capturing
+    every opponent's piece, wins (utility 1 and -1)."""
 
     name = 'breakthrough'
     players = ('B', 'W')
 
+    TWO_ROWS_FROM = 6
+    """The fewest rows on which each side starts with two rows of pieces; one on fewer."""
+
     def __init__(self, rows: int = 8, columns: int = 8):
-        self.rows = check_size('rows', rows, 4, 16)
+        self.rows = check_size('rows', rows, 2, 16)
         self.columns = check_size('columns', columns, 2, 16)
         self.shape = Shape.of(columns, rows)
-        two_rows = (1 << 2 * columns) - 1
-        self.initial = BreakthroughState('B', 0, Discs(columns, rows, two_rows,
-                                                       two_rows << columns * (rows - 2)))
+        home = 2 if rows >= self.TWO_ROWS_FROM else 1
+        pieces = (1 << home * columns) - 1
+        self.initial = BreakthroughState('B', 0, Discs(columns, rows, pieces,
+                                                       pieces << columns * (rows - home)))
 
     def params(self) -> dict:
         """Return the constructor arguments that make this game."""

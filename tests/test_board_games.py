@@ -14,11 +14,33 @@ PERFT = {
     'kalah(pits=6, seeds=4)': ('mancala', (6, 35, 185, 942, 4690, 23233, 114430, 563055)),
     'hex(n=5)': ('hex(board_size=5)', (25, 600, 13800)),
     'breakthrough(rows=6, columns=6)': ('breakthrough(rows=6,columns=6)', (16, 256, 4308, 71478)),
+    'breakthrough(rows=8, columns=8)': ('breakthrough(rows=8,columns=8)', (22, 484, 11132)),
+    'breakthrough(rows=3, columns=3)': ('breakthrough(rows=3,columns=3)',
+                                        (7, 42, 174, 466, 930, 972, 788)),
+    'breakthrough(rows=4, columns=3)': ('breakthrough(rows=4,columns=3)',
+                                        (7, 49, 256, 1230, 5940)),
+    'breakthrough(rows=3, columns=4)': ('breakthrough(rows=3,columns=4)',
+                                        (10, 90, 614, 3088, 12154)),
+    'breakthrough(rows=5, columns=3)': ('breakthrough(rows=5,columns=3)',
+                                        (7, 49, 273, 1480, 8460)),
+    'breakthrough(rows=4, columns=4)': ('breakthrough(rows=4,columns=4)', (10, 100, 814, 6324)),
 }
 """For each game, OpenSpiel's game and its move counts from the start (perft: the move
 sequences of each length, from 1), as OpenSpiel 2.0.2 (pip install open-spiel)
-computes them with players.bench.boards.perft_openspiel; the test computes them again
-where OpenSpiel is installed."""
+computes them with players.bench.boards.perft_openspiel; the test computes them again,
+every depth, where OpenSpiel is installed."""
+
+
+def openspiel():
+    """The pyspiel module; the test is skipped where OpenSpiel is not installed."""
+    return pytest.importorskip('pyspiel',
+                               reason='OpenSpiel is not installed (the test and bench extras)')
+
+
+def openspiel_breakthrough(rows: int, columns: int):
+    """The start of OpenSpiel's Breakthrough on a board of rows x columns."""
+    name = f'breakthrough(rows={rows},columns={columns})'
+    return openspiel().load_game(name).new_initial_state()
 
 
 @pytest.mark.parametrize('spec', PERFT)
@@ -27,10 +49,9 @@ def test_move_counts_from_the_start_equal_openspiels(spec):
     name, counts = PERFT[spec]
     assert [perft(game, game.initial, depth, bulk=True)
             for depth in range(1, len(counts) + 1)] == list(counts)
-    pyspiel = pytest.importorskip('pyspiel',
-                                  reason='OpenSpiel is not installed (the test and bench extras)')
-    start = pyspiel.load_game(name).new_initial_state()
-    assert perft_openspiel(start, len(counts), bulk=True) == counts[-1]
+    start = openspiel().load_game(name).new_initial_state()
+    assert [perft_openspiel(start, depth, bulk=True)
+            for depth in range(1, len(counts) + 1)] == list(counts)
 
 
 def play(game, *moves):
@@ -136,19 +157,35 @@ def random_position(game, seed: int, plies: int):
 
 
 def test_breakthrough_moves_captures_and_wins():
-    game = Breakthrough(rows=5, columns=3)
+    game = Breakthrough(rows=6, columns=3)
     assert len(game.actions(game.initial)) == 7
-    state = play(game, ((2, 2), (2, 3)), ((1, 4), (1, 3)))
-    assert ((2, 3), (2, 4)) not in game.actions(state)  # straight ahead only onto empty
-    assert ((2, 3), (1, 4)) in game.actions(state) and ((2, 3), (3, 4)) in game.actions(state)
+    opening = (((2, 2), (2, 3)), ((1, 5), (1, 4)), ((2, 3), (2, 4)), ((1, 4), (2, 3)))
+    state = play(game, *opening)
+    assert ((2, 4), (2, 5)) not in game.actions(state)  # straight ahead only onto empty
+    assert ((2, 4), (1, 5)) in game.actions(state) and ((2, 4), (3, 5)) in game.actions(state)
     with pytest.raises(IllegalMoveError):
-        game.result(state, ((2, 3), (1, 3)))  # sideways
-    state = play(game, ((2, 2), (2, 3)), ((1, 4), (1, 3)), ((2, 3), (3, 4)))
-    assert state.board.count('W') == 5 and state.board[(3, 4)] == 'B'
-    won = play(game, ((2, 2), (2, 3)), ((1, 4), (1, 3)), ((2, 3), (3, 4)),
-               ((1, 3), (2, 2)), ((3, 4), (2, 5)))
+        game.result(state, ((2, 4), (1, 4)))  # sideways
+    state = play(game, *opening, ((2, 4), (3, 5)))
+    assert state.board.count('W') == 5 and state.board[(3, 5)] == 'B'
+    won = play(game, *opening, ((2, 4), (3, 5)), ((2, 3), (2, 2)), ((3, 5), (2, 6)))
     assert game.terminal_test(won) and game.utility(won, 'B') == 1
     assert game.parse_move('2 2 2 3', game.initial) == ((2, 2), (2, 3))
+
+
+def test_breakthrough_boards_are_set_up_as_openspiels_and_too_small_ones_refused():
+    """One row of pieces each on fewer than 6 rows, two from 6 up; OpenSpiel's first
+    player starts at the top, so its board upside down is ours."""
+    for rows in range(2, 10):
+        for columns in (2, 3, 5):
+            game = Breakthrough(rows=rows, columns=columns)
+            lines = str(openspiel_breakthrough(rows, columns)).splitlines()[:rows]
+            assert game.initial.board.rows() == [line[1:].upper() for line in lines]
+    tiny = Breakthrough(rows=2, columns=2)
+    assert all(tiny.utility(tiny.result(tiny.initial, move), 'B') == 1
+               for move in tiny.actions(tiny.initial))
+    for rows, columns in ((1, 3), (3, 1), (17, 3)):
+        with pytest.raises(ValueError, match='must be a whole number from 2 to 16'):
+            Breakthrough(rows=rows, columns=columns)
 
 
 def plain_value(game, state) -> int:
@@ -177,7 +214,7 @@ def plain_value(game, state) -> int:
 
 @pytest.mark.parametrize('spec, expected', [
     ('hex(n=3)', 1), ('othello(n=4)', -1), ('kalah(pits=3, seeds=3)', 1),
-    ('breakthrough(rows=4, columns=3)', -1)])
+    ('breakthrough(rows=4, columns=3)', 1)])
 def test_small_boards_are_solved_as_a_plain_search_solves_them(spec, expected):
     game = variants.make(spec)
     assert plain_value(game, game.initial) == expected
@@ -189,6 +226,34 @@ def test_small_boards_are_solved_as_a_plain_search_solves_them(spec, expected):
     assert (plain_value(game, child) if same else -plain_value(game, child)) == expected
     for name in ('minimax', 'perfect'):
         assert PLAYER[name](game, game.initial) == solution.move
+
+
+def spiel_value(state) -> float:
+    """The exact value of an OpenSpiel state for the player to move, by plain_value's
+    search over OpenSpiel's own moves and results (for two players who alternate)."""
+    seen = {}
+
+    def value(state):
+        key = (str(state), state.current_player())
+        if key not in seen:
+            mover, best = state.current_player(), -1
+            for action in state.legal_actions():
+                child = state.child(action)
+                best = max(best, child.returns()[mover] if child.is_terminal() else -value(child))
+                if best == 1:
+                    break
+            seen[key] = best
+        return seen[key]
+    return value(state)
+
+
+@pytest.mark.parametrize('rows, columns, expected', [
+    (3, 3, 1), (4, 3, 1), (3, 4, 1), (5, 3, 1), (4, 4, 1), (4, 2, -1)])
+def test_small_breakthrough_boards_have_openspiels_values(rows, columns, expected):
+    game = Breakthrough(rows=rows, columns=columns)
+    engine.clear_tables()
+    assert engine.solve(game).value == expected
+    assert spiel_value(openspiel_breakthrough(rows, columns)) == expected
 
 
 def test_hex_is_a_first_player_win_as_strategy_stealing_says():
