@@ -4,6 +4,7 @@ students' files, and the registry for a player file named by its path."""
 
 from __future__ import annotations
 
+import os
 import sys
 import traceback
 from types import ModuleType
@@ -32,3 +33,12 @@ def places(error: BaseException, filename: str) -> list[tuple[str, int]]:
         return []
     return [(frame.f_code.co_name, line) for frame, line in traceback.walk_tb(error.__traceback__)
             if frame.f_code.co_filename == filename]
+
+
+def places_in(error: BaseException, folder: str) -> list[tuple[str, int]]:
+    """Return (file, line) of each frame of a file inside folder that error passed
+    through, outermost first, each file named relative to folder."""
+    inside = os.path.join(folder, '')
+    return [(os.path.relpath(frame.f_code.co_filename, folder), line)
+            for frame, line in traceback.walk_tb(error.__traceback__)
+            if frame.f_code.co_filename.startswith(inside)]

@@ -5,6 +5,10 @@ A spec is one of
 - a file's function, 'path/to/file.py:function' ('path/to/file.py' alone names
   its function 'player');
 - a module's function, 'package.module:function';
+- a submission folder, a path to a folder ('subs/carol', 'subs/carol/'): the
+  function 'player' of the folder's player.py, with every file of the folder
+  beside it; 'subs/carol:act' names another function of player.py, and
+  'subs/carol:bot.py:act' (or 'subs/carol:bot.py') another file of the folder;
 - a program run as a player: 'exec:COMMAND', or the path of an executable file
   that is not a .py file ('./bot', 'bots/alice')."""
 
@@ -19,6 +23,8 @@ PROGRAM_PREFIX = 'exec:'
 """How a player spec names a program to run."""
 DEFAULT_FUNCTION = 'player'
 """The function a file spec names when it names none."""
+DEFAULT_ENTRY = 'player.py'
+"""The file of a submission folder whose function is the player, unless the spec names another."""
 _WITH_OPTIONS = re.compile(r'\s*([A-Za-z_]\w*)\s*(\(.*)$', re.DOTALL)
 
 
@@ -28,6 +34,7 @@ class Kind(Enum):
     REGISTRY = 'registry'
     FILE = 'file'
     MODULE = 'module'
+    FOLDER = 'folder'
     PROGRAM = 'program'
 
 
@@ -43,9 +50,11 @@ class PlayerSpec:
     options: bool = False
     """Whether a registry spec gives options in brackets (then text is a call)."""
     location: str = ''
-    """The path of a file player, or the module of a module player."""
+    """The path of a file player or of a submission folder, or the module of a module player."""
     function: str = DEFAULT_FUNCTION
-    """The function a file or module player names."""
+    """The function a file, module or folder player names."""
+    entry: str = DEFAULT_ENTRY
+    """The file of a submission folder whose function is the player, relative to the folder."""
 
     @property
     def is_code(self) -> bool:
@@ -61,7 +70,8 @@ class PlayerSpec:
 
 def parse_spec(text: str) -> PlayerSpec:
     """Return the PlayerSpec of a spec's text (see the module's docstring). A path
-    alone names a program only if it is an executable file."""
+    alone names a program only if it is an executable file, and a folder whether or
+    not it exists (reading it says so)."""
     if text.startswith(PROGRAM_PREFIX) or (
             os.sep in text and not text.endswith('.py') and os.path.isfile(text)
             and os.access(text, os.X_OK)):
@@ -69,6 +79,9 @@ def parse_spec(text: str) -> PlayerSpec:
     called = _WITH_OPTIONS.match(text)
     if called:
         return PlayerSpec(text, Kind.REGISTRY, called.group(1), options=True)
+    folder = _folder_spec(text)
+    if folder is not None:
+        return folder
     if ':' in text:
         location, function = text.rsplit(':', 1)
     elif text.endswith('.py'):
@@ -77,3 +90,20 @@ def parse_spec(text: str) -> PlayerSpec:
         return PlayerSpec(text, Kind.REGISTRY, text)
     kind = Kind.FILE if location.endswith('.py') else Kind.MODULE
     return PlayerSpec(text, kind, location=location, function=function)
+
+
+def _folder_spec(text: str) -> PlayerSpec | None:
+    """Return the PlayerSpec of a submission folder's spec, FOLDER[:ENTRY.py][:FUNCTION],
+    or None if text names no folder: a path (with a separator) that is a folder, or
+    that does not end with .py."""
+    location, _, rest = text.partition(':')
+    if os.sep not in location or location.endswith('.py') and not os.path.isdir(location):
+        return None
+    if rest.endswith('.py') or ':' in rest:  # ENTRY.py[:FUNCTION]
+        entry, _, function = rest.partition(':')
+        if not entry.endswith('.py'):
+            return None
+    else:
+        entry, function = DEFAULT_ENTRY, rest
+    return PlayerSpec(text, Kind.FOLDER, location=location,
+                      function=function or DEFAULT_FUNCTION, entry=entry)

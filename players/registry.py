@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib
 import os
 import random
+import sys
 from collections.abc import MutableMapping
 from dataclasses import dataclass, replace
 from typing import Callable
@@ -195,6 +196,8 @@ def load_player(spec: str) -> Player:
     location, function = parsed.location, parsed.function
     if parsed.kind is Kind.FILE:
         module = _load_file(location)
+    elif parsed.kind is Kind.FOLDER:
+        module = _load_file(os.path.join(location, parsed.entry), folder=location)
     else:
         try:
             module = importlib.import_module(location)
@@ -233,11 +236,14 @@ def factories() -> list[str]:
     return [name for name, found in REGISTRY.items() if found.factory is not None]
 
 
-def _load_file(path: str):
-    """Run a Python file as a module of its own and return the module."""
+def _load_file(path: str, folder: str | None = None):
+    """Run a Python file as a module of its own and return the module; a submission's
+    folder, if given, goes first on the import path, so its modules import."""
     if not os.path.isfile(path):
         raise PlayerLoadError(f'no player file {path!r}')
     name = 'player_file_' + os.path.splitext(os.path.basename(path))[0]
+    if folder is not None and os.path.abspath(folder) not in sys.path:
+        sys.path.insert(0, os.path.abspath(folder))
     try:
         with open(path, encoding='utf-8') as file:
             return run_source(file.read(), path, name)

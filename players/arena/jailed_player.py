@@ -110,7 +110,7 @@ class JailedPlayer:
             level = setup.level if code.source is not None else 'process'  # shipped: no bwrap
             self.jail = Jail(ENTRY, level, setup.limits, setup.packages())
         self._ready = self._sound = False
-        self.jail.send({'setup': {**setup.message(), 'player': vars(code), 'seed': seed,
+        self.jail.send({'setup': {**setup.message(), 'player': code.message(), 'seed': seed,
                                   'history': history}})
         self.seen = len(history)
 

@@ -1,9 +1,10 @@
 """The ladder: a tournament run again on its results file plays only what changed.
 
 A player is known by its name and the digest of its code: a file or module
-player's source and function, a shipped player's spec (its registry name and
-options), a program's command and the files of its folders. A game is known by its variant, its players so known, its pair, its leg
-and its seed. Run again with a new player, the games that involve it are
+player's source and function, every file of a submission folder, a shipped
+player's spec (its registry name and options), a program's command and the
+files of its folders. A game is known by its variant, its players so known, its
+pair, its leg and its seed. Run again with a new player, the games that involve it are
 missing; with a player's file changed, its old games no longer match and are
 replaced; with a player gone, its games are dropped. Every other game is kept,
 under its place in the new schedule, so the tables are those of a full run."""
@@ -21,13 +22,19 @@ from .store import Store
 
 
 def digest(code: PlayerCode | ProgramCode) -> str:
-    """Return the digest of a player's code: of its source and function, of the
-    spec of a registry player, or of a program's command and every file in the
-    folders it names."""
+    """Return the digest of a player's code: of its source and function (and, for
+    a submission folder, its entry and every file of it), of the spec of a
+    registry player, or of a program's command and every file in the folders it
+    names."""
     if isinstance(code, ProgramCode):
         return _program_digest(code)
     made = [code.spec] if code.source is None else [code.function, code.source]
-    return hashlib.sha256(json.dumps(made).encode()).hexdigest()[:16]
+    if code.files:
+        made.append(code.filename)
+    digested = hashlib.sha256(json.dumps(made).encode())
+    for path, content in code.files:
+        digested.update(path.encode() + b'\0' + hashlib.sha256(content).digest())
+    return digested.hexdigest()[:16]
 
 
 def _program_digest(code: ProgramCode) -> str:

@@ -1,7 +1,8 @@
 """Player names: the short name a table shows for each player spec of a tournament.
 
 A registry player is named by its spec ('ab5', 'mcts(N=200)'); a file or module
-player by the file's or module's stem ('subs/alice.py:player' is 'alice'), with
+player by the file's or module's stem ('subs/alice.py:player' is 'alice'), a
+submission folder by its name ('subs/carol/' is 'carol'), with
 more of its spec added when two collide ('alice.other' for another function,
 'b/alice' for another folder, then 'alice-2'); a program by the stem of the
 first file or folder its command names ('exec:java -cp subs/alice Bot' is
@@ -59,9 +60,9 @@ def _candidates(spec: str) -> list[str]:
     if parsed.kind is Kind.PROGRAM:
         return program_names(spec)
     location, function = parsed.location, parsed.function or DEFAULT_FUNCTION
-    if parsed.kind is Kind.FILE:
+    if parsed.kind in (Kind.FILE, Kind.FOLDER):
         folder, file = os.path.split(os.path.normpath(location))
-        stem, parent = file[:-3], os.path.basename(folder)
+        stem, parent = os.path.splitext(file)[0], os.path.basename(folder)
     else:
         parent, _, stem = location.rpartition('.')
         parent = parent.rpartition('.')[2]

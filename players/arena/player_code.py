@@ -1,6 +1,7 @@
 """Reading a player's code from its spec, on the trusted side, without running it:
-a file or module player's source (PlayerCode), a program's command and the
-folders it may see (ProgramCode). A registry player is its spec alone."""
+a file or module player's source, or a submission folder's files (PlayerCode), a
+program's command and the folders it may see (ProgramCode). A registry player is
+its spec alone."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import shutil
 import sys
 from dataclasses import dataclass
 
-from players.player_spec import PROGRAM_PREFIX, Kind, PlayerSpec, parse_spec
+from players.player_spec import DEFAULT_ENTRY, PROGRAM_PREFIX, Kind, PlayerSpec, parse_spec
 from .command_jail import PROGRAM_PATH
 
 
@@ -27,6 +28,31 @@ class PlayerCode:
     """The file's name, shown in the player's error messages."""
     function: str = 'player'
     """The name of the player function in the source."""
+    files: tuple[tuple[str, bytes], ...] = ()
+    """A submission folder's files, (path in the folder, content), sorted by path, the
+    source's file among them; empty for a single file or a registry player."""
+
+    def message(self) -> dict:
+        """Return what a jail is told of the player: everything but the files'
+        contents, which come into the jail as files of its own (folder: True)."""
+        return {'spec': self.spec, 'source': self.source, 'filename': self.filename,
+                'function': self.function, 'folder': bool(self.files)}
+
+
+@dataclass(frozen=True)
+class FolderLimits:
+    """How big a submission folder may be."""
+
+    megabytes: float = 32
+    """The most its files may hold together, in MB: a bot with a few MB of weights fits."""
+    files: int = 1000
+    """The most files it may have."""
+
+
+class SubmissionError(ValueError):
+    """A submission that exists but cannot play as it is (a link out of its folder,
+    a folder over the limits, a file that cannot be read): the run lists it as one
+    that cannot play, where a spec that names nothing is a usage error."""
 
 
 @dataclass(frozen=True)
@@ -43,11 +69,18 @@ class ProgramCode:
     """The program's own folder, where it runs (None: a private folder of its jail)."""
 
 
-def read_code(spec: str | PlayerSpec) -> PlayerCode | ProgramCode:
+def read_code(spec: str | PlayerSpec,
+              limits: FolderLimits = FolderLimits()) -> PlayerCode | ProgramCode:
     """Return what a jail needs to run a player's spec: a ProgramCode for a
-    program, else a PlayerCode. Raises ValueError naming what is wrong."""
+    program, else a PlayerCode (a submission folder's within limits). Raises
+    ValueError naming what is wrong: SubmissionError for a submission that
+    exists but cannot play as it is."""
     parsed = parse_spec(spec) if isinstance(spec, str) else spec
-    return read_program(parsed.text) if parsed.kind is Kind.PROGRAM else read_player(parsed)
+    if parsed.kind is Kind.PROGRAM:
+        return read_program(parsed.text)
+    if parsed.kind is Kind.FOLDER:
+        return read_folder(parsed, limits)
+    return read_player(parsed)
 
 
 def read_player(spec: str | PlayerSpec) -> PlayerCode:
@@ -59,12 +92,72 @@ def read_player(spec: str | PlayerSpec) -> PlayerCode:
     path = parsed.location if parsed.kind is Kind.FILE else module_file(parsed.location)
     if not os.path.isfile(path):
         raise ValueError(f'no player file {path!r}')
+    return PlayerCode(parsed.text, _source(path), os.path.basename(path), parsed.function)
+
+
+def read_folder(spec: str | PlayerSpec, limits: FolderLimits = FolderLimits()) -> PlayerCode:
+    """Return the PlayerCode of a submission folder's spec: its entry's source and
+    every file of the folder (folders named __pycache__ or .git left out). A link
+    to a file inside the folder comes as that file; a link that leads out of it or
+    to a folder, or anything that is not a regular file, is refused. Raises
+    ValueError for a folder or entry that does not exist, SubmissionError for
+    one that cannot play as it is."""
+    parsed = parse_spec(spec) if isinstance(spec, str) else spec
+    top = parsed.location
+    if not os.path.isdir(top):
+        raise ValueError(f'no player folder {top!r}')
+    entry = os.path.normpath(parsed.entry)
+    if not os.path.isfile(os.path.join(top, entry)):
+        hint = (f' (name another file of it: {top.rstrip(os.sep)}:bot.py)'
+                if parsed.entry == DEFAULT_ENTRY else '')
+        raise ValueError(f'the player folder {top!r} has no {parsed.entry}{hint}')
+    files = _folder_files(top, limits)
+    source = _source(os.path.join(top, entry))
+    return PlayerCode(parsed.text, source, entry, parsed.function, tuple(files))
+
+
+def _folder_files(top: str, limits: FolderLimits) -> list[tuple[str, bytes]]:
+    """Return the files of a submission folder as (path in it, content), sorted,
+    within limits; raise SubmissionError naming what cannot come along."""
+    real_top = os.path.realpath(top)
+    files, size = [], 0
+    for folder, subfolders, names in os.walk(top):
+        subfolders[:] = sorted(name for name in subfolders if name not in ('__pycache__', '.git'))
+        for name in sorted(names) + [name for name in subfolders
+                                     if os.path.islink(os.path.join(folder, name))]:
+            path = os.path.join(folder, name)
+            relative = os.path.relpath(path, top)
+            real = os.path.realpath(path)
+            if os.path.islink(path) and os.path.commonpath([real, real_top]) != real_top:
+                raise SubmissionError(f'{top}: {relative} is a link that leads out of the '
+                                      f'folder (to {real}); only its own files may come along')
+            if not os.path.isfile(real) or os.path.isdir(path):
+                raise SubmissionError(f'{top}: {relative} is not a regular file (a link to a '
+                                      'folder, a device, a socket or a pipe); only files may '
+                                      'come along')
+            if len(files) == limits.files:
+                raise SubmissionError(f'{top} has more than {limits.files} files (allow more '
+                                      'with --submission-files)')
+            try:
+                with open(real, 'rb') as file:
+                    content = file.read()
+            except OSError as error:
+                raise SubmissionError(f'cannot read {path}: {error.strerror}') from None
+            size += len(content)
+            if size > limits.megabytes * 1e6:
+                raise SubmissionError(f'{top} holds over {limits.megabytes:g} MB (allow more '
+                                      'with --submission-mb)')
+            files.append((relative, content))
+    return sorted(files)
+
+
+def _source(path: str) -> str:
+    """Return the Python source of a player's file; raise ValueError if it cannot be read."""
     try:
         with open(path, encoding='utf-8') as file:
-            source = file.read()
+            return file.read()
     except (OSError, UnicodeDecodeError) as error:
         raise ValueError(f'cannot read player file {path!r}: {error}') from None
-    return PlayerCode(parsed.text, source, os.path.basename(path), parsed.function)
 
 
 def module_file(name: str) -> str:

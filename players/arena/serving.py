@@ -8,6 +8,7 @@ import copy
 import importlib
 import os
 import random
+import sys
 import time
 from typing import Any
 
@@ -31,40 +32,38 @@ def serve(channel) -> None:
             setup = message['setup']
             code = setup['player']
             random.seed(setup['seed'])
+            folder = os.getcwd() if code['folder'] else None  # the jail's copy of the folder
             try:
                 if setup['game'] not in games:
                     games[setup['game']] = imported(setup['make_game'])(setup['game'])
                 game = games[setup['game']]
                 state = replay_history(game, game.initial, setup['history'])
-                player = load(code, setup['load_player'])
+                player = load(code, setup['load_player'], folder)
             except BaseException as error:  # whatever the player's file does as it loads
-                channel.send({'error': f'cannot load player: {where(error, code["filename"])}'})
+                channel.send({'error': 'cannot load player: '
+                                       + where(error, code['filename'], folder)})
                 return
             channel.send({'ready': True})
             continue
-        state, answer = answer_move(player, game, state, message, code['filename'])
+        state, answer = answer_move(player, game, state, message, code['filename'], folder)
         channel.send(answer)
 
 
-def answer_move(player, game: Game, state, request: dict, filename: str) -> tuple[Any, dict]:
+def answer_move(player, game: Game, state, request: dict, filename: str,
+                folder: str | None = None) -> tuple[Any, dict]:
     """In a jail: answer one move request (see the protocol), starting the player's
-    clock, and return the new state and the answer to send."""
+    clock, and return the new state and the answer to send (an error named in
+    filename, or in any file of a submission's folder)."""
     limit = request['time']
     clock.set_current(clock.MoveClock(None if limit is None else time.monotonic() + limit,
                                       request['clock'], request['increment']))
-    return _answer(player, game, state, request['history'], filename)
-
-
-def _answer(player, game: Game, state, history: list, filename: str) -> tuple[Any, dict]:
-    """Follow the history, ask the player for its move on private copies of the
-    game and the state, and return the new state and the answer message."""
     try:
-        state = replay_history(game, state, history)
+        state = replay_history(game, state, request['history'])
         move = to_plain(player(copy.deepcopy(game), copy.deepcopy(state)))
         nodes = referee.reported_nodes(getattr(player, 'stats', None))
         return state, {'move': move, 'stats': {} if nodes is None else {'nodes': nodes}}
     except BaseException as error:  # the player's fault, reported as its error
-        return state, {'error': where(error, filename)[:referee.DETAIL_LIMIT]}
+        return state, {'error': where(error, filename, folder)[:referee.DETAIL_LIMIT]}
 
 
 def replay_history(game: Game, state, history: list):
@@ -79,14 +78,20 @@ def replay_history(game: Game, state, history: list):
     return state
 
 
-def load(code: dict, load_player: str):
-    """Return the player function of a player's code (the fields of a PlayerCode):
-    a registry player loaded by load_player ('module:function'), or the function
-    of a file's source, run as a module of its own."""
+def load(code: dict, load_player: str, folder: str | None = None):
+    """Return the player function of a player's code (PlayerCode.message()): a
+    registry player loaded by load_player ('module:function'), or the function of
+    a file's source, run as a module of its own. A submission's folder (its copy
+    in the jail) comes first on the import path, and its entry's __file__ is there."""
     if code['source'] is None:
         return imported(load_player)(code['spec'])
-    name = 'player_file_' + os.path.splitext(code['filename'])[0]
-    module = sources.run_source(code['source'], code['filename'], name)
+    stem = os.path.splitext(os.path.basename(code['filename']))[0]
+    filename, name = code['filename'], 'player_file_' + stem
+    if folder is not None:
+        sys.path.insert(0, folder)
+        filename = os.path.join(folder, code['filename'])
+        name = stem if stem.isidentifier() and stem not in sys.modules else name
+    module = sources.run_source(code['source'], filename, name)
     player = getattr(module, code['function'], None)
     if not callable(player):
         raise LookupError(f'{code["filename"]} has no player function {code["function"]!r}')
@@ -99,9 +104,19 @@ def imported(path: str):
     return getattr(importlib.import_module(module), name)
 
 
-def where(error: BaseException, filename: str) -> str:
+def where(error: BaseException, filename: str, folder: str | None = None) -> str:
     """Return 'Type: message (file, line N)' for an exception, naming the last line
-    of the player's own file that it passed through."""
+    of the player's own file that it passed through (of a submission, the last
+    line of any file of its folder). A module not found says how one is allowed."""
     text = referee.describe(error)
-    found = sources.places(error, filename)
-    return f'{text} ({filename}, line {found[-1][1]})' if found else text
+    if isinstance(error, ModuleNotFoundError) and error.name:
+        top = error.name.split('.')[0]
+        text += ('; a jailed player may import the standard library, the modules of its '
+                 f'own submission folder and the installed packages a run allows (--allow {top})')
+    if isinstance(error, SyntaxError):  # its text names its file and line
+        found = []
+    elif folder is not None:
+        found = sources.places_in(error, folder)
+    else:
+        found = [(filename, line) for _, line in sources.places(error, filename)]
+    return f'{text} ({found[-1][0]}, line {found[-1][1]})' if found else text

@@ -54,11 +54,15 @@ class _Worker:
         child_end.close()
         self.future: Future | None = None
         self.last_beat = 0.0
+        self.sent = None
+        """The function of the last task sent, which the worker keeps: a task of the same
+        function is sent without it (a tournament's job holds every player's code)."""
 
     def start(self, future: Future, fn, args, kwargs) -> None:
         """Send the worker a task."""
         self.future, self.last_beat = future, time.monotonic()
-        self.connection.send((fn, args, kwargs))
+        self.connection.send((None if fn is self.sent else fn, args, kwargs))
+        self.sent = fn
 
     def stop(self) -> None:
         """Kill the worker process and close its pipe."""
@@ -199,13 +203,14 @@ def _work(connection) -> None:
     for fd in (0, 1, 2):
         os.dup2(null, fd)
     threading.Thread(target=_watch_parent, args=(os.getppid(),), daemon=True).start()
+    fn = None
     while True:
         try:
             task = connection.recv()
         except (EOFError, OSError):
             return
         sys.stdout = sys.stderr = open(os.devnull, 'w')
-        fn, args, kwargs = task
+        fn, args, kwargs = (task[0] or fn, *task[1:])
         try:
             outcome = ('done', True, fn(*args, **kwargs))
         except BaseException as error:  # the task's failure goes to its future
