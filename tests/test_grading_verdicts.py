@@ -60,6 +60,8 @@ def test_children_made_too_early_are_named():
      'searches past the end of the game:'),
     ('cutoff_ignores_test.py', 'alpha_beta_cutoff_search on given cutoff_test',
      'ignores cutoff_test:'),
+    ('cutoff_mover_view.py', 'alpha_beta_cutoff_search on point of view (d=1)',
+     'default evaluation from the wrong point of view:'),
     ('transposition.py', "minmax_decision on nim 'P1: 3 0 1'",
      "generated some states fewer times than the textbook: P1: 0 0 0 3 times, the textbook 6 "
      "times"),
@@ -88,7 +90,7 @@ def test_a_hostile_result_is_never_unpickled_or_compared():
 def test_deleted_functions_score_zero_and_count_in_the_maximum():
     report = grade('only_alpha_beta.py')
     assert report.missing == ['minmax_decision', 'alpha_beta_cutoff_search', 'player']
-    assert report.points == 10 and report.max_points == 43 and not report.passed
+    assert report.points == 10 and report.max_points == 45 and not report.passed
 
 
 def test_the_player_checks_play_the_instructors_variants():
@@ -149,7 +151,7 @@ def test_a_file_that_hangs_at_import_gets_a_report():
     settings = grading.Settings(timeout=0.3)
     report = grading.grade(os.path.join(STUDENTS, 'hangs_at_import.py'), settings, CHECKS, GAMES)
     assert report.load_error.startswith('did not load within 0.3 s')
-    assert report.points == 0 and report.max_points == 43
+    assert report.points == 0 and report.max_points == 45
 
 
 @pytest.mark.parametrize('name, what', [

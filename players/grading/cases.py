@@ -124,6 +124,15 @@ the first move and C1, D1 finished ones a ply later. Cut off at d=1, C = min(5, 
 and D = min(-4, ...) prunes D2: the textbook chooses c. A search that goes on below
 finished games finds no moves there and scores B as +infinity (it chooses b)."""
 
+POINT_OF_VIEW_SUCCS = {'A': ['B', 'C', 'D'], 'B': ['B1', 'B2'], 'D': ['D1', 'D2', 'D3']}
+POINT_OF_VIEW_UTILS = dict(B1=4, B2=2, C=-3, D1=4, D2=3, D3=5, B=0, D=0)
+"""Games over at both parities: c ends the game at once, a loss of 3 for MAX; B and D
+are games going on (utility 0), over a ply later. With no eval_fn, at d=0: B = 0,
+C = -3, D = 0, so b; at d=1: B = min(4, 2) = 2, C = -3, and D1 = 4, D2 = 3 > alpha = 2,
+so D = min(4, 3, 5) = 3: d. Scored for the player to move in it, C (MIN to move) is
+worth +3: c at d=0, and at d=1 alpha = 3 stops D at D2 = 3, so D3 is never made; a
+search that goes on below C finds no moves (+infinity) and stops D at D1 already."""
+
 FIVE_PLY_SUCCS = {'A': ['B', 'C'], 'B': ['B1', 'B2'], 'C': ['C1', 'C2'],
                   'B1': ['B11', 'B12'], 'B2': ['B21', 'B22'], 'C1': ['C11', 'C12'],
                   'C2': ['C21', 'C22'], 'B11': ['B111', 'B112'], 'B12': ['B121', 'B122'],
@@ -159,6 +168,9 @@ BUILTIN: list[dict] = [
     {'name': 'default evaluation', 'tree': TRAP_SUCCS, 'utilities': SCORED_LEAVES, 'd': 1,
      'eval': 'default',
      'note': "no eval_fn: AIMA's default scores a cut-off state with its utility"},
+    {'name': 'point of view', 'tree': POINT_OF_VIEW_SUCCS, 'utilities': POINT_OF_VIEW_UTILS,
+     'd': [0, 1], 'eval': 'default',
+     'note': "no eval_fn, and games over right after the root's move and a ply later"},
     {'name': 'given cutoff_test', 'tree': TRAP_SUCCS, 'utilities': TRAP_UTILS, 'd': 4,
      'eval': 'table', 'evals': DEPTH_TRAP_EVALS, 'cutoff': ['B', 'C1', 'C2'],
      'note': 'a cutoff_test that cuts off at B, C1 and C2, whatever the depth'},
