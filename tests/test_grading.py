@@ -16,7 +16,8 @@ from players.grading.cases import (DEEP, DEPTH_TRAP, DEPTH_TRAP_EVALS, EARLY_END
 from players.grading.jailed.counting import counting
 from players.grading.jailed.plain import describe
 from players.grading.models import (NEVER_PRUNES, NO_ALPHA, NO_BETA, NO_UPDATE, ROOT_ALPHA,
-                                    STRICT, SWAPPED, AlphaBeta, Minimax, MoverView, PastTheEnd)
+                                    STRICT, SWAPPED, AlphaBeta, EvaluatesByDefault, Minimax,
+                                    MoverView, PastTheEnd)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SETTINGS = grading.Settings(timeout=2, move_timeout=2)
@@ -114,7 +115,7 @@ def test_point_of_view_tree():
     min(4, 2) = 2; C = -3; D1 = 4 and D2 = 3 are > alpha = 2, so D = min(4, 3, 5) = 3: d.
     Scored for the player to move in it, C (MIN to move) is worth +3: c at d=0, and at
     d=1 alpha = 3 stops D at D2 = 3 <= alpha. Going on below C finds no moves (+infinity)
-    and stops D at D1."""
+    and stops D at D1; evaluating every state (0 here) keeps b and stops D at D1 = 0."""
     game = tree(POINT_OF_VIEW_SUCCS, POINT_OF_VIEW_UTILS)
     assert generated(textbook.alpha_beta_cutoff_search, game, d=0) == ('b', ['B', 'C', 'D'])
     assert generated(textbook.alpha_beta_cutoff_search, game, d=1) == (
@@ -123,6 +124,8 @@ def test_point_of_view_tree():
     assert generated(MoverView.search, game, d=1) == (
         'c', ['B', 'B1', 'B2', 'C', 'D', 'D1', 'D2'])
     assert generated(PastTheEnd.search, game, d=1) == ('c', ['B', 'B1', 'B2', 'C', 'D', 'D1'])
+    assert generated(EvaluatesByDefault.search, game, d=1) == (
+        'b', ['B', 'B1', 'B2', 'C', 'D', 'D1'])
 
 
 def test_four_ply_tree_needs_both_updates():
@@ -197,6 +200,9 @@ def test_textbook_copy_passes_every_check(tmp_path):
     ([('eval_fn or (lambda state: game.utility(state, player))',
        'eval_fn or (lambda state: game.evaluate(state, player))')],
      'alpha_beta_cutoff_search on default evaluation (d=1)', 'evaluate by default'),
+    ([('eval_fn or (lambda state: game.utility(state, player))',
+       'eval_fn or (lambda state: game.evaluate(state, player))')],
+     'alpha_beta_cutoff_search on point of view (d=1)', 'evaluate by default:'),
     ([('for a in game.actions(state):\n            v = max',
        'for a in reversed(game.actions(state)):\n            v = max'),
       ('for a in game.actions(state):\n            v = min',

@@ -270,11 +270,11 @@ class IgnoresCutoffTest(AlphaBeta):
 
 
 class EvaluatesByDefault(AlphaBeta):
-    """With no eval_fn, scores a cut-off state that is not a finished game with
-    game.evaluate."""
+    """With no eval_fn, scores every state where it stops with game.evaluate, a
+    finished game too (eval_fn = eval_fn or (lambda state: game.evaluate(state, player)))."""
 
     def score(self, state) -> float:
-        if self.eval_fn is None and not self.game.terminal_test(state):
+        if self.eval_fn is None:
             return self.game.evaluate(state, self.player(state))
         return super().score(state)
 
