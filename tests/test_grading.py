@@ -177,7 +177,7 @@ def test_textbook_copy_passes_every_check(tmp_path):
     assert len(report.results) == len(CHECKS) and report.loads == 1
     failed = {result.check: result.message for result in report.results if not result.passed}
     assert not failed
-    assert report.points == report.max_points == 45
+    assert report.points == report.max_points == 50
 
 
 @pytest.mark.parametrize('edits, check, diagnosis', [
@@ -298,13 +298,13 @@ def test_players_that_forfeit_or_lose(tmp_path):
 ])
 def test_unloadable_files_get_a_report_that_says_why(tmp_path, source, error):
     report = grading.grade(student(tmp_path, source), SETTINGS, CHECKS, GAMES)
-    assert error in report.load_error and report.points == 0 and report.max_points == 45
+    assert error in report.load_error and report.points == 0 and report.max_points == 50
     assert all(error in result.message for result in report.results)
 
 
 def test_a_missing_function_scores_zero_and_counts(tmp_path):
     report = grading.grade(student(tmp_path, TEXTBOOK), SETTINGS, CHECKS, GAMES)
-    assert report.missing == ['player'] and report.max_points == 45 and report.points == 38
+    assert report.missing == ['player'] and report.max_points == 50 and report.points == 43
     assert 'FAIL 0/2 player: legal moves: player is not defined in student.py' in report.lines()
     only = grading.Settings(functions=('minmax_decision',))
     report = grading.grade(student(tmp_path, TEXTBOOK), only)

@@ -299,40 +299,62 @@ def load_cases(path: str) -> list[Case]:
     return [case for entry in data['cases'] for case in expand(entry, path)]
 
 
-def position_cases(games: dict[str, Game], d: int | None = None) -> list[Case]:
+def position_cases(games: dict[str, Game], d: int | None = None,
+                   ending: bool = False) -> list[Case]:
     """A real position of each game, reached by random moves (the same each run)
-    until its full minimax tree has at most TREE_LIMIT states."""
+    until its full minimax tree has at most TREE_LIMIT states; with d, for
+    alpha_beta_cutoff_search, scoring cut-off states with the game's evaluate. With
+    ending, the random moves go on until the player to move can also end the game at
+    once, with a win or a loss, but need not (see ends_at_once), and the position is
+    searched with no eval_fn: AIMA's default scores a finished game for the player to
+    move at the root, so at d=0 the textbook takes a win at once (or avoids a loss),
+    and a search that scores it for the player to move in it, the opponent, does not."""
     cases = []
     for name, game in games.items():
         if isinstance(game, StochasticGame):
             continue
         rng = random.Random(name)
-        found = next(filter(None, (small_position(game, rng) for _ in range(ATTEMPTS))), None)
+        found = next(filter(None, (small_position(game, rng, ending)
+                                   for _ in range(ATTEMPTS))), None)
         if found is not None:
             state, moves = found
             where = position_text(game, state, moves)
+            note = f'a position of {name}' + (' where the player to move can end the game at '
+                                              'once; no eval_fn' if ending else '')
             entry = {'name': f"{name} '{where}'", 'variant': name, 'position': where,
-                     'note': f'a position of {name}'}
+                     'note': note}
             if d is not None:
-                entry.update(d=d, eval='evaluate', functions=['alpha_beta_cutoff_search'])
+                entry.update(d=d, eval='default' if ending else 'evaluate',
+                             functions=['alpha_beta_cutoff_search'])
             cases += expand(entry, 'the positions')
     return cases
 
 
-def small_position(game: Game, rng: random.Random) -> tuple[Any, list] | None:
+def small_position(game: Game, rng: random.Random,
+                   ending: bool = False) -> tuple[Any, list] | None:
     """Play random moves from the start until the game tree is small, and the players
     alternate all through it (AIMA's searches take turns MAX and MIN, so a tree where
-    a player moves twice, as in Kalah, is no fair check of them); return the state and
+    a player moves twice, as in Kalah, is no fair check of them), and, with ending,
+    the player to move can end the game at once but need not; return the state and
     the moves (None if the game ends first)."""
     state, moves = game.initial, []
     while not game.terminal_test(state):
-        if len(game.actions(state)) > 1 \
+        if len(game.actions(state)) > 1 and (not ending or ends_at_once(game, state)) \
                 and tree_size(game, state, TREE_LIMIT, alternating=True) <= TREE_LIMIT:
             return state, moves
         move = rng.choice(list(game.actions(state)))
         moves.append(move)
         state = game.result(state, move)
     return None
+
+
+def ends_at_once(game: Game, state: Any) -> bool:
+    """Can the player to move end the game at once with a win or a loss (a utility
+    other than 0), and has it a move that does not end the game?"""
+    player = game.to_move(state)
+    children = [game.result(state, move) for move in game.actions(state)]
+    over = [child for child in children if game.terminal_test(child)]
+    return len(over) < len(children) and any(game.utility(child, player) for child in over)
 
 
 def tree_size(game: Game, state: Any, limit: int, alternating: bool = False) -> int:
@@ -355,8 +377,12 @@ def tree_size(game: Game, state: Any, limit: int, alternating: bool = False) -> 
 
 def search_cases(function: str, games: dict[str, Game], extra: list[Case] = ()) -> list[Case]:
     """Every case of a search function: the made-up trees, a position of each
-    game and the instructor's cases."""
-    d = 1 if function == 'alpha_beta_cutoff_search' else None
-    return [case for case in builtin_cases(function) + position_cases(games, d) + list(extra)
+    game (and for alpha_beta_cutoff_search one where the game can end at once) and
+    the instructor's cases."""
+    if function == 'alpha_beta_cutoff_search':
+        positions = position_cases(games, 1) + position_cases(games, 0, ending=True)
+    else:
+        positions = position_cases(games)
+    return [case for case in builtin_cases(function) + positions + list(extra)
             if case.function == function]
 
