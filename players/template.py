@@ -62,7 +62,9 @@ def alpha_beta_cutoff_search(state, game, d=4, cutoff_test=None, eval_fn=None):
 
     Checked as alpha_beta_search, with several values of d on a tree whose best
     move changes with the depth (one ply too deep or too shallow fails), on trees
-    where games end within the depth, with no eval_fn and with a cutoff_test."""
+    where games end within the depth, with no eval_fn (a state where the opponent
+    is to move, a finished game too, is still scored for the player at the root)
+    and with a cutoff_test."""
     raise NotImplementedError
 
 

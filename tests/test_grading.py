@@ -11,11 +11,13 @@ from players.arena import jail
 from players import grading, textbook
 from players.grading.cases import (DEEP, DEPTH_TRAP, DEPTH_TRAP_EVALS, EARLY_END_EVALS,
                                    EARLY_END_SUCCS, EARLY_END_UTILS, FIVE_PLY_SUCCS,
-                                   FIVE_PLY_UTILS, TIE, tree, builtin_cases)
+                                   FIVE_PLY_UTILS, POINT_OF_VIEW_SUCCS, POINT_OF_VIEW_UTILS, TIE,
+                                   tree, builtin_cases)
 from players.grading.jailed.counting import counting
 from players.grading.jailed.plain import describe
 from players.grading.models import (NEVER_PRUNES, NO_ALPHA, NO_BETA, NO_UPDATE, ROOT_ALPHA,
-                                    STRICT, SWAPPED, AlphaBeta, Minimax, PastTheEnd)
+                                    STRICT, SWAPPED, AlphaBeta, EvaluatesByDefault, Minimax,
+                                    MoverView, PastTheEnd)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SETTINGS = grading.Settings(timeout=2, move_timeout=2)
@@ -107,6 +109,25 @@ def test_early_end_tree():
     assert generated(PastTheEnd.search, game, d=1, eval_fn=evals)[0] == 'b'
 
 
+def test_point_of_view_tree():
+    """By hand, with no eval_fn (each state scored by its utility for MAX: B and D are
+    games going on, worth 0, and c ends the game at once, worth -3): d=0: b. d=1: B =
+    min(4, 2) = 2; C = -3; D1 = 4 and D2 = 3 are > alpha = 2, so D = min(4, 3, 5) = 3: d.
+    Scored for the player to move in it, C (MIN to move) is worth +3: c at d=0, and at
+    d=1 alpha = 3 stops D at D2 = 3 <= alpha. Going on below C finds no moves (+infinity)
+    and stops D at D1; evaluating every state (0 here) keeps b and stops D at D1 = 0."""
+    game = tree(POINT_OF_VIEW_SUCCS, POINT_OF_VIEW_UTILS)
+    assert generated(textbook.alpha_beta_cutoff_search, game, d=0) == ('b', ['B', 'C', 'D'])
+    assert generated(textbook.alpha_beta_cutoff_search, game, d=1) == (
+        'd', ['B', 'B1', 'B2', 'C', 'D', 'D1', 'D2', 'D3'])
+    assert generated(MoverView.search, game, d=0) == ('c', ['B', 'C', 'D'])
+    assert generated(MoverView.search, game, d=1) == (
+        'c', ['B', 'B1', 'B2', 'C', 'D', 'D1', 'D2'])
+    assert generated(PastTheEnd.search, game, d=1) == ('c', ['B', 'B1', 'B2', 'C', 'D', 'D1'])
+    assert generated(EvaluatesByDefault.search, game, d=1) == (
+        'b', ['B', 'B1', 'B2', 'C', 'D', 'D1'])
+
+
 def test_four_ply_tree_needs_both_updates():
     """By hand: B11 = min(0, 7) = 0, B12 = 0, B1 = 0; B21 = 9, B22 = 6, B2 = 9; B = 0.
     C11 = 2, C12 = 3, C1 = 3; C21 = 0, C22 = 8, C2 = 8; C = 3: MAX plays c. Each of
@@ -156,7 +177,7 @@ def test_textbook_copy_passes_every_check(tmp_path):
     assert len(report.results) == len(CHECKS) and report.loads == 1
     failed = {result.check: result.message for result in report.results if not result.passed}
     assert not failed
-    assert report.points == report.max_points == 43
+    assert report.points == report.max_points == 50
 
 
 @pytest.mark.parametrize('edits, check, diagnosis', [
@@ -179,6 +200,9 @@ def test_textbook_copy_passes_every_check(tmp_path):
     ([('eval_fn or (lambda state: game.utility(state, player))',
        'eval_fn or (lambda state: game.evaluate(state, player))')],
      'alpha_beta_cutoff_search on default evaluation (d=1)', 'evaluate by default'),
+    ([('eval_fn or (lambda state: game.utility(state, player))',
+       'eval_fn or (lambda state: game.evaluate(state, player))')],
+     'alpha_beta_cutoff_search on point of view (d=1)', 'evaluate by default:'),
     ([('for a in game.actions(state):\n            v = max',
        'for a in reversed(game.actions(state)):\n            v = max'),
       ('for a in game.actions(state):\n            v = min',
@@ -274,13 +298,13 @@ def test_players_that_forfeit_or_lose(tmp_path):
 ])
 def test_unloadable_files_get_a_report_that_says_why(tmp_path, source, error):
     report = grading.grade(student(tmp_path, source), SETTINGS, CHECKS, GAMES)
-    assert error in report.load_error and report.points == 0 and report.max_points == 43
+    assert error in report.load_error and report.points == 0 and report.max_points == 50
     assert all(error in result.message for result in report.results)
 
 
 def test_a_missing_function_scores_zero_and_counts(tmp_path):
     report = grading.grade(student(tmp_path, TEXTBOOK), SETTINGS, CHECKS, GAMES)
-    assert report.missing == ['player'] and report.max_points == 43 and report.points == 36
+    assert report.missing == ['player'] and report.max_points == 50 and report.points == 43
     assert 'FAIL 0/2 player: legal moves: player is not defined in student.py' in report.lines()
     only = grading.Settings(functions=('minmax_decision',))
     report = grading.grade(student(tmp_path, TEXTBOOK), only)

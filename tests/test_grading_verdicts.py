@@ -60,6 +60,8 @@ def test_children_made_too_early_are_named():
      'searches past the end of the game:'),
     ('cutoff_ignores_test.py', 'alpha_beta_cutoff_search on given cutoff_test',
      'ignores cutoff_test:'),
+    ('cutoff_mover_view.py', 'alpha_beta_cutoff_search on point of view (d=1)',
+     'default evaluation from the wrong point of view:'),
     ('transposition.py', "minmax_decision on nim 'P1: 3 0 1'",
      "generated some states fewer times than the textbook: P1: 0 0 0 3 times, the textbook 6 "
      "times"),
@@ -80,6 +82,31 @@ def test_each_bug_gets_its_diagnosis(name, check, start):
     assert function in check
 
 
+def test_a_default_evaluation_for_the_player_to_move_fails_wherever_it_shows():
+    """AIMA's default eval_fn scores a state for the player to move at the root. Scoring
+    it for the player to move in it goes wrong only where the opponent is to move: on
+    the point-of-view tree (cut-off states at d=0, a game over right after the root's
+    move at d=1) and on the real positions where the player to move can end the game at
+    once, and nowhere else; each FAIL line names the mistake, alone on the tree. (In
+    Nim, where evaluate is 0, a search that scores every state with evaluate chooses
+    the same move there, and the line names both.)"""
+    report = grade('cutoff_mover_view.py', 'alpha_beta_cutoff_search')
+    failed = {check: message for check, (passed, message) in messages(report).items()
+              if not passed}
+    tree = ['alpha_beta_cutoff_search on point of view (d=0)',
+            'alpha_beta_cutoff_search on point of view (d=1)']
+    ending = [check.name for check in CHECKS if check.case and 'end the game at once'
+              in check.case.note]
+    assert len(ending) == 5  # every default variant without chance but Grundy's game
+    assert sorted(failed) == sorted(tree + ending)
+    mistake = 'default evaluation from the wrong point of view'
+    for check in tree:
+        assert failed[check].startswith(f'{mistake}: it scores a state for the player to move '
+                                        'in it'), failed[check]
+    for check in ending:
+        assert mistake in failed[check].split(':')[0].split(' or '), failed[check]
+
+
 def test_a_hostile_result_is_never_unpickled_or_compared():
     grade('hostile_result.py', 'alpha_beta_search')
     assert not os.path.exists('/tmp/grader-pwned')
@@ -88,7 +115,7 @@ def test_a_hostile_result_is_never_unpickled_or_compared():
 def test_deleted_functions_score_zero_and_count_in_the_maximum():
     report = grade('only_alpha_beta.py')
     assert report.missing == ['minmax_decision', 'alpha_beta_cutoff_search', 'player']
-    assert report.points == 10 and report.max_points == 43 and not report.passed
+    assert report.points == 10 and report.max_points == 50 and not report.passed
 
 
 def test_the_player_checks_play_the_instructors_variants():
@@ -149,7 +176,7 @@ def test_a_file_that_hangs_at_import_gets_a_report():
     settings = grading.Settings(timeout=0.3)
     report = grading.grade(os.path.join(STUDENTS, 'hangs_at_import.py'), settings, CHECKS, GAMES)
     assert report.load_error.startswith('did not load within 0.3 s')
-    assert report.points == 0 and report.max_points == 43
+    assert report.points == 0 and report.max_points == 50
 
 
 @pytest.mark.parametrize('name, what', [

@@ -258,7 +258,7 @@ def test_play_and_the_grader_take_a_program(folder, capsys):
                               '--variants', 'simple-nim', '--sandbox', 'process',
                               '--move-timeout', '2', '--jobs', '1'])
     out = capsys.readouterr().out
-    assert status == 1 and 'bot: 5/26 points' in out and 'illegal: 0/5 points' in out
+    assert status == 1 and 'bot: 5/29 points' in out and 'illegal: 0/5 points' in out
 
 
 def test_the_grader_says_a_program_gets_its_players_checks_only(folder, capsys):

@@ -124,6 +124,15 @@ the first move and C1, D1 finished ones a ply later. Cut off at d=1, C = min(5, 
 and D = min(-4, ...) prunes D2: the textbook chooses c. A search that goes on below
 finished games finds no moves there and scores B as +infinity (it chooses b)."""
 
+POINT_OF_VIEW_SUCCS = {'A': ['B', 'C', 'D'], 'B': ['B1', 'B2'], 'D': ['D1', 'D2', 'D3']}
+POINT_OF_VIEW_UTILS = dict(B1=4, B2=2, C=-3, D1=4, D2=3, D3=5, B=0, D=0)
+"""Games over at both parities: c ends the game at once, a loss of 3 for MAX; B and D
+are games going on (utility 0), over a ply later. With no eval_fn, at d=0: B = 0,
+C = -3, D = 0, so b; at d=1: B = min(4, 2) = 2, C = -3, and D1 = 4, D2 = 3 > alpha = 2,
+so D = min(4, 3, 5) = 3: d. Scored for the player to move in it, C (MIN to move) is
+worth +3: c at d=0, and at d=1 alpha = 3 stops D at D2 = 3, so D3 is never made; a
+search that goes on below C finds no moves (+infinity) and stops D at D1 already."""
+
 FIVE_PLY_SUCCS = {'A': ['B', 'C'], 'B': ['B1', 'B2'], 'C': ['C1', 'C2'],
                   'B1': ['B11', 'B12'], 'B2': ['B21', 'B22'], 'C1': ['C11', 'C12'],
                   'C2': ['C21', 'C22'], 'B11': ['B111', 'B112'], 'B12': ['B121', 'B122'],
@@ -159,6 +168,9 @@ BUILTIN: list[dict] = [
     {'name': 'default evaluation', 'tree': TRAP_SUCCS, 'utilities': SCORED_LEAVES, 'd': 1,
      'eval': 'default',
      'note': "no eval_fn: AIMA's default scores a cut-off state with its utility"},
+    {'name': 'point of view', 'tree': POINT_OF_VIEW_SUCCS, 'utilities': POINT_OF_VIEW_UTILS,
+     'd': [0, 1], 'eval': 'default',
+     'note': "no eval_fn, and games over right after the root's move and a ply later"},
     {'name': 'given cutoff_test', 'tree': TRAP_SUCCS, 'utilities': TRAP_UTILS, 'd': 4,
      'eval': 'table', 'evals': DEPTH_TRAP_EVALS, 'cutoff': ['B', 'C1', 'C2'],
      'note': 'a cutoff_test that cuts off at B, C1 and C2, whatever the depth'},
@@ -287,40 +299,62 @@ def load_cases(path: str) -> list[Case]:
     return [case for entry in data['cases'] for case in expand(entry, path)]
 
 
-def position_cases(games: dict[str, Game], d: int | None = None) -> list[Case]:
+def position_cases(games: dict[str, Game], d: int | None = None,
+                   ending: bool = False) -> list[Case]:
     """A real position of each game, reached by random moves (the same each run)
-    until its full minimax tree has at most TREE_LIMIT states."""
+    until its full minimax tree has at most TREE_LIMIT states; with d, for
+    alpha_beta_cutoff_search, scoring cut-off states with the game's evaluate. With
+    ending, the random moves go on until the player to move can also end the game at
+    once, with a win or a loss, but need not (see ends_at_once), and the position is
+    searched with no eval_fn: AIMA's default scores a finished game for the player to
+    move at the root, so at d=0 the textbook takes a win at once (or avoids a loss),
+    and a search that scores it for the player to move in it, the opponent, does not."""
     cases = []
     for name, game in games.items():
         if isinstance(game, StochasticGame):
             continue
         rng = random.Random(name)
-        found = next(filter(None, (small_position(game, rng) for _ in range(ATTEMPTS))), None)
+        found = next(filter(None, (small_position(game, rng, ending)
+                                   for _ in range(ATTEMPTS))), None)
         if found is not None:
             state, moves = found
             where = position_text(game, state, moves)
+            note = f'a position of {name}' + (' where the player to move can end the game at '
+                                              'once; no eval_fn' if ending else '')
             entry = {'name': f"{name} '{where}'", 'variant': name, 'position': where,
-                     'note': f'a position of {name}'}
+                     'note': note}
             if d is not None:
-                entry.update(d=d, eval='evaluate', functions=['alpha_beta_cutoff_search'])
+                entry.update(d=d, eval='default' if ending else 'evaluate',
+                             functions=['alpha_beta_cutoff_search'])
             cases += expand(entry, 'the positions')
     return cases
 
 
-def small_position(game: Game, rng: random.Random) -> tuple[Any, list] | None:
+def small_position(game: Game, rng: random.Random,
+                   ending: bool = False) -> tuple[Any, list] | None:
     """Play random moves from the start until the game tree is small, and the players
     alternate all through it (AIMA's searches take turns MAX and MIN, so a tree where
-    a player moves twice, as in Kalah, is no fair check of them); return the state and
+    a player moves twice, as in Kalah, is no fair check of them), and, with ending,
+    the player to move can end the game at once but need not; return the state and
     the moves (None if the game ends first)."""
     state, moves = game.initial, []
     while not game.terminal_test(state):
-        if len(game.actions(state)) > 1 \
+        if len(game.actions(state)) > 1 and (not ending or ends_at_once(game, state)) \
                 and tree_size(game, state, TREE_LIMIT, alternating=True) <= TREE_LIMIT:
             return state, moves
         move = rng.choice(list(game.actions(state)))
         moves.append(move)
         state = game.result(state, move)
     return None
+
+
+def ends_at_once(game: Game, state: Any) -> bool:
+    """Can the player to move end the game at once with a win or a loss (a utility
+    other than 0), and has it a move that does not end the game?"""
+    player = game.to_move(state)
+    children = [game.result(state, move) for move in game.actions(state)]
+    over = [child for child in children if game.terminal_test(child)]
+    return len(over) < len(children) and any(game.utility(child, player) for child in over)
 
 
 def tree_size(game: Game, state: Any, limit: int, alternating: bool = False) -> int:
@@ -343,8 +377,12 @@ def tree_size(game: Game, state: Any, limit: int, alternating: bool = False) -> 
 
 def search_cases(function: str, games: dict[str, Game], extra: list[Case] = ()) -> list[Case]:
     """Every case of a search function: the made-up trees, a position of each
-    game and the instructor's cases."""
-    d = 1 if function == 'alpha_beta_cutoff_search' else None
-    return [case for case in builtin_cases(function) + position_cases(games, d) + list(extra)
+    game (and for alpha_beta_cutoff_search one where the game can end at once) and
+    the instructor's cases."""
+    if function == 'alpha_beta_cutoff_search':
+        positions = position_cases(games, 1) + position_cases(games, 0, ending=True)
+    else:
+        positions = position_cases(games)
+    return [case for case in builtin_cases(function) + positions + list(extra)
             if case.function == function]
 

@@ -217,6 +217,10 @@ class Eager(AlphaBeta):
 class MoverView(AlphaBeta):
     """Scores each state for the player to move in it."""
 
+    @staticmethod
+    def shows_in(options: dict) -> bool:
+        return options.get('eval_fn') is None
+
     def player(self, state):
         return self.game.to_move(state)
 
@@ -266,11 +270,11 @@ class IgnoresCutoffTest(AlphaBeta):
 
 
 class EvaluatesByDefault(AlphaBeta):
-    """With no eval_fn, scores a cut-off state that is not a finished game with
-    game.evaluate."""
+    """With no eval_fn, scores every state where it stops with game.evaluate, a
+    finished game too (eval_fn = eval_fn or (lambda state: game.evaluate(state, player)))."""
 
     def score(self, state) -> float:
-        if self.eval_fn is None and not self.game.terminal_test(state):
+        if self.eval_fn is None:
             return self.game.evaluate(state, self.player(state))
         return super().score(state)
 
@@ -331,6 +335,12 @@ MOVER_VIEW = Mistake('wrong point of view', 'it scores states for the player to 
                      'score every state for the player to move at the root '
                      '(game.utility(state, player) with player = game.to_move of the root)',
                      MoverView)
+DEFAULT_VIEW = Mistake('default evaluation from the wrong point of view', 'it scores a state '
+                       'for the player to move in it, game.utility(state, game.to_move(state)), '
+                       'so a state where the opponent is to move is scored for the opponent; '
+                       "AIMA's default scores every cut-off state and finished game for the "
+                       'player to move at the root: eval_fn = lambda state: game.utility(state, '
+                       'player), with player = game.to_move(state) taken at the root', MoverView)
 TOO_DEEP = Mistake('depth off by one (too deep)', 'it matches the textbook with d+1: the root\'s '
                    'children are at depth 1 and the cut-off test is depth > d', TooDeep)
 TOO_SHALLOW = Mistake('depth off by one (too shallow)', 'it matches the textbook with d-1: the '
@@ -349,8 +359,10 @@ NO_TERMINAL_TEST = Mistake('searches past the end of the game', 'it cuts off by 
                            '(no moves: worth -infinity or +infinity); the cut-off test is '
                            'depth > d or game.terminal_test(state)', PastTheEnd)
 
+STEP_MISTAKES = (NEVER_PRUNES, STRICT, NO_UPDATE, NO_ALPHA, NO_BETA, ROOT_ALPHA, SWAPPED, EAGER,
+                 LAST_TIE, REVERSED)
+"""The mistakes in alpha-beta's own steps, made alike with a cut-off or without."""
 MINIMAX_MISTAKES = (PRUNES, in_minimax(LAST_TIE), in_minimax(MOVER_VIEW))
-ALPHA_BETA_MISTAKES = (NEVER_PRUNES, STRICT, NO_UPDATE, NO_ALPHA, NO_BETA, ROOT_ALPHA, SWAPPED,
-                       EAGER, LAST_TIE, REVERSED, MOVER_VIEW)
-CUTOFF_MISTAKES = ALPHA_BETA_MISTAKES + (TOO_DEEP, TOO_SHALLOW, IGNORES_EVAL, IGNORES_CUTOFF_TEST,
-                                         EVALUATE_DEFAULT, NO_TERMINAL_TEST)
+ALPHA_BETA_MISTAKES = STEP_MISTAKES + (MOVER_VIEW,)
+CUTOFF_MISTAKES = STEP_MISTAKES + (DEFAULT_VIEW, TOO_DEEP, TOO_SHALLOW, IGNORES_EVAL,
+                                   IGNORES_CUTOFF_TEST, EVALUATE_DEFAULT, NO_TERMINAL_TEST)
