@@ -104,7 +104,8 @@ def play_tournament(options: Namespace) -> int:
                          progress=progress)
         except (KeyboardInterrupt, MachineryError) as stop:
             progress.close()
-            kept = f'; they are in {options.db}: add --resume to go on' if options.db else ''
+            kept = (f'; they are in\n{report.path_line(options.db)}\nadd --resume to go on'
+                    if options.db else '')
             status = stopped(stop, created, f'{store.count()} of {total} games{kept}')
             store.close()
             return status
