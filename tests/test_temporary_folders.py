@@ -69,7 +69,9 @@ def test_a_run_that_stops_on_an_error_leaves_nothing(tmp_path):
     assert tournament(tmp_path, '--players', f'ab1,{FIRST},{broken}') == (2, [])
 
 
-@pytest.mark.parametrize('stop, level, status', [(signal.SIGINT, 'process', 130)])
+@pytest.mark.parametrize('stop, level, status', [
+    (signal.SIGINT, 'process', 130),
+    pytest.param(signal.SIGKILL, 'bwrap', -signal.SIGKILL, marks=LEVELS[-1].marks)])
 def test_a_run_stopped_by_ctrl_c_or_killed_leaves_nothing(tmp_path, stop, level, status):
     assert tournament(tmp_path, *PLAYERS, '--games', '2000', '--sandbox', level,
                       stop=stop) == (status, [])
