@@ -87,8 +87,10 @@ def lost_after_a_jail_starts(level):
 @pytest.mark.parametrize('level', LEVELS)
 def test_a_worker_lost_with_its_jails_leaves_nothing(tmp_path, monkeypatch, level):
     monkeypatch.setattr(tempfile, 'tempdir', str(tmp_path))  # the forked worker's too
+    made = os.stat(tmp_path).st_mtime_ns
     with adopting_orphans():
         with WorkerPool(1) as pool:
             with pytest.raises(WorkerLost):
                 pool.submit(lost_after_a_jail_starts, level).result()
     assert os.listdir(tmp_path) == []
+    assert level == 'bwrap' or os.stat(tmp_path).st_mtime_ns != made, 'nothing made in TMPDIR'
