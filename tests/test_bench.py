@@ -1,11 +1,32 @@
 """The benchmark: cold starts in fresh processes, every solver's value agrees, slow
-solvers are stopped, Connect Four's random positions are as Pons' are, bad options refused."""
+solvers are stopped, Connect Four's random positions are as Pons' are, bad options refused;
+and every script the README tells people to run (the benchmark scripts among them) starts."""
 
+import ast
+import glob
+import importlib
+import inspect
+import os
+import re
+import subprocess
+import sys
 import time
+
+import pytest
 
 from games import ConnectFour, Nim, TicTacToe
 from players.bench import speed as bench
 from command_line import run
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BENCHMARKS = sorted(os.path.relpath(path, ROOT) for path in
+                    glob.glob(os.path.join(ROOT, 'players', 'bench', 'benchmark_*.py')))
+"""The benchmark scripts, run by hand and by no other test."""
+with open(os.path.join(ROOT, 'README.md')) as readme:
+    NAMED = set(re.findall(r'\bpython3? ((?:[\w-]+/)*[\w-]+\.py)\b', readme.read()))
+SCRIPTS = sorted(set(BENCHMARKS) | {path for path in NAMED
+                                    if os.path.isfile(os.path.join(ROOT, path))})
+"""Every script the README tells people to run, and every benchmark script."""
 
 
 def test_a_cold_run_is_a_fresh_process_that_has_never_searched():
@@ -84,3 +105,39 @@ def test_connect_four_table_gives_the_median_beside_pons():
     sets = list(bench.run_connect_four(limit=10, sets=(36,), count=3, run=bench.timed))
     assert len(sets[0].values) == 3 and sets[0].stopped == 0
     assert all(value in (-1, 0, 1) for value in sets[0].values)
+
+
+def test_the_readme_names_every_benchmark_script():
+    assert BENCHMARKS and set(BENCHMARKS) <= NAMED, set(BENCHMARKS) - NAMED
+
+
+@pytest.mark.parametrize('script', SCRIPTS)
+def test_every_script_starts(script):
+    """Run as the README runs it, so its imports run as they do for a user; --help
+    then stops it (a player program reads an empty input and stops)."""
+    done = subprocess.run([sys.executable, script, '--help'], cwd=ROOT, capture_output=True,
+                          stdin=subprocess.DEVNULL, text=True, timeout=120)
+    assert done.returncode == 0 and done.stderr == '', done.stderr
+
+
+@pytest.mark.parametrize('script', BENCHMARKS)
+def test_every_name_a_benchmark_script_takes_from_a_module_is_there(script):
+    """What --help does not reach: each module.name the script uses, where module is
+    one it imports, names something of that module (a function moved away does not)."""
+    with open(os.path.join(ROOT, script)) as file:
+        tree = ast.parse(file.read())
+    imported = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                name = alias.name if alias.asname else alias.name.split('.')[0]
+                imported[alias.asname or name] = importlib.import_module(name)
+        elif isinstance(node, ast.ImportFrom):
+            for alias in node.names:
+                value = getattr(importlib.import_module(node.module), alias.name)
+                if inspect.ismodule(value):
+                    imported[alias.asname or alias.name] = value
+    missing = [f'{node.value.id}.{node.attr}' for node in ast.walk(tree)
+               if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+               and node.value.id in imported and not hasattr(imported[node.value.id], node.attr)]
+    assert not missing

@@ -25,6 +25,7 @@ from players.arena.schedule import schedule
 from players.arena.store import Store
 from players.arena.workers import WorkerPool
 import command_line
+from test_tournament_faults import adopting_orphans
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HOSTILE = os.path.join(ROOT, 'tests', 'hostile_players.py')
@@ -82,7 +83,13 @@ def local_games(codes, tmp_path_factory):
 
 
 @pytest.fixture(scope='module')
-def scheduler(tmp_path_factory):
+def cluster_tmp(tmp_path_factory):
+    """The temporary folder (TMPDIR) of the cluster's processes."""
+    return tmp_path_factory.mktemp('cluster_tmp')
+
+
+@pytest.fixture(scope='module')
+def scheduler(tmp_path_factory, cluster_tmp):
     """The address of a cluster on this machine, started as on several machines (see
     the README): `dask scheduler`, and `dask worker` with two worker processes of
     one thread each. (In other processes than the tests', which must leave no
@@ -90,10 +97,11 @@ def scheduler(tmp_path_factory):
     distributed = pytest.importorskip('distributed')
     file = str(tmp_path_factory.mktemp('dask') / 'scheduler.json')
     dask = [sys.executable, '-m', 'dask']
+    quiet = {**QUIET, 'env': {**os.environ, 'TMPDIR': str(cluster_tmp)}}
     started = [subprocess.Popen(dask + ['scheduler', '--port', '0', '--dashboard-address', ':0',
-                                        '--scheduler-file', file], **QUIET)]
+                                        '--scheduler-file', file], **quiet)]
     started.append(subprocess.Popen(dask + ['worker', '--scheduler-file', file, '--nworkers', '2',
-                                            '--nthreads', '1', '--no-dashboard'], **QUIET))
+                                            '--nthreads', '1', '--no-dashboard'], **quiet))
     try:
         with distributed.Client(scheduler_file=file, timeout=60, set_as_default=False) as client:
             client.wait_for_workers(2, timeout=60)
@@ -117,11 +125,14 @@ def test_a_cluster_plays_the_same_games_as_one_machine(codes, local_games, sched
 
 @needs_dask
 def test_a_worker_killed_mid_game_costs_no_game_and_no_forfeit(codes, local_games, scheduler,
-                                                               tmp_path):
+                                                               cluster_tmp, tmp_path):
+    """And it leaves nothing in the temporary folder but Dask's own scratch space
+    (where Dask clears the folders of killed workers as it next starts one) and
+    the folders of the jail servers still running (their name holds their pid)."""
     import distributed
     from players.arena.cluster import DaskExecutor
     killed = []
-    with distributed.Client(scheduler, set_as_default=False) as client:
+    with adopting_orphans(), distributed.Client(scheduler, set_as_default=False) as client:
         client.wait_for_workers(2)
 
         def kill_a_busy_worker():
@@ -136,6 +147,9 @@ def test_a_worker_killed_mid_game_costs_no_game_and_no_forfeit(codes, local_game
         played, records = play(DaskExecutor(scheduler, hard_timeout=30), codes,
                                tmp_path / 'games.sqlite', progress=kill_a_busy_worker)
     assert killed and not alive(killed[0])
+    left = [name for name in os.listdir(cluster_tmp) if name != 'dask-scratch-space'
+            and not (name.startswith('jail-server-') and alive(int(name.split('-')[2])))]
+    assert not left, 'the killed worker left these behind'
     assert played == len(records) == 12, 'a game was lost or stored twice'
     assert all(record['termination'] == referee.NORMAL for record in records)
     assert [outcome(record) for record in records] == local_games

@@ -125,6 +125,18 @@ def test_the_header_shows_before_the_games_are_played(tmp_path):
     assert still_running and rest.rstrip().splitlines()[-4].split()[:2] == ['Rank', 'Player']
 
 
+def test_every_line_of_the_report_fits_in_100_columns_whatever_the_db_path(tmp_path):
+    long = tmp_path / ('x' * 60) / ('y' * 60)
+    long.mkdir(parents=True)
+    done = run('--players', 'random,ab1', '--variants', 'simple-nim', '--jobs', '1',
+               '--db', str(long / 'default.sqlite'))
+    lines = (done.stdout + done.stderr).splitlines()
+    assert max(map(len, lines)) <= report.WIDTH and 'default.sqlite' in done.stdout
+    db = '/tmp/pytest-of-someone/pytest-12/test_a_long_name_of_a_test0/default.sqlite'
+    header = report.header({'players': ['ab1'] * 40, 'variants': ['nim'], 'seed': 0}, 3864, 0, db)
+    assert max(map(len, header.splitlines())) <= report.WIDTH and f'\n  {db}\n' in header
+
+
 @pytest.fixture(scope='module')
 def stored_run(tmp_path_factory):
     """A small stored run with a player that forfeits: (the --db path, its JSON)."""

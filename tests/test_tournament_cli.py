@@ -134,7 +134,9 @@ def _stored(db):
 
 
 def test_ctrl_c_stops_cleanly_and_keeps_the_finished_games(tmp_path):
-    db = str(tmp_path / 'run.sqlite')
+    folder = tmp_path / ('x' * 60) / ('y' * 60)  # its path on a line of its own, shortened
+    folder.mkdir(parents=True)
+    db = str(folder / 'run.sqlite')
     process = subprocess.Popen([sys.executable, 'tournament.py', '--players', 'random,ab1',
                                 '--variants', 'simple-nim', '--games', '2000', '--db', db],
                                cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -147,6 +149,7 @@ def test_ctrl_c_stops_cleanly_and_keeps_the_finished_games(tmp_path):
     assert process.returncode == 130 and 'Traceback' not in err
     assert f'Interrupted after {kept} of 4000 games' in err and '--resume' in err, err
     assert 10 <= kept < 4000
+    assert max(len(line) for line in (out + err).splitlines()) <= 100
 
 
 @pytest.mark.parametrize('args, message', [

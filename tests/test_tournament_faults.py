@@ -26,6 +26,8 @@ TIMEOUT = 0.5
 VARIANT = 'nim(piles=(2, 3))'
 OTHERS = ['random', 'ab2']
 ROOT = os.geteuid() == 0
+ORPHANS_SECONDS = 30
+"""The longest the processes a run started may take to end after it (well under a second)."""
 
 
 def spec(name):
@@ -34,21 +36,23 @@ def spec(name):
 
 @contextlib.contextmanager
 def adopting_orphans():
-    """Make this process adopt every orphan of what it starts, and fail if any
-    process it started (or that they started) is still alive at the end."""
+    """Make this process adopt every orphan of what it starts, wait for each to end
+    (the orphans of those that end meanwhile too), and fail if any process it
+    started (or that they started) is still alive ORPHANS_SECONDS after the end."""
     earlier = set(zygote._children())  # started by other tests, still ending
     prctl = ctypes.CDLL(None).prctl
     prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
     try:
         yield
     finally:
-        prctl(36, 0, 0, 0, 0)
         jail_server.close_servers()  # this process's jail servers, and every jail they hold
-    for _ in range(40):  # processes killed as the run ended take a moment to go
-        alive = [pid for pid in zygote._children() if pid not in earlier and not _reaped(pid)]
-        if not alive:
-            break
-        time.sleep(0.05)
+        deadline = time.monotonic() + ORPHANS_SECONDS
+        while True:  # processes killed as the run ended take a moment to go
+            alive = [pid for pid in zygote._children() if pid not in earlier and not _reaped(pid)]
+            if not alive or time.monotonic() > deadline:
+                break
+            time.sleep(0.05)
+        prctl(36, 0, 0, 0, 0)
     for pid in alive:
         zygote._kill_group(pid)
         os.waitpid(pid, 0)

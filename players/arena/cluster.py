@@ -6,8 +6,10 @@ referee process of a WorkerPool that the Dask worker keeps, one process per
 worker thread, which starts the players' jails itself. The Dask worker process
 runs many threads (its event loop, its task threads, a profiler), and a child
 forked from it could inherit a lock that another thread held at that moment and
-wait on it for ever; so the pool's processes come from a fork server, a fresh
-process with one thread that has imported the project, and only they fork jails.
+wait on it for ever; so the pool's processes are spawned, fresh processes with
+one thread that import the project, and only they fork jails. (Not from a fork
+server: its socket's folder, in the temporary folder, would outlive a Dask
+worker that is killed.)
 
 A worker lost mid-call is Dask's to handle: the scheduler runs the call again on
 another worker (and after several losses fails it with KilledWorker, which the
@@ -43,8 +45,6 @@ CONNECT_SECONDS = 10.0
 """How long to try reaching a scheduler before giving up."""
 SLOTS_SECONDS = 2.0
 """How often the number of the cluster's worker threads is read again."""
-PRELOAD = ['players.arena.match', 'players', 'variants']
-"""Modules the fork server imports, so that referee processes start with them."""
 
 
 class ClusterError(Exception):
@@ -228,12 +228,11 @@ def _play(name: str, args: tuple, kwargs: dict) -> object:
         if job.hard_timeout not in _pools:
             # Dask starts its workers as daemons, which multiprocessing forbids to
             # have children lest a daemon's end orphan them; the pool's processes
-            # end soon after this one anyway (with the fork server, their parent,
-            # which ends with this process), and their jails with them.
+            # end soon after this one anyway (they watch their parent), and their
+            # jails with them.
             multiprocessing.current_process().daemon = False
-            multiprocessing.set_forkserver_preload(PRELOAD)
             _pools[job.hard_timeout] = WorkerPool(worker.state.nthreads, job.hard_timeout,
-                                                  start_method='forkserver')
+                                                  start_method='spawn')
         pool = _pools[job.hard_timeout]
     return pool.submit(_referee, job.fn, args, kwargs).result()
 

@@ -1,10 +1,13 @@
 """Jail servers, the trusted side's end: each process that starts jails starts a
-server (players.arena.zygote) per level and set of packages, a fresh Python spoken to
-over a socket of its own, and asks it for each jail (see players.arena.jail)."""
+server (players.arena.zygote_start, then players.arena.zygote) per level and set of
+packages, a fresh Python spoken to over a socket of its own, and asks it for each
+jail (see players.arena.jail). The server, not this process, makes and removes its
+folder, so that the folder goes even when this process is killed."""
 
 from __future__ import annotations
 
 import atexit
+import glob
 import importlib
 import json
 import os
@@ -38,13 +41,15 @@ class JailServer:
 
     def __init__(self, level: str, packages: tuple[str, ...]):
         """Start the server and wait until it has imported the packages; raise
-        ServerLost, saying why, if it cannot start."""
+        ServerLost, saying why, if it cannot start. At the 'process' level the
+        server makes a folder of its own in this process's temporary folder
+        (tempfile's: TMPDIR) and removes it as it ends, however this process ends
+        (see players.arena.zygote_start); in bubblewrap it makes none out here."""
         self.lock = threading.Lock()
-        self.folder = tempfile.mkdtemp(prefix='jail-server-')
-        os.chmod(self.folder, 0o755)
+        self.temporary = tempfile.gettempdir() if level == 'process' else None
         self.socket, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        argv = _server_command(level, packages, theirs.fileno(), self.folder)
-        errors = open(os.path.join(self.folder, 'errors'), 'w+b')
+        argv = _server_command(level, packages, theirs.fileno(), self.temporary)
+        errors = tempfile.TemporaryFile()  # without a name: nothing to remove
         try:
             self.process = subprocess.Popen(
                 argv, pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL,
@@ -59,7 +64,8 @@ class JailServer:
             errors.seek(0)
             said = errors.read().decode(errors='replace').strip().splitlines()
             self.close_server()
-            raise ServerLost(f'the jail server did not start: {said[-1] if said else "no reason given"}')
+            raise ServerLost('the jail server did not start: '
+                             f'{said[-1] if said else "no reason given"}') from None
         finally:
             errors.close()
         self.socket.settimeout(None)
@@ -111,7 +117,10 @@ class JailServer:
         except subprocess.TimeoutExpired:
             self.process.kill()
             self.process.wait()
-        shutil.rmtree(self.folder, ignore_errors=True)
+        if self.temporary is not None:  # the folder of a server killed before it removed it
+            pattern = os.path.join(glob.escape(self.temporary), f'jail-server-{self.process.pid}-*')
+            for folder in glob.glob(pattern):
+                shutil.rmtree(folder, ignore_errors=True)
 
 
 _servers: dict = {}
@@ -153,41 +162,32 @@ def forget(level: str, packages: tuple[str, ...]) -> None:
 
 
 def _server_command(level: str, packages: Sequence[str], control: int,
-                    folder: str) -> list[str]:
-    """Return the command that starts a jail server. A Python without its site
+                    temporary: str | None) -> list[str]:
+    """Return the command that starts a jail server (players.arena.zygote_start),
+    which makes its folder in temporary (None: none). A Python without its site
     module imports only from the folders named here: the standard library and
     installed packages, and the packages, on their own (a subpackage without its
-    parent's other modules)."""
+    parent's other modules: at 'process', links in the server's folder)."""
     python = [sys.prefix, sys.base_prefix, sys.exec_prefix,
               os.path.dirname(os.path.realpath(sys.executable))]
     library = [path for path in sys.path if path and os.path.isdir(path)
                and any(path.startswith(prefix + os.sep) for prefix in python)]
     on_path = (*packages, __package__)  # the server's own modules too, not preloaded
     package_dirs = [os.path.dirname(importlib.import_module(name).__file__) for name in on_path]
-    uid_base = UID_BASE + (os.getpid() % 4_000_000) * 64
+    settings = {'control': control, 'level': level, 'packages': list(packages),
+                'uid_base': UID_BASE + (os.getpid() % 4_000_000) * 64, 'temporary': temporary}
+    start = [sys.executable, '-I', '-S', '-B',
+             os.path.join(os.path.dirname(os.path.abspath(__file__)), 'zygote_start.py')]
     if level == 'process':
-        root = os.path.join(folder, 'packages')
-        for name, path in zip(on_path, package_dirs):
-            if any(name.startswith(other + '.') for other in on_path):
-                continue  # there with its parent package
-            link = os.path.join(root, *name.split('.'))
-            os.makedirs(os.path.dirname(link), mode=0o755, exist_ok=True)
-            os.symlink(path, link)
-        return _python_command([root] + library, level, packages, control, uid_base)
+        links = [(name, path) for name, path in zip(on_path, package_dirs)
+                 if not any(name.startswith(other + '.') for other in on_path)]
+        return start + [json.dumps({**settings, 'path': library, 'links': links})]
     roots = [os.path.join(path, *['..'] * name.count('.'), '..')
              for name, path in zip(on_path, package_dirs)]
     roots = list(dict.fromkeys(os.path.normpath(path) for path in roots))
     binds = [path for path in dict.fromkeys(python + package_dirs) if not path.startswith('/usr/')]
-    return bwrap_options(binds) + _python_command(roots + library, level, packages, control,
-                                                   uid_base)
-
-
-def _python_command(path: list[str], level: str, packages: Sequence[str], control: int,
-                    uid_base: int) -> list[str]:
-    """Return the command of a fresh Python serving jails (see players.arena.zygote.main)."""
-    code = (f'import sys; sys.path[:] = {path!r}; import players.arena.zygote; '
-            f'players.arena.zygote.main({control}, {level!r}, {list(packages)!r}, {uid_base})')
-    return [sys.executable, '-I', '-S', '-B', '-c', code]
+    return bwrap_options(binds) + start + [json.dumps({**settings, 'path': roots + library,
+                                                       'links': []})]
 
 
 def bwrap_options(binds: Sequence[str], path: str = '/usr/bin:/bin', workdir: str = '/tmp',

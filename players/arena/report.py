@@ -35,9 +35,18 @@ def header(settings: dict, total: int, reused: int | None = None, db: str = '') 
                            break_on_hyphens=False)
     lines.append(header_details(settings))
     if reused is not None:
-        lines.append(f'Games: {total - reused} to play now, {reused} reused from {db} (the '
-                     'games of players whose code is unchanged)')
+        lines += [f'Games: {total - reused} to play now, {reused} reused (the games of players '
+                  'whose code is unchanged) from', path_line(db)]
     return '\n'.join(lines) + '\n'
+
+
+def path_line(path: str) -> str:
+    """Return a path as a line of its own, indented, at most WIDTH columns wide: a
+    longer path keeps its start and its end (the file's name), with … between."""
+    room = WIDTH - 2
+    if len(path) > room:
+        path = path[:room // 2] + '…' + path[-(room - room // 2 - 1):]
+    return '  ' + path
 
 
 def header_details(settings: dict) -> str:

@@ -9,7 +9,6 @@ import importlib
 import json
 import os
 import sys
-import tempfile
 from argparse import Namespace
 from concurrent.futures import Executor
 from typing import Callable
@@ -88,10 +87,9 @@ def play_tournament(options: Namespace) -> int:
                 'seed': options.seed, 'gauntlet': gauntlet, **vars(rules),
                 'digests': {name: ladder.digest(code) for name, code in codes.items()}}
     executor, in_flight = start_executor(options, worker_silence(rules), rules.sandbox)
-    with executor, tempfile.TemporaryDirectory() as scratch:
+    with executor:
         with usage_errors(StoreError):
-            store = Store(options.db or os.path.join(scratch, 'games.sqlite'), settings,
-                          options.resume)
+            store = Store(options.db or '', settings, options.resume)
         games = functools.partial(schedule, names, chosen, options.games, options.seed, gauntlet)
         reused = ladder.keep_unchanged(store, games(), settings['digests'])
         created = reserve(report_files(options))
@@ -104,7 +102,8 @@ def play_tournament(options: Namespace) -> int:
                          progress=progress)
         except (KeyboardInterrupt, MachineryError) as stop:
             progress.close()
-            kept = f'; they are in {options.db}: add --resume to go on' if options.db else ''
+            kept = (f'; they are in\n{report.path_line(options.db)}\nadd --resume to go on'
+                    if options.db else '')
             status = stopped(stop, created, f'{store.count()} of {total} games{kept}')
             store.close()
             return status

@@ -45,7 +45,9 @@ class Store:
     def __init__(self, path: str, settings: dict, resume: bool = False):
         """Open path for a tournament with these settings: a new file, or one that
         holds a tournament with the same settings but for the players (see
-        PLAYER_SETTINGS), whose settings become these. With resume the file must exist."""
+        PLAYER_SETTINGS), whose settings become these. With resume the file must exist.
+        The path '' is a file of SQLite's own, without a name, in the temporary
+        folder: gone when it closes, or when this process ends, however it ends."""
         if resume and not os.path.isfile(path):
             raise StoreError(f'cannot resume: no results file {path!r}')
         try:

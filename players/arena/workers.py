@@ -80,8 +80,8 @@ class WorkerPool(Executor):
     place. Workers ignore Ctrl-C (the parent handles it) and write their standard
     output and error to os.devnull. Workers start as start_method says (see
     multiprocessing; default: fork where the system has it); a pool made in a
-    process with other threads should use 'forkserver', so that no worker is
-    forked holding a lock another thread held."""
+    process with other threads should use 'spawn', so that no worker is forked
+    holding a lock another thread held."""
 
     def __init__(self, max_workers: int | None = None, hard_timeout: float | None = None,
                  start_method: str | None = None):

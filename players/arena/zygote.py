@@ -57,18 +57,18 @@ nothing else."""
 PACKET = 1 << 16
 """The largest control message."""
 
-def main(control_fd: int, level: str, packages: Sequence[str], uid_base: int) -> None:
+def main(control_fd: int, level: str, packages: Sequence[str], uid_base: int,
+         folder: str | None) -> None:
     """Serve jails on the control socket until the trusted side goes (closes it, or
-    ends, which closes it too), then kill them all; run by root, give them the user
-    ids from uid_base on."""
-    for name in ('SIGINT', 'SIGTERM'):
-        signal.signal(getattr(signal, name), signal.SIG_IGN)
+    ends, which closes it too), then kill them all; make each process-level jail's
+    folder in the server's folder (None: the temporary folder); run by root, give
+    the jails the user ids from uid_base on. (players.arena.zygote_start calls it.)"""
     preload(packages)
     confine.prctl(confine.PR_SET_DUMPABLE, 0)
     confine.prctl(confine.PR_SET_CHILD_SUBREAPER, 1)
     control = socket.socket(fileno=control_fd)
     control.send(json.dumps({'ready': True}).encode())
-    Server(control, level, uid_base).serve()
+    Server(control, level, uid_base, folder).serve()
 
 
 def probe(channel) -> None:
@@ -99,8 +99,8 @@ def preload(packages: Sequence[str]) -> None:
 class Server:
     """The server's loop: start jails, close them, and keep no trace of either."""
 
-    def __init__(self, control: socket.socket, level: str, uid_base: int):
-        self.control, self.level, self.uid_base = control, level, uid_base
+    def __init__(self, control: socket.socket, level: str, uid_base: int, folder: str | None):
+        self.control, self.level, self.uid_base, self.folder = control, level, uid_base, folder
         self.root = os.geteuid() == 0
         self.live: dict[int, str | None] = {}
         """Each live jail's pid and its private folder (None if it has none)."""
@@ -143,7 +143,7 @@ class Server:
         level = job.get('level', self.level)
         folder = None
         if level == 'process':
-            folder = tempfile.mkdtemp(prefix='jail-')
+            folder = tempfile.mkdtemp(prefix='jail-', dir=self.folder)
             if uid is not None:
                 os.chown(folder, uid, uid)
         pid = os.fork()

@@ -1,0 +1,48 @@
+"""A jail server's first steps, run by path with the standard library alone:
+
+    python -I -S -B players/arena/zygote_start.py SETTINGS
+
+SETTINGS is JSON (see players.arena.jail_server._server_command). At the 'process'
+level the server makes a folder of its own in the temporary folder it is given:
+in it the packages it may import (links to the project's folders) and, later,
+each jail's folder. The server removes it as it ends, when its control socket
+closes, so the folder goes however the trusted side ends (normally, by an
+error, by a signal, or killed). Then players.arena.zygote serves the jails."""
+
+import json
+import os
+import shutil
+import signal
+import sys
+import tempfile
+
+
+def start(settings: dict) -> None:
+    """Ignore Ctrl-C and SIGTERM (the trusted side ends the server by closing its
+    socket), import only from settings['path'] and, given a temporary folder, the
+    packages linked in a folder of the server's own; serve jails; remove the folder."""
+    for name in ('SIGINT', 'SIGTERM'):
+        signal.signal(getattr(signal, name), signal.SIG_IGN)
+    sys.path[:] = settings['path']
+    folder = None
+    if settings['temporary'] is not None:
+        folder = tempfile.mkdtemp(prefix=f'jail-server-{os.getpid()}-',
+                                  dir=settings['temporary'])
+    try:
+        if folder is not None:
+            os.chmod(folder, 0o755)  # for each jail's user, when run by root
+            for name, target in settings['links']:
+                link = os.path.join(folder, 'packages', *name.split('.'))
+                os.makedirs(os.path.dirname(link), mode=0o755, exist_ok=True)
+                os.symlink(target, link)
+            sys.path.insert(0, os.path.join(folder, 'packages'))
+        from players.arena import zygote
+        zygote.main(settings['control'], settings['level'], settings['packages'],
+                    settings['uid_base'], folder)
+    finally:
+        if folder is not None:
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+if __name__ == '__main__':
+    start(json.loads(sys.argv[1]))
