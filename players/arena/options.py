@@ -18,7 +18,7 @@ from . import grades, jail, report
 USAGE_ERROR = 2
 """The exit status of a mistake in what the user typed."""
 ENDING_CHOICES = (referee.NORMAL, referee.ADJUDICATED, 'forfeit', referee.TIMEOUT,
-                  referee.ILLEGAL, referee.ERROR)
+                  referee.ILLEGAL, referee.ERROR, referee.CANNOT_LOAD)
 """What games --ending accepts: how a game ended, 'forfeit' for any forfeit."""
 
 

@@ -114,7 +114,7 @@ def body(results: Results, by_variant: dict, fmt: str = 'simple',
     if 'speed' in shown:
         parts.append(f'Time per move\n\n{tables.speed_table(results, order, fmt)}')
     if 'forfeits' in shown and (results.reasons or not auto):
-        forfeits = (tables.forfeits_table(results, order, fmt) if results.reasons
+        forfeits = (tables.forfeits_table(results, order, fmt, WIDTH) if results.reasons
                     else 'No forfeits.')
         parts.append(f'Forfeits (the most frequent reasons of each player)\n\n{forfeits}')
     parts.append(f'Score % by variant\n\n{tables.variant_scores_table(by_variant, fmt, WIDTH)}')
