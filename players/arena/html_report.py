@@ -204,6 +204,14 @@ def forfeits_section(results: Results, order: list[str]) -> Raw:
                  [False, False, True, True, False])
 
 
+def players_section(specs: dict[str, str], broken: dict[str, str]) -> Raw:
+    """Return each player's name and spec, and for those that could not play, why."""
+    if not broken:
+        return table(['Name', 'Spec'], specs.items())
+    return table(['Name', 'Spec', 'Cannot play'],
+                 [(name, spec, broken.get(name, '')) for name, spec in specs.items()])
+
+
 def game_data(records: Iterable[dict], settings: dict,
               make_game: Callable[[str], Game]) -> dict:
     """Return the games for the page's script: each game's players, result and
@@ -260,7 +268,7 @@ def render(settings: dict, results: Results, by_variant: dict, records: Iterable
         ('endings', 'How games ended', endings_section(results, order)),
         ('forfeits', 'Forfeits and their reasons', forfeits_section(results, order)),
         ('games', 'Games', Raw(_GAMES_PANEL)),
-        ('players', 'Players', table(['Name', 'Spec'], specs.items())),
+        ('players', 'Players', players_section(specs, settings.get('broken') or {})),
     ]
     nav = ' · '.join(f'<a href="#{key}">{escape(title.split(" (")[0])}</a>'
                      for key, title, _ in sections)
