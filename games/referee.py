@@ -17,13 +17,15 @@ from .stochastic import is_chance_node
 
 class Termination(str, Enum):
     """How a game ended. Each is a str, its text as records, JSON and the results
-    store keep it ('normal', 'timeout', ...)."""
+    store keep it ('normal', 'timeout', ...). CANNOT_LOAD ends, before its first
+    move, a game of a player that could not be loaded at all."""
 
     NORMAL = 'normal'
     ADJUDICATED = 'adjudicated draw'
     ILLEGAL = 'illegal move'
     ERROR = 'error'
     TIMEOUT = 'timeout'
+    CANNOT_LOAD = 'cannot load'
 
     def __str__(self) -> str:
         return self.value
@@ -33,7 +35,7 @@ class Termination(str, Enum):
 
 
 NORMAL, ADJUDICATED, ILLEGAL = Termination.NORMAL, Termination.ADJUDICATED, Termination.ILLEGAL
-ERROR, TIMEOUT = Termination.ERROR, Termination.TIMEOUT
+ERROR, TIMEOUT, CANNOT_LOAD = Termination.ERROR, Termination.TIMEOUT, Termination.CANNOT_LOAD
 DETAIL_LIMIT = 500
 """The most characters of a forfeit's detail kept in the record (a player's message may be huge)."""
 
@@ -44,7 +46,7 @@ class Forfeit(Exception):
     def __init__(self, termination: Termination, detail: str):
         super().__init__(detail)
         self.termination = termination
-        """How the game ends: illegal move, error or timeout."""
+        """How the game ends: illegal move, error, timeout or cannot load."""
         self.detail = detail
         """What went wrong."""
 
@@ -64,7 +66,8 @@ class GameRecord:
     utilities: tuple = ()
     """Each seat's utility of the final state; a forfeit scores the loss/win of the game's range."""
     termination: Termination = NORMAL
-    """How the game ended: normal, adjudicated draw, illegal move, error or timeout."""
+    """How the game ended: normal, adjudicated draw, illegal move, error, timeout or
+    cannot load."""
     detail: str = ''
     """What went wrong, for a forfeit or adjudication."""
     offender: int | None = None

@@ -282,16 +282,18 @@ def test_a_program_that_cannot_be_run_is_a_usage_error(spec, error, capsys):
     assert stop.value.code == 2 and error in capsys.readouterr().err
 
 
-def test_a_program_that_fails_to_start_is_refused_before_play(folder, tmp_path, capsys):
+def test_a_program_that_fails_to_start_is_refused_before_play_if_strict(folder, tmp_path,
+                                                                       capsys):
     broken = folder / 'broken'
     broken.write_text('#!/bin/sh\necho "missing library" >&2\nexit 1\n')
     os.chmod(broken, 0o755)
     with pytest.raises(SystemExit) as stop:
         tournament.main(['--players', f'{broken},random', '--variants', 'simple-nim',
-                         '--sandbox', 'process', '--db', str(tmp_path / 'run.sqlite')])
+                         '--sandbox', 'process', '--db', str(tmp_path / 'run.sqlite'),
+                         '--strict'])
     err = capsys.readouterr().err
-    assert stop.value.code == 2 and "player 'broken': cannot start: its process exited with " \
-        'status 1; its standard error ends: missing library' in err
+    assert stop.value.code == 2 and "player 'broken' cannot play: cannot start: its process " \
+        'exited with status 1; its standard error ends: missing library' in err
     assert not (tmp_path / 'run.sqlite').exists()
 
 

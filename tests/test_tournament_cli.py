@@ -155,7 +155,7 @@ def test_ctrl_c_stops_cleanly_and_keeps_the_finished_games(tmp_path):
 @pytest.mark.parametrize('args, message', [
     (['--players', 'random,nobody'], "unknown player 'nobody'"),
     (['--players', f'random,{ROOT}/no/such/file.py:player'], 'no player file'),
-    (['--players', f'random,{HOSTILE}:missing'], "no player function 'missing'"),
+    (['--players', f'random,{HOSTILE}:missing', '--strict'], "no player function 'missing'"),
     (['--players', 'random,no_such_module:player'], "cannot find module 'no_such_module'"),
     (['--players', 'random'], 'at least two players'),
     (['--variants', 'nim(piles=(3, 4'], 'malformed game spec'),
@@ -238,11 +238,11 @@ def test_the_workers_of_a_killed_run_end_too(tmp_path, second):
     ('import os\nos._exit(0)\n', 'its process exited with status 0'),
     ('import time\ntime.sleep(60)\n', 'did not load within 2 s'),
 ])
-def test_a_file_that_exits_or_hangs_as_it_loads_is_refused(tmp_path, source, message):
+def test_a_file_that_exits_or_hangs_as_it_loads_is_refused_if_strict(tmp_path, source, message):
     path = tmp_path / 'bad.py'
     path.write_text(source + 'def player(game, state):\n    return game.actions(state)[0]\n')
     done = tournament('--players', f'random,{path}', '--variants', 'simple-nim',
-                      '--move-timeout', '0.5', check=False)
+                      '--move-timeout', '0.5', '--strict', check=False)
     assert done.returncode == 2 and done.stdout == ''
     assert message in done.stderr and done.stderr.count('\n') == 1, done.stderr
 

@@ -18,15 +18,16 @@ from importlib import resources
 from typing import Callable, Iterable, Sequence
 
 from games.base import Game
-from games.referee import ADJUDICATED, ERROR, ILLEGAL, NORMAL, TIMEOUT
+from games.referee import ADJUDICATED, CANNOT_LOAD, ERROR, ILLEGAL, NORMAL, TIMEOUT
 from .replay import outcome, replay, score_text
 from .report import plural
-from .results import ENDINGS, OPPONENT_FORFEIT, OVERALL, Results
+from .results import OPPONENT_FORFEIT, OVERALL, Results
 from .tables import (ENDING_HEADERS, LOS_PLAYERS, STANDING_COLUMNS, STANDING_FORMATS,
                      forfeit_rows, top_superiority)
 
 ENDING_COLOURS = {NORMAL: '#4e79a7', ADJUDICATED: '#bab0ac', TIMEOUT: '#f28e2b',
-                  ILLEGAL: '#e15759', ERROR: '#b07aa1', OPPONENT_FORFEIT: '#59a14f'}
+                  ILLEGAL: '#e15759', ERROR: '#b07aa1', CANNOT_LOAD: '#9c755f',
+                  OPPONENT_FORFEIT: '#59a14f'}
 """The colour of each way a game can end, in the endings bars."""
 SHARED_KEYS = ('kind', 'style', 'columns', 'rows')
 """The keys of a drawing that stay the same through a game, kept once per variant."""
@@ -168,21 +169,21 @@ def superiority_section(results: Results, order: list[str]) -> Raw:
 
 def endings_section(results: Results, order: list[str]) -> Raw:
     """Return how each player's games ended, with a bar of the shares."""
-    rows = []
+    endings, rows = results.endings(), []
     for player in order:
         tally = results.tallies[OVERALL, player]
-        counts = [tally.endings[ending] for ending in ENDINGS]
-        rows.append([player, *counts, _bar(counts, tally.games)])
+        counts = [tally.endings[ending] for ending in endings]
+        rows.append([player, *counts, _bar(endings, counts, tally.games)])
     legend = ''.join(f'<span class="key" style="background:{ENDING_COLOURS[e]}"></span>'
-                     f'{escape(ENDING_HEADERS[e])} ' for e in ENDINGS)
-    return Raw(table(['Player', *(ENDING_HEADERS[e] for e in ENDINGS), 'Share'], rows,
-                     [False] + [True] * len(ENDINGS)) + f'<p class="legend">{legend}</p>')
+                     f'{escape(ENDING_HEADERS[e])} ' for e in endings)
+    return Raw(table(['Player', *(ENDING_HEADERS[e] for e in endings), 'Share'], rows,
+                     [False] + [True] * len(endings)) + f'<p class="legend">{legend}</p>')
 
 
-def _bar(counts: list[int], total: int) -> Raw:
-    """Return a stacked bar of counts (one per ending) as a small SVG."""
+def _bar(endings: tuple[str, ...], counts: list[int], total: int) -> Raw:
+    """Return a stacked bar of counts (one per ending of endings) as a small SVG."""
     parts, start = ['<svg class="bar" viewBox="0 0 100 10" preserveAspectRatio="none">'], 0.0
-    for ending, count in zip(ENDINGS, counts):
+    for ending, count in zip(endings, counts):
         if count:
             share = 100 * count / total
             parts.append(f'<rect x="{start:.2f}" width="{share:.2f}" height="10" '
@@ -201,6 +202,14 @@ def forfeits_section(results: Results, order: list[str]) -> Raw:
               for player, ending, games, first, reason in rows]
     return table(['Player', 'Ending', 'Games', 'First game', "First game's reason"], linked,
                  [False, False, True, True, False])
+
+
+def players_section(specs: dict[str, str], broken: dict[str, str]) -> Raw:
+    """Return each player's name and spec, and for those that could not play, why."""
+    if not broken:
+        return table(['Name', 'Spec'], specs.items())
+    return table(['Name', 'Spec', 'Cannot play'],
+                 [(name, spec, broken.get(name, '')) for name, spec in specs.items()])
 
 
 def game_data(records: Iterable[dict], settings: dict,
@@ -259,7 +268,7 @@ def render(settings: dict, results: Results, by_variant: dict, records: Iterable
         ('endings', 'How games ended', endings_section(results, order)),
         ('forfeits', 'Forfeits and their reasons', forfeits_section(results, order)),
         ('games', 'Games', Raw(_GAMES_PANEL)),
-        ('players', 'Players', table(['Name', 'Spec'], specs.items())),
+        ('players', 'Players', players_section(specs, settings.get('broken') or {})),
     ]
     nav = ' · '.join(f'<a href="#{key}">{escape(title.split(" (")[0])}</a>'
                      for key, title, _ in sections)

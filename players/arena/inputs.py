@@ -1,13 +1,17 @@
 """What a user gives the command line, checked before anything is played: the
-games, the players (the gauntlet's among them) and the jail level.
+games, the players (the gauntlet's and a class's folder of submissions among
+them) and the jail level.
 
 A mistake in them is a UsageError, raised where it is found; the command line
-catches it once and prints its message on one line (exit status 2)."""
+catches it once and prints its message on one line (exit status 2). A
+submission that exists but cannot play is no mistake of the user's: the run
+lists it and it forfeits its games, unless the user asks for strictness."""
 
 from __future__ import annotations
 
 import contextlib
 import functools
+import os
 from typing import Iterable, Iterator, Mapping
 
 import players
@@ -17,7 +21,7 @@ from players.player_spec import Kind, parse_spec
 from . import jail, naming
 from .jailed_player import Setup
 from .loading import check_players
-from .player_code import PlayerCode, ProgramCode, read_code
+from .player_code import PlayerCode, ProgramCode, SubmissionError, read_code
 
 
 class UsageError(Exception):
@@ -81,36 +85,78 @@ def player_code(spec: str) -> PlayerCode | ProgramCode:
     load here, a file or module player only read, a program's command only checked
     to name a program."""
     with usage_errors():
-        parsed = parse_spec(spec)
-        if parsed.kind is Kind.REGISTRY:
-            players.load_player(spec)
-        return read_code(parsed)
+        return _read(spec)
 
 
-def checked_players(specs: Mapping[str, str], setup: Setup, game: Game,
-                    seconds: float) -> dict[str, PlayerCode | ProgramCode]:
-    """Return the code of each player by name, each checked to load (a program: to
-    start) within seconds in a jail for game, the game of setup (a file may exit,
-    hang or print as it loads)."""
+def _read(spec: str) -> PlayerCode | ProgramCode:
+    """Return the code of a player spec (see player_code); raise ValueError if it
+    cannot be had."""
+    parsed = parse_spec(spec)
+    if parsed.kind is Kind.REGISTRY:
+        players.load_player(spec)
+    return read_code(parsed)
+
+
+def checked_players(specs: Mapping[str, str], setup: Setup, game: Game, seconds: float,
+                    strict: bool = False, submitted: Iterable[str] = ()
+                    ) -> tuple[dict[str, PlayerCode | ProgramCode], dict[str, str]]:
+    """Return the code of each player by name, and why each player that cannot play
+    cannot ({name: why}, in the players' order). A player cannot play if its code
+    cannot be read as it is (player_code.SubmissionError; for the specs submitted,
+    those of a class's folder, whatever keeps them from being read), or if it fails
+    to load (a program: to start) within seconds in a jail for game, the game of
+    setup (a file may exit, hang or print as it loads). Any other spec that cannot
+    be read is a UsageError, as is a registry player that fails to load, and with
+    strict the first player that cannot play."""
     for name, spec in specs.items():
         if players.registry.is_interactive(spec):
             raise UsageError(f'player {name!r} needs a person at the keyboard; play it with play')
-    codes = {name: player_code(spec) for name, spec in specs.items()}
-    with usage_errors():
-        check_players(codes, setup, game, seconds)
-    return codes
+    submitted = set(submitted)
+    codes, unread = {}, {}
+    for name, spec in specs.items():
+        try:
+            codes[name] = _read(spec)
+        except ValueError as error:
+            if strict or not (isinstance(error, SubmissionError) or spec in submitted):
+                raise UsageError(str(error)) from None
+            unread[name] = str(error)
+    unloaded = check_players(codes, setup, game, seconds)
+    for name, why in unloaded.items():
+        if strict or not naming.is_code_spec(specs[name]):
+            raise UsageError(f'player {name!r} cannot play: {why}')
+    failed = {**unread, **unloaded}
+    return codes, {name: failed[name] for name in specs if name in failed}
 
 
-def tournament_players(text: str | None, gauntlet: str | None,
-                       anchors: Iterable[str] = ()) -> tuple[dict[str, str], str | None]:
+def class_submissions(folder: str) -> list[str]:
+    """Return the player specs of a class's folder of submissions, in the order of
+    their names: each .py file of it (its function player) and each folder in it
+    (a submission folder), hidden entries and __pycache__ left out. Raises a
+    UsageError for a folder that does not exist or holds no submission."""
+    if not os.path.isdir(folder):
+        raise UsageError(f'--submissions: no folder {folder!r}')
+    specs = [os.path.join(folder, name) for name in sorted(os.listdir(folder))
+             if not name.startswith('.') and name != '__pycache__']
+    specs = [spec for spec in specs if os.path.isdir(spec)
+             or spec.endswith('.py') and os.path.isfile(spec)]
+    if not specs:
+        raise UsageError(f'--submissions: {folder!r} holds no submission (no .py file, '
+                         'no folder)')
+    return specs
+
+
+def tournament_players(text: str | None, gauntlet: str | None, anchors: Iterable[str] = (),
+                       submitted: Iterable[str] = ()) -> tuple[dict[str, str], str | None]:
     """Return the players of a tournament as {name: spec}: those of text (comma-
     separated, each SPEC or NAME=SPEC; by default every registered non-interactive
-    player), then the anchors not among them (registry specs); and the name of the
-    gauntlet player, which is added first if it is none of them."""
-    if text is None:
-        entries = players.registry.tournament_names()
+    player, or none if specs are submitted), then the submitted specs (see
+    class_submissions), then the anchors not among them (registry specs); and the
+    name of the gauntlet player, which is added first if it is none of them."""
+    submitted = list(submitted)
+    if text is not None:
+        entries = [*naming.split_specs(text), *submitted]
     else:
-        entries = naming.split_specs(text)
+        entries = submitted or players.registry.tournament_names()
     with usage_errors():
         specs = naming.name_players(entries)
         missing = [name for name in anchors if name not in specs]

@@ -3,18 +3,20 @@
 A player is known by its name and the digest of its code: a file or module
 player's source and function, every file of a submission folder, a shipped
 player's spec (its registry name and options), a program's command and the
-files of its folders. A game is known by its variant, its players so known, its
-pair, its leg and its seed. Run again with a new player, the games that involve it are
-missing; with a player's file changed, its old games no longer match and are
-replaced; with a player gone, its games are dropped. Every other game is kept,
-under its place in the new schedule, so the tables are those of a full run."""
+files of its folders; a player that cannot play by that digest (or its spec, if
+its code could not be read) and why it cannot. A game is known by its variant,
+its players so known, its pair, its leg and its seed. Run again with a new
+player, the games that involve it are missing; with a player's file changed, its
+old games no longer match and are replaced; with a player gone, its games are
+dropped. Every other game is kept, under its place in the new schedule, so the
+tables are those of a full run."""
 
 from __future__ import annotations
 
 import hashlib
 import json
 import os
-from typing import Iterable
+from typing import Iterable, Mapping
 
 from .player_code import PlayerCode, ProgramCode
 from .schedule import ScheduledGame
@@ -35,6 +37,22 @@ def digest(code: PlayerCode | ProgramCode) -> str:
     for path, content in code.files:
         digested.update(path.encode() + b'\0' + hashlib.sha256(content).digest())
     return digested.hexdigest()[:16]
+
+
+def digests(specs: Mapping[str, str], codes: Mapping[str, PlayerCode | ProgramCode],
+            broken: Mapping[str, str]) -> dict[str, str]:
+    """Return the digest of each player of specs by name: that of its code in codes
+    (see digest), and for a player that cannot play (broken gives why), that of its
+    code's digest, or its spec if it has no code, with the reason, so that its games
+    are played again once it plays (its code fixed, or a load that timed out on a
+    busy machine now in time) or fails otherwise."""
+    found = {}
+    for name, spec in specs.items():
+        known = digest(codes[name]) if name in codes else spec
+        if name in broken:
+            known = hashlib.sha256(json.dumps([known, broken[name]]).encode()).hexdigest()[:16]
+        found[name] = known
+    return found
 
 
 def _program_digest(code: ProgramCode) -> str:

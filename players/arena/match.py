@@ -78,15 +78,19 @@ def play_opening(game: Game, plies: int, seed, dice: random.Random) -> tuple[lis
 
 def play_scheduled_game(spec: ScheduledGame, rules: Rules,
                         players: Mapping[str, PlayerCode | ProgramCode],
-                        make_game: Callable[[str], Game], load_player: Callable) -> dict:
+                        make_game: Callable[[str], Game], load_player: Callable,
+                        broken: Mapping[str, str] | None = None) -> dict:
     """Play the game spec describes and return its record as a dict (see record()).
     players gives the code of each player by name; make_game(variant) makes the
     game, here and in the jails, where load_player(spec) loads registry players.
     Each player runs in a jail started for this game alone and killed at its end
-    (a program is told the result first)."""
+    (a program is told the result first). A player of broken ({name: why it cannot
+    play}) gets no jail: the game ends before its first move (see unplayed)."""
     if spec.variant not in _games:
         _games[spec.variant] = make_game(spec.variant)
     game = _games[spec.variant]
+    if broken and (spec.first in broken or spec.second in broken):
+        return unplayed(spec, referee.seats_of(game), broken)
     dice = random.Random(f'{spec.seed}:dice')  # both games of a pair see the same dice
     history, state = play_opening(game, rules.openings, spec.seed, dice)
     opening = list(history)
@@ -114,6 +118,25 @@ def play_scheduled_game(spec: ScheduledGame, rules: Rules,
     finally:
         for player in jailed:
             player.close()
+
+
+def unplayed(spec: ScheduledGame, seats: tuple, broken: Mapping[str, str]) -> dict:
+    """Return the record of a game that a player of broken ({name: why it cannot
+    play}) cannot play, no move played: it forfeits, the termination 'cannot load'
+    and its reason the detail. When neither player can play, the game is a draw
+    charged to the first seat, whose reason comes first in the detail: a record
+    names one player who forfeits, and the pair's other game, the seats swapped,
+    charges the other."""
+    first, second = spec.first, spec.second
+    if first in broken and second in broken:
+        played = referee.forfeited(seats, FIRST, referee.CANNOT_LOAD,
+                                   f'{broken[first]}; {second} cannot play either: '
+                                   f'{broken[second]}')
+        played.utilities = (0, 0)
+    else:
+        seat = FIRST if first in broken else SECOND
+        played = referee.forfeited(seats, seat, referee.CANNOT_LOAD, broken[(first, second)[seat]])
+    return record(spec, [], played)
 
 
 def _ended(jailed: list, played: referee.GameRecord) -> list:

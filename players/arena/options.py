@@ -18,7 +18,7 @@ from . import grades, jail, report
 USAGE_ERROR = 2
 """The exit status of a mistake in what the user typed."""
 ENDING_CHOICES = (referee.NORMAL, referee.ADJUDICATED, 'forfeit', referee.TIMEOUT,
-                  referee.ILLEGAL, referee.ERROR)
+                  referee.ILLEGAL, referee.ERROR, referee.CANNOT_LOAD)
 """What games --ending accepts: how a game ended, 'forfeit' for any forfeit."""
 
 
@@ -87,7 +87,11 @@ def add_tournament_options(parser: ArgumentParser) -> None:
     option('--players', metavar='A,B,...', help='player specs: registry names, with options such '
            'as mcts(N=200), module:function or path/to/file.py:function, programs in any '
            'language as exec:COMMAND or an executable file, each SPEC or NAME=SPEC '
-           '(default: every registered non-interactive player)')
+           '(default: every registered non-interactive player; none with --submissions)')
+    option('--submissions', metavar='DIR', help="a class's folder: each .py file in it and "
+           'each folder in it is one player, named after it, beside those of --players')
+    option('--strict', action='store_true', help='stop (exit status 2) at the first player '
+           'that cannot play, instead of listing it and scoring its games as forfeits')
     option('--variants', nargs='+', metavar='V', help='variant names or specs (default: the '
            'default set, see list)')
     option('--gauntlet', metavar='PLAYER', help='play PLAYER against every other player '

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any, Iterator
 
 from games.base import Game
-from games.referee import NORMAL, seats_of
+from games.referee import CANNOT_LOAD, NORMAL, seats_of
 from games.stochastic import from_json, is_chance_node
 from .report import plural
 
@@ -52,9 +52,13 @@ def replay(game: Game, record: dict) -> list[Ply]:
 
 
 def outcome(record: dict) -> str:
-    """Return how a record's game ended, in words: 'alice wins: bob forfeits (error: ...)'."""
+    """Return how a record's game ended, in words: 'alice wins: bob forfeits (error: ...)',
+    or 'alice wins: bob cannot play, so no move was played (SyntaxError: ...)'."""
     first, second, score = record['first'], record['second'], record['score']
     result = (f'{first} wins' if score == 1 else f'{second} wins' if score == 0 else 'draw')
+    if record['termination'] == CANNOT_LOAD:
+        return f'{result}: {record["forfeit"]} cannot play, so no move was played ' \
+               f'({record["detail"]})'
     if record['forfeit'] is not None:
         return f'{result}: {record["forfeit"]} forfeits ({record["termination"]}: ' \
                f'{record["detail"]})'

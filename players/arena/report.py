@@ -24,15 +24,18 @@ take to be printed without being asked for."""
 
 
 def header(settings: dict, total: int, reused: int | None = None, db: str = '') -> str:
-    """Return the lines that open a tournament: what it plays, its players and
-    variants, and, given the games reused from the results file db, how many are
-    played now."""
+    """Return the lines that open a tournament: what it plays, its players (and a
+    line for each that cannot play, saying why, cut to WIDTH: the records say it
+    all) and variants, and, given the games reused from the results file db, how
+    many are played now."""
     players, variants = settings['players'], settings['variants']
     kind = f'Gauntlet of {settings["gauntlet"]}' if settings.get('gauntlet') else 'Round robin'
     lines = [f'{kind}: {plural(len(players), "player")}, {plural(len(variants), "variant")}, '
              f'{plural(total, "game")} (seed {settings["seed"]})']
     lines += textwrap.wrap('Players: ' + ', '.join(players), WIDTH, subsequent_indent='  ',
                            break_on_hyphens=False)
+    lines += [tables.shorten(f'{name}: cannot play: {" ".join(why.split())}', WIDTH)
+              for name, why in settings.get('broken', {}).items()]
     lines.append(header_details(settings))
     if reused is not None:
         lines += [f'Games: {total - reused} to play now, {reused} reused (the games of players '
@@ -123,7 +126,7 @@ def body(results: Results, by_variant: dict, fmt: str = 'simple',
     if 'speed' in shown:
         parts.append(f'Time per move\n\n{tables.speed_table(results, order, fmt)}')
     if 'forfeits' in shown and (results.reasons or not auto):
-        forfeits = (tables.forfeits_table(results, order, fmt) if results.reasons
+        forfeits = (tables.forfeits_table(results, order, fmt, WIDTH) if results.reasons
                     else 'No forfeits.')
         parts.append(f'Forfeits (the most frequent reasons of each player)\n\n{forfeits}')
     parts.append(f'Score % by variant\n\n{tables.variant_scores_table(by_variant, fmt, WIDTH)}')

@@ -7,14 +7,15 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
-from games.referee import ADJUDICATED, ERROR, ILLEGAL, NORMAL, TIMEOUT
+from games.referee import ADJUDICATED, CANNOT_LOAD, ERROR, ILLEGAL, NORMAL, TIMEOUT
 
 OVERALL = None
 """The key of the totals across all variants."""
 OPPONENT_FORFEIT = 'opponent forfeit'
-ENDINGS = (NORMAL, ADJUDICATED, TIMEOUT, ILLEGAL, ERROR, OPPONENT_FORFEIT)
+ENDINGS = (NORMAL, ADJUDICATED, TIMEOUT, ILLEGAL, ERROR, CANNOT_LOAD, OPPONENT_FORFEIT)
 """How a game can end for a player: on the board, by adjudication, by the
-player's own timeout, illegal move or error, or by the opponent's forfeit."""
+player's own timeout, illegal move or error, by its own code that could not be
+loaded, or by the opponent's forfeit."""
 MAX_REASONS = 20
 """The most different forfeit reasons kept for one player; the rest are only counted."""
 
@@ -24,7 +25,7 @@ class Reason:
     """One kind of fault a player forfeited for, and the games it forfeited for it."""
 
     termination: str
-    """How the games ended: timeout, illegal move or error."""
+    """How the games ended: timeout, illegal move, error or cannot load."""
     kind: str
     """The kind of fault: the detail up to its first ':' or ';', such as 'TypeError'."""
     detail: str
@@ -45,7 +46,8 @@ class Tally:
     draws: int = 0
     losses: int = 0
     forfeits: int = 0
-    """Games the player lost by a timeout, an illegal move or an error."""
+    """Games the player forfeited: by a timeout, an illegal move, an error or code
+    that could not be loaded."""
     endings: Counter = field(default_factory=Counter)
     """Games by how they ended for the player (see ENDINGS)."""
     seconds: float = 0.0
@@ -144,6 +146,12 @@ class Results:
     def pair_points(self, variant) -> dict:
         """Return {(a, b): a's points against b} for one variant (or OVERALL)."""
         return {(a, b): p for (v, a, b), p in self.points.items() if v == variant}
+
+    def endings(self) -> tuple[str, ...]:
+        """Return the endings the tables show: ENDINGS, without CANNOT_LOAD unless a
+        game ended so (it is rare, and its column would widen every report)."""
+        happened = any(tally.endings[CANNOT_LOAD] for tally in self.tallies.values())
+        return tuple(ending for ending in ENDINGS if ending != CANNOT_LOAD or happened)
 
     def entrants(self, variant) -> list:
         """Return the players with games on a variant (or OVERALL), in the players' order."""

@@ -11,13 +11,13 @@ import os
 import sys
 from argparse import Namespace
 from concurrent.futures import Executor
-from typing import Callable
+from typing import Callable, Sequence
 
 import players
 import variants
 from . import jail, ladder, naming, report, sprt
-from .inputs import (UsageError, checked_players, distinct_variants, make_game, new_setup,
-                     sandbox_level, tournament_players, usage_errors)
+from .inputs import (UsageError, checked_players, class_submissions, distinct_variants,
+                     make_game, new_setup, sandbox_level, tournament_players, usage_errors)
 from .match import Rules, play_scheduled_game
 from .outputs import check_output, check_outputs, report_files, reserve, write_results
 from .progress import Progress
@@ -37,12 +37,15 @@ def rules_of(options: Namespace) -> Rules:
                  sandbox_level(options.sandbox), options.memory)
 
 
-def checked(specs: dict[str, str], chosen: list[str], rules: Rules) -> dict:
+def checked(specs: dict[str, str], chosen: list[str], rules: Rules, strict: bool = True,
+            submitted: Sequence[str] = ()) -> tuple[dict, dict[str, str]]:
     """Return the code of each player by name, checked to load in a jail for the
-    first of the chosen variants."""
+    first of the chosen variants, and why each that cannot play cannot (see
+    inputs.checked_players; with strict, none: the first is a UsageError)."""
     setup = new_setup(chosen[0], level=rules.sandbox,
                       limits=jail.Limits(memory_mb=rules.memory_mb))
-    return checked_players(specs, setup, make_game(chosen[0]), rules.load_seconds())
+    return checked_players(specs, setup, make_game(chosen[0]), rules.load_seconds(), strict,
+                           submitted)
 
 
 def worker_silence(rules: Rules) -> float:
@@ -51,11 +54,12 @@ def worker_silence(rules: Rules) -> float:
     return 2 * rules.load_seconds() + rules.move_timeout + 5
 
 
-def game_job(rules: Rules, codes: dict) -> Callable:
+def game_job(rules: Rules, codes: dict, broken: dict[str, str] | None = None) -> Callable:
     """Return the job that plays one scheduled game under rules between the players
-    of codes."""
+    of codes, those of broken forfeiting theirs unplayed."""
     return functools.partial(play_scheduled_game, rules=rules, players=codes,
-                             make_game=variants.make, load_player=players.load_player)
+                             make_game=variants.make, load_player=players.load_player,
+                             broken=broken)
 
 
 def stopped(stop: BaseException, created: list[str], done: str, before: str = '') -> int:
@@ -80,12 +84,14 @@ def play_tournament(options: Namespace) -> int:
     check_executor(options)
     rules = rules_of(options)
     jail.prepare_jailer()
-    specs, gauntlet = tournament_players(options.players, options.gauntlet, options.anchors or ())
+    submitted = class_submissions(options.submissions) if options.submissions else []
+    specs, gauntlet = tournament_players(options.players, options.gauntlet, options.anchors or (),
+                                         submitted)
     names = list(specs)
-    codes = checked(specs, chosen, rules)
+    codes, broken = checked(specs, chosen, rules, options.strict, submitted)
     settings = {'players': names, 'specs': specs, 'variants': chosen, 'games': options.games,
-                'seed': options.seed, 'gauntlet': gauntlet, **vars(rules),
-                'digests': {name: ladder.digest(code) for name, code in codes.items()}}
+                'seed': options.seed, 'gauntlet': gauntlet, **vars(rules), 'broken': broken,
+                'digests': ladder.digests(specs, codes, broken)}
     executor, in_flight = start_executor(options, worker_silence(rules), rules.sandbox)
     with executor:
         with usage_errors(StoreError):
@@ -98,8 +104,8 @@ def play_tournament(options: Namespace) -> int:
               flush=True)
         progress = Progress(total, done=reused)
         try:
-            played = run(games(), game_job(rules, codes), executor, store, in_flight=in_flight,
-                         progress=progress)
+            played = run(games(), game_job(rules, codes, broken), executor, store,
+                         in_flight=in_flight, progress=progress)
         except (KeyboardInterrupt, MachineryError) as stop:
             progress.close()
             kept = (f'; they are in\n{report.path_line(options.db)}\nadd --resume to go on'
@@ -178,7 +184,7 @@ def play_sprt(options: Namespace) -> int:
     jail.prepare_jailer()
     specs = sprt_players(options.player, options.baseline)
     player, baseline = specs
-    codes = checked(specs, chosen, rules)
+    codes, _ = checked(specs, chosen, rules)
     lower, upper = hypotheses.bounds()
     print(f'SPRT: {player} against {baseline}, H0: Elo <= {hypotheses.elo0:g}, H1: Elo >= '
           f'{hypotheses.elo1:g} (seed {options.seed})\nAlpha {hypotheses.alpha:g}, beta '

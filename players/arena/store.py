@@ -20,8 +20,9 @@ COLUMNS = {
 'second' are the players' names, 'first_spec' and 'second_spec' their specs,
 'first_digest' and 'second_digest' the digests of their code, 'stderr_first' and
 'stderr_second' what a program wrote on standard error."""
-PLAYER_SETTINGS = ('players', 'specs', 'digests', 'gauntlet')
-"""The settings that may change between runs on one file (a ladder): who plays.
+PLAYER_SETTINGS = ('players', 'specs', 'digests', 'gauntlet', 'broken')
+"""The settings that may change between runs on one file (a ladder): who plays
+(and who cannot play, with why).
 The others change every game, so a file holds one value of each."""
 
 JSON_COLUMNS = ('moves', 'rolls')

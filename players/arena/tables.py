@@ -7,10 +7,10 @@ import textwrap
 
 from tabulate import tabulate
 
-from games.referee import ADJUDICATED, ERROR, ILLEGAL, NORMAL, TIMEOUT
+from games.referee import ADJUDICATED, CANNOT_LOAD, ERROR, ILLEGAL, NORMAL, TIMEOUT
 from . import ratings
 from .grades import add_grades
-from .results import ENDINGS, OPPONENT_FORFEIT, OVERALL, Results
+from .results import OPPONENT_FORFEIT, OVERALL, Results
 
 STANDING_COLUMNS = {
     'rank': 'Rank', 'player': 'Player', 'elo': 'Elo', 'margin': '±', 'games': 'Games',
@@ -24,12 +24,15 @@ STANDING_FORMATS = {'score_pct': '.1f', 'draw_pct': '.1f', 'grade': '.1f'}
 """How the standings' fractional columns are shown: percentages and grades with one
 decimal."""
 ENDING_HEADERS = {NORMAL: 'Normal', ADJUDICATED: 'Adjudicated', TIMEOUT: 'Timeout',
-                  ILLEGAL: 'Illegal', ERROR: 'Error', OPPONENT_FORFEIT: 'Opp. forfeit'}
-"""Short column headers for ENDINGS."""
+                  ILLEGAL: 'Illegal', ERROR: 'Error', CANNOT_LOAD: 'Cannot load',
+                  OPPONENT_FORFEIT: 'Opp. forfeit'}
+"""Short column headers for results.ENDINGS."""
 FORFEIT_REASONS = 3
 """How many different forfeit reasons of each player the forfeits table lists."""
 REASON_WIDTH = 60
 """The most characters of a forfeit's reason the forfeits table shows."""
+MIN_REASON_WIDTH = 20
+"""The fewest characters of a reason the forfeits table cuts one to, to fit a width."""
 HEADER_WRAP = 7
 """The width variants' names are wrapped to when the scores by variant are too wide."""
 LOS_PLAYERS = 10
@@ -147,9 +150,10 @@ def crosstable(results: Results, order: list[str], fmt: str) -> str:
 
 def endings_table(results: Results, order: list[str], fmt: str) -> str:
     """Return how each player's games ended, over all variants."""
-    rows = [[player, *(results.tallies[OVERALL, player].endings[ending] for ending in ENDINGS)]
+    endings = results.endings()
+    rows = [[player, *(results.tallies[OVERALL, player].endings[ending] for ending in endings)]
             for player in order]
-    return tabulate(rows, headers=['Player', *(ENDING_HEADERS[e] for e in ENDINGS)],
+    return tabulate(rows, headers=['Player', *(ENDING_HEADERS[e] for e in endings)],
                     tablefmt=fmt)
 
 
@@ -190,11 +194,19 @@ def shorten(text: str, width: int) -> str:
     return text if len(text) <= width else text[:width - 1] + '…'
 
 
-def forfeits_table(results: Results, order: list[str], fmt: str) -> str:
-    """Return each player's forfeits with their reasons (see forfeit_rows)."""
-    return tabulate(forfeit_rows(results, order), headers=['Player', 'Ending', 'Games',
-                                                           'First game', "First game's reason"],
-                    tablefmt=fmt, missingval='')
+def forfeits_table(results: Results, order: list[str], fmt: str,
+                   width: int | None = None) -> str:
+    """Return each player's forfeits with their reasons (see forfeit_rows), the
+    reasons cut shorter than REASON_WIDTH if that makes the table fit width
+    columns (at most to MIN_REASON_WIDTH characters)."""
+    def render(reason_width: int) -> str:
+        return tabulate(forfeit_rows(results, order, width=reason_width),
+                        headers=['Player', 'Ending', 'Games', 'First game',
+                                 "First game's reason"], tablefmt=fmt, missingval='')
+    text = render(REASON_WIDTH)
+    if width is None or widest(text) <= width:
+        return text
+    return render(max(MIN_REASON_WIDTH, REASON_WIDTH - (widest(text) - width)))
 
 
 def all_standings(results: Results, anchors: dict[str, float] | None = None) -> dict:
