@@ -66,7 +66,7 @@ def test_a_run_that_ends_leaves_nothing(tmp_path, level):
 def test_a_run_that_stops_on_an_error_leaves_nothing(tmp_path):
     broken = tmp_path / 'broken.py'
     broken.write_text("raise ImportError('no such thing')\n")
-    assert tournament(tmp_path, '--players', f'ab1,{FIRST},{broken}') == (2, [])
+    assert tournament(tmp_path, '--players', f'ab1,{FIRST},{broken}', '--strict') == (2, [])
 
 
 @pytest.mark.parametrize('stop, level, status', [
