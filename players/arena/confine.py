@@ -11,14 +11,22 @@ import os
 import resource
 import signal
 
+from . import folder_image
+
 REQUEST_FD, ANSWER_FD = 3, 4
 """The jail's ends of its two pipes, the same in every jail."""
+IMAGE_FD = 5
+"""Where a jail holds its submission's folder image until it has unpacked it."""
+SUBMISSION = 'submission'
+"""The folder, in the jail's own folder, of its submission's files: read-only, and
+the jail's working folder."""
 PROGRAM_PATH = '/usr/local/bin:/usr/bin:/bin'
 """Where a jailed command and the programs it starts are looked for."""
 
 _CLONE_NEWNS, _CLONE_NEWUTS, _CLONE_NEWIPC = 0x20000, 0x4000000, 0x8000000
 _CLONE_NEWUSER, _CLONE_NEWPID, _CLONE_NEWNET = 0x10000000, 0x20000000, 0x40000000
-_MS_RDONLY, _MS_NOSUID, _MS_NODEV, _MS_REC, _MS_PRIVATE = 1, 2, 4, 0x4000, 0x40000
+_MS_RDONLY, _MS_NOSUID, _MS_NODEV, _MS_REMOUNT, _MS_BIND = 1, 2, 4, 32, 4096
+_MS_REC, _MS_PRIVATE = 0x4000, 0x40000
 PR_SET_PDEATHSIG, PR_SET_DUMPABLE, PR_SET_CHILD_SUBREAPER, PR_SET_NO_NEW_PRIVS = 1, 4, 36, 38
 """Options of Linux's prctl (see prctl)."""
 _LIBC = ctypes.CDLL(None, use_errno=True)
@@ -56,32 +64,39 @@ def run_command(job: dict, fds: list[int], folder: str | None, uid: int | None,
         os._exit(127)
 
 
-def take_pipes(request_read: int, answer_write: int) -> None:
-    """In a new jail: its own session, the pipes on REQUEST_FD and ANSWER_FD, the
-    standard streams on /dev/null, and no other file open."""
+def take_pipes(request_read: int, answer_write: int, image: int | None = None) -> None:
+    """In a new jail: its own session, the pipes on REQUEST_FD and ANSWER_FD, its
+    submission's folder image (if any) on IMAGE_FD, the standard streams on
+    /dev/null, and no other file open."""
     os.setsid()
     prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
-    high = [fcntl.fcntl(fd, fcntl.F_DUPFD, 10) for fd in (request_read, answer_write)]
-    os.dup2(high[0], REQUEST_FD)
-    os.dup2(high[1], ANSWER_FD)
+    kept = (request_read, answer_write) if image is None else (request_read, answer_write, image)
+    high = [fcntl.fcntl(fd, fcntl.F_DUPFD, 10) for fd in kept]
+    for target, fd in zip((REQUEST_FD, ANSWER_FD, IMAGE_FD), high):
+        os.dup2(fd, target)
     null = os.open(os.devnull, os.O_RDWR)
     for fd in (0, 1, 2):
         os.dup2(null, fd)
-    os.closerange(ANSWER_FD + 1, resource.getrlimit(resource.RLIMIT_NOFILE)[0])
+    os.closerange(REQUEST_FD + len(kept), resource.getrlimit(resource.RLIMIT_NOFILE)[0])
 
 
-def shut_in(folder: str, uid: int | None, limits: dict) -> None:
-    """In a process-level jail: limits, a clean environment and the private folder;
-    started by root, shut in that folder under a user of its own."""
+def shut_in(folder: str, uid: int | None, limits: dict, image: bool = False) -> None:
+    """In a process-level jail: limits, a clean environment and the private folder,
+    with the submission's files (the image on IMAGE_FD, if image) unpacked
+    read-only in its SUBMISSION folder, the working folder; started by root, shut
+    in that folder under a user of its own (the submission's files are root's)."""
+    if image:
+        folder_image.unpack(IMAGE_FD, os.path.join(folder, SUBMISSION))
+        os.chmod(folder, 0o1700)  # the jail's user may not move root's files away
     _set_limits(limits, _process_limit(limits, uid))
     os.environ.clear()  # no secret of anyone's environment
     prctl(PR_SET_NO_NEW_PRIVS, 1)
     if uid is None:
-        os.chdir(folder)
+        os.chdir(os.path.join(folder, SUBMISSION) if image else folder)
         os.environ.update(PATH='/usr/bin:/bin', HOME=folder, TMPDIR=folder)
         return
     os.chroot(folder)
-    os.chdir('/')
+    os.chdir(f'/{SUBMISSION}' if image else '/')
     os.environ.update(PATH='/usr/bin:/bin', HOME='/', TMPDIR='/')
     _become(uid)
 
@@ -93,12 +108,14 @@ def _become(uid: int) -> None:
     os.setresuid(uid, uid, uid)
 
 
-def enter_namespaces(limits: dict, uid: int | None) -> None:
+def enter_namespaces(limits: dict, uid: int | None, image: bool = False) -> None:
     """In a jail of a server inside bubblewrap: a user of its own (uid, when the
     server runs as root), then namespaces of its own (user, mount, process,
-    network, IPC), a fresh /tmp and no /proc, and no capabilities. This process
-    waits as the namespace's parent; the jail goes on in its child, the
-    namespace's first process, whose death kills every process in it."""
+    network, IPC), a fresh /tmp and no /proc, and no capabilities; with image,
+    the submission's files (the image on IMAGE_FD) unpacked in /tmp's SUBMISSION
+    folder, mounted read-only, the working folder. This process waits as the
+    namespace's parent; the jail goes on in its child, the namespace's first
+    process, whose death kills every process in it."""
     if uid is not None:
         _become(uid)
         prctl(PR_SET_DUMPABLE, 1)  # to write its own maps in /proc/self
@@ -110,8 +127,15 @@ def enter_namespaces(limits: dict, uid: int | None) -> None:
         with open(f'/proc/self/{name}', 'w') as file:
             file.write(text)
     _mount(None, '/', None, _MS_REC | _MS_PRIVATE)
+    room = (os.fstat(IMAGE_FD).st_size >> 20) + 1 if image else 0  # the submission's MiB
     _mount('tmpfs', '/tmp', 'tmpfs', _MS_NOSUID | _MS_NODEV,
-           f'size={limits["file_mb"] * 4}m,mode=1777')
+           f'size={limits["file_mb"] * 4 + room}m,mode=1777')
+    if image:
+        submission = f'/tmp/{SUBMISSION}'
+        folder_image.unpack(IMAGE_FD, submission)
+        _mount(submission, submission, None, _MS_BIND)
+        _mount(None, submission, None, _MS_BIND | _MS_REMOUNT | _MS_RDONLY | _MS_NOSUID
+               | _MS_NODEV)
     _mount('tmpfs', '/proc', 'tmpfs', _MS_RDONLY | _MS_NOSUID | _MS_NODEV, 'size=4k,mode=555')
     child = os.fork()
     if child:
@@ -121,7 +145,7 @@ def enter_namespaces(limits: dict, uid: int | None) -> None:
     _drop_capabilities()
     prctl(PR_SET_NO_NEW_PRIVS, 1)
     prctl(PR_SET_DUMPABLE, 0)
-    os.chdir('/tmp')
+    os.chdir(f'/tmp/{SUBMISSION}' if image else '/tmp')
     os.environ.clear()
     os.environ.update(PATH='/usr/bin:/bin', HOME='/tmp', TMPDIR='/tmp')
 

@@ -88,19 +88,22 @@ class Jail:
     """A jailed process running entry ('module:function') as function(channel)."""
 
     def __init__(self, entry: str, level: str = 'process', limits: Limits = Limits(),
-                 packages: Sequence[str] = ('games',)):
+                 packages: Sequence[str] = ('games',), image: int | None = None):
         """Start the jail. level is 'process' or 'bwrap' (see resolve_level);
         packages are the packages of this project the jail may import (nothing
         else of the project is there to import: not the other packages, nor the
-        parent package of a subpackage named). Raises ServerLost if the jail
-        server cannot start one."""
+        parent package of a subpackage named); image, a submission's folder image
+        (players.arena.folder_image), is unpacked read-only in the jail, its
+        working folder. Raises ServerLost if the jail server cannot start one."""
         if level not in ('process', 'bwrap'):
             raise ValueError(f'unknown jail level {level!r}')
         self.server = server(level, tuple(packages))
         request_read, self._request = os.pipe()
         self._answer, answer_write = os.pipe()
+        job = {'entry': entry} if image is None else {'entry': entry, 'image': True}
+        fds = (request_read, answer_write) + (() if image is None else (image,))
         try:
-            self.pid = self.server.start({'entry': entry}, limits, (request_read, answer_write))
+            self.pid = self.server.start(job, limits, fds)
         except ServerLost:
             for fd in (self._request, self._answer):
                 os.close(fd)

@@ -22,6 +22,7 @@ from typing import Any, Callable, Sequence
 from games import referee
 from games.base import Game
 from games.stochastic import from_json
+from . import folder_image
 from .jail import Jail, JailError, JailTimeout, Limits
 from .plain_json import canonical, key, to_plain
 from .player_code import PlayerCode
@@ -108,7 +109,8 @@ class JailedPlayer:
             self.jail = _idle.pop(waiting[0])[1]
         else:
             level = setup.level if code.source is not None else 'process'  # shipped: no bwrap
-            self.jail = Jail(ENTRY, level, setup.limits, setup.packages())
+            image = folder_image.image_fd(code.files) if code.files else None
+            self.jail = Jail(ENTRY, level, setup.limits, setup.packages(), image)
         self._ready = self._sound = False
         self.jail.send({'setup': {**setup.message(), 'player': code.message(), 'seed': seed,
                                   'history': history}})

@@ -32,7 +32,6 @@ import importlib
 import json
 import os
 import pkgutil
-import shutil
 import signal
 import socket
 import sys
@@ -42,6 +41,7 @@ from typing import Sequence
 
 from . import confine
 from .confine import ANSWER_FD, REQUEST_FD
+from .zygote_start import remove_folder
 
 UID_BASE = 1_500_000_000
 """Jails of a server run by root run as UID_BASE plus a number of their own: no such
@@ -131,13 +131,16 @@ class Server:
 
     def start(self, job: dict, limits: dict, fds: list[int]) -> int:
         """Fork a jail for a job with the pipe ends fds; return its pid. The job is
-        {'entry': 'module:function'} (see child_main), or {'command': argv,
+        {'entry': 'module:function'} (see child_main), with 'image': true where a
+        third fd is a submission's folder image for the jail to unpack (see
+        players.arena.folder_image), or {'command': argv,
         'workdir': folder or None, 'level': level} for a program, which the jail
         executes (at 'bwrap', argv is bubblewrap's). An entry's module is imported
         here, before the fork: a jail shut in an empty folder can import nothing.
         (Entries are the jail side's own modules, named by the trusted side.)"""
         if 'entry' in job:
             importlib.import_module(job['entry'].split(':')[0])
+        image = bool(job.get('image'))
         self.count += 1
         uid = self.uid_base + self.count % 64 if self.root else None
         level = job.get('level', self.level)
@@ -154,9 +157,9 @@ class Server:
                 confine.take_pipes(*fds)
                 try:
                     if level == 'bwrap':
-                        confine.enter_namespaces(limits, uid)
+                        confine.enter_namespaces(limits, uid, image)
                     else:
-                        confine.shut_in(folder, uid, limits)
+                        confine.shut_in(folder, uid, limits, image)
                 except OSError as error:  # said as the jail's answer, for the trusted side
                     os.write(ANSWER_FD, json.dumps({'error': f'the jail cannot be made here: '
                                                              f'{error}'}).encode() + b'\n')
@@ -182,7 +185,7 @@ class Server:
             status = 0
         self.kill_strays()
         if folder:
-            shutil.rmtree(folder, ignore_errors=True)
+            remove_folder(folder)
         return status
 
     def kill_strays(self) -> None:

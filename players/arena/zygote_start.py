@@ -41,7 +41,21 @@ def start(settings: dict) -> None:
                     settings['uid_base'], folder)
     finally:
         if folder is not None:
-            shutil.rmtree(folder, ignore_errors=True)
+            remove_folder(folder)
+
+
+def remove_folder(path: str) -> None:
+    """Remove a folder and everything in it, even the folders made read-only in it
+    (a submission's files in a jail's folder); links are removed, never followed."""
+    for folder, subfolders, _ in os.walk(path):
+        for name in subfolders:
+            inner = os.path.join(folder, name)
+            if not os.path.islink(inner):
+                try:
+                    os.chmod(inner, 0o700)
+                except OSError:
+                    pass
+    shutil.rmtree(path, ignore_errors=True)
 
 
 if __name__ == '__main__':
