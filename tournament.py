@@ -21,8 +21,8 @@ from players.arena import live, runs, stored
 from players.arena.inputs import UsageError
 from players.arena.options import (ENDING_CHOICES, USAGE_ERROR, ArgumentParser,
                                    add_output_options, add_sandbox_option, add_sprt_parser,
-                                   add_tournament_options, count, cpu_count, seconds,
-                                   table_format)
+                                   add_tournament_options, count, cpu_count, folder_limits,
+                                   seconds, table_format)
 from players.arena.outputs import check_output
 from players.arena.store import RESULTS
 from players.bench import tables as bench_tables
@@ -47,7 +47,8 @@ def cmd_list(args) -> int:
 
 def cmd_play(args) -> int:
     """Play one game, showing each move, and announce the result."""
-    return live.play_shown(args.variant, args.first, args.second, args.sandbox, args.max_plies)
+    return live.play_shown(args.variant, args.first, args.second, args.sandbox, args.max_plies,
+                           args.allow, folder_limits(args))
 
 
 def cmd_check(args) -> int:

@@ -1,6 +1,8 @@
 """How a process forked by the jail server becomes a jail: its pipes, limits,
 user and folder, or namespaces of its own, or the program it executes (see
-players.arena.zygote, which forks it). Linux only; each function runs in the child."""
+players.arena.zygote, which forks it); and the view of the system that a server
+run by root at the process level builds once for its jails (build_view). Linux
+only; each function but build_view and drop_view runs in the child."""
 
 from __future__ import annotations
 
@@ -23,6 +25,16 @@ the jail's working folder."""
 PROGRAM_PATH = '/usr/local/bin:/usr/bin:/bin'
 """Where a jailed command and the programs it starts are looked for."""
 
+SYSTEM = ('/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/etc/ld.so.cache',
+          '/etc/localtime', '/etc/alternatives')
+"""The system's programs and libraries, which a jail sees read-only (a module of the
+standard library may load a library of the system)."""
+DEVICES = ('/dev/null', '/dev/zero', '/dev/random', '/dev/urandom')
+"""The devices a jail may open."""
+VIEW_HOME = '/home'
+"""The private folder of a jail in a view of the system (see build_view): its working,
+home and temporary folder."""
+_MNT_DETACH = 2
 _CLONE_NEWNS, _CLONE_NEWUTS, _CLONE_NEWIPC = 0x20000, 0x4000000, 0x8000000
 _CLONE_NEWUSER, _CLONE_NEWPID, _CLONE_NEWNET = 0x10000000, 0x20000000, 0x40000000
 _MS_RDONLY, _MS_NOSUID, _MS_NODEV, _MS_REMOUNT, _MS_BIND = 1, 2, 4, 32, 4096
@@ -80,25 +92,100 @@ def take_pipes(request_read: int, answer_write: int, image: int | None = None) -
     os.closerange(REQUEST_FD + len(kept), resource.getrlimit(resource.RLIMIT_NOFILE)[0])
 
 
-def shut_in(folder: str, uid: int | None, limits: dict, image: bool = False) -> None:
-    """In a process-level jail: limits, a clean environment and the private folder,
+def shut_in(folder: str | None, uid: int | None, limits: dict, image: bool = False,
+            view: str | None = None) -> None:
+    """In a process-level jail: limits, a clean environment, and a private folder
     with the submission's files (the image on IMAGE_FD, if image) unpacked
-    read-only in its SUBMISSION folder, the working folder; started by root, shut
-    in that folder under a user of its own (the submission's files are root's)."""
+    read-only in its SUBMISSION folder, the working folder. Run by an ordinary
+    user, the private folder is folder. Started by root, the jail has a user of
+    its own and is shut in the server's view of the system (see build_view), in a
+    mount namespace of its own whose VIEW_HOME, the private folder, is new and
+    empty; or, where the server has no view (mounts are not allowed here), in
+    folder, which it sees alone (the submission's files are root's either way)."""
+    home = folder
+    if view is not None:
+        _check(_LIBC.unshare(_CLONE_NEWNS), 'unshare')
+        folder, home = view + VIEW_HOME, VIEW_HOME
+        _mount('tmpfs', folder, 'tmpfs', _MS_NOSUID | _MS_NODEV,
+               f'size={_room(limits, image)}m,mode=1777')
+    elif uid is not None:
+        home = '/'
+        os.chmod(folder, 0o1700)  # the jail's user may not move root's files away
     if image:
         folder_image.unpack(IMAGE_FD, os.path.join(folder, SUBMISSION))
-        os.chmod(folder, 0o1700)  # the jail's user may not move root's files away
+        if view is not None:
+            _bind_read_only(os.path.join(folder, SUBMISSION))
     _set_limits(limits, _process_limit(limits, uid))
     os.environ.clear()  # no secret of anyone's environment
     prctl(PR_SET_NO_NEW_PRIVS, 1)
-    if uid is None:
-        os.chdir(os.path.join(folder, SUBMISSION) if image else folder)
-        os.environ.update(PATH='/usr/bin:/bin', HOME=folder, TMPDIR=folder)
-        return
-    os.chroot(folder)
-    os.chdir(f'/{SUBMISSION}' if image else '/')
-    os.environ.update(PATH='/usr/bin:/bin', HOME='/', TMPDIR='/')
-    _become(uid)
+    if uid is not None:
+        os.chroot(folder if view is None else view)
+    os.chdir(os.path.join(home, SUBMISSION) if image else home)
+    os.environ.update(PATH='/usr/bin:/bin', HOME=home, TMPDIR=home)
+    if uid is not None:
+        _become(uid)
+
+
+def build_view(root: str, view: dict) -> None:
+    """In a jail server run by root at the process level, before any jail: a mount
+    namespace of its own, and in root (a new folder) a read-only view of what its
+    jails may see: the system's programs and libraries (SYSTEM), DEVICES, the
+    folders of view['binds'] with the folders of view['masks'] in them hidden
+    (empty), and the files and folders of view['over'] (inside masks or not);
+    and an empty VIEW_HOME where each jail mounts its own private folder (not
+    /tmp, where the server's own folder may be)."""
+    _check(_LIBC.unshare(_CLONE_NEWNS), 'unshare')
+    _mount(None, '/', None, _MS_REC | _MS_PRIVATE)
+    os.mkdir(root, 0o755)
+    _mount('tmpfs', root, 'tmpfs', _MS_NOSUID | _MS_NODEV, 'size=1m,mode=755')
+    for path in SYSTEM:
+        if os.path.islink(path):
+            os.symlink(os.readlink(path), root + path)
+        elif os.path.exists(path):
+            _bind_read_only(path, root)
+    for path in DEVICES:
+        _mount(path, _mount_point(path, root), None, _MS_BIND)
+    for path in view['binds']:
+        _bind_read_only(path, root)
+    for mask in view['masks']:
+        _mount('tmpfs', root + mask, 'tmpfs', _MS_NOSUID | _MS_NODEV, 'size=1m,mode=755')
+    for path in view['over']:
+        if not os.path.exists(root + path) or any(path.startswith(mask + os.sep)
+                                                  for mask in view['masks']):
+            _bind_read_only(path, root)
+    for mask in view['masks']:
+        _mount(None, root + mask, None, _MS_REMOUNT | _MS_RDONLY | _MS_NOSUID | _MS_NODEV)
+    os.mkdir(root + VIEW_HOME, 0o755)
+    _mount(None, root, None, _MS_REMOUNT | _MS_RDONLY | _MS_NOSUID | _MS_NODEV)
+
+
+def drop_view(root: str) -> None:
+    """Unmount a view made by build_view, and everything in it, leaving its empty folder."""
+    _LIBC.umount2(root.encode(), _MNT_DETACH)
+
+
+def _bind_read_only(path: str, root: str = '') -> None:
+    """Bind path read-only, where it is in root (its mount point made as needed)."""
+    target = _mount_point(path, root) if root else path
+    _mount(path, target, None, _MS_BIND | _MS_REC)
+    _mount(None, target, None, _MS_BIND | _MS_REMOUNT | _MS_RDONLY | _MS_NOSUID | _MS_NODEV)
+
+
+def _mount_point(path: str, root: str) -> str:
+    """Return where path goes in root, made there (a folder, or an empty file)."""
+    target = root + path
+    if os.path.isdir(path):
+        os.makedirs(target, 0o755, exist_ok=True)
+    else:
+        os.makedirs(os.path.dirname(target), 0o755, exist_ok=True)
+        os.close(os.open(target, os.O_CREAT | os.O_WRONLY, 0o644))
+    return target
+
+
+def _room(limits: dict, image: bool) -> int:
+    """Return the MiB of a jail's private /tmp: four times its largest file, and
+    room for its submission's files (the image on IMAGE_FD), if image."""
+    return limits['file_mb'] * 4 + ((os.fstat(IMAGE_FD).st_size >> 20) + 1 if image else 0)
 
 
 def _become(uid: int) -> None:
@@ -127,15 +214,11 @@ def enter_namespaces(limits: dict, uid: int | None, image: bool = False) -> None
         with open(f'/proc/self/{name}', 'w') as file:
             file.write(text)
     _mount(None, '/', None, _MS_REC | _MS_PRIVATE)
-    room = (os.fstat(IMAGE_FD).st_size >> 20) + 1 if image else 0  # the submission's MiB
     _mount('tmpfs', '/tmp', 'tmpfs', _MS_NOSUID | _MS_NODEV,
-           f'size={limits["file_mb"] * 4 + room}m,mode=1777')
+           f'size={_room(limits, image)}m,mode=1777')
     if image:
-        submission = f'/tmp/{SUBMISSION}'
-        folder_image.unpack(IMAGE_FD, submission)
-        _mount(submission, submission, None, _MS_BIND)
-        _mount(None, submission, None, _MS_BIND | _MS_REMOUNT | _MS_RDONLY | _MS_NOSUID
-               | _MS_NODEV)
+        folder_image.unpack(IMAGE_FD, f'/tmp/{SUBMISSION}')
+        _bind_read_only(f'/tmp/{SUBMISSION}')
     _mount('tmpfs', '/proc', 'tmpfs', _MS_RDONLY | _MS_NOSUID | _MS_NODEV, 'size=4k,mode=555')
     child = os.fork()
     if child:

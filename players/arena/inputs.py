@@ -21,7 +21,7 @@ from players.player_spec import Kind, parse_spec
 from . import jail, naming
 from .jailed_player import Setup
 from .loading import check_players
-from .player_code import PlayerCode, ProgramCode, SubmissionError, read_code
+from .player_code import FolderLimits, PlayerCode, ProgramCode, SubmissionError, read_code
 
 
 class UsageError(Exception):
@@ -80,25 +80,26 @@ new_setup = functools.partial(Setup, make_game=variants.make, load_player=player
 loaded by the registry's load_player and its game made by variants.make."""
 
 
-def player_code(spec: str) -> PlayerCode | ProgramCode:
+def player_code(spec: str, limits: FolderLimits = FolderLimits()) -> PlayerCode | ProgramCode:
     """Return the code of a player spec for a jail: a registry player is checked to
-    load here, a file or module player only read, a program's command only checked
-    to name a program."""
+    load here, a file, module or folder player only read (a folder within limits),
+    a program's command only checked to name a program."""
     with usage_errors():
-        return _read(spec)
+        return _read(spec, limits)
 
 
-def _read(spec: str) -> PlayerCode | ProgramCode:
+def _read(spec: str, limits: FolderLimits) -> PlayerCode | ProgramCode:
     """Return the code of a player spec (see player_code); raise ValueError if it
     cannot be had."""
     parsed = parse_spec(spec)
     if parsed.kind is Kind.REGISTRY:
         players.load_player(spec)
-    return read_code(parsed)
+    return read_code(parsed, limits)
 
 
 def checked_players(specs: Mapping[str, str], setup: Setup, game: Game, seconds: float,
-                    strict: bool = False, submitted: Iterable[str] = ()
+                    strict: bool = False, submitted: Iterable[str] = (),
+                    limits: FolderLimits = FolderLimits()
                     ) -> tuple[dict[str, PlayerCode | ProgramCode], dict[str, str]]:
     """Return the code of each player by name, and why each player that cannot play
     cannot ({name: why}, in the players' order). A player cannot play if its code
@@ -107,7 +108,8 @@ def checked_players(specs: Mapping[str, str], setup: Setup, game: Game, seconds:
     to load (a program: to start) within seconds in a jail for game, the game of
     setup (a file may exit, hang or print as it loads). Any other spec that cannot
     be read is a UsageError, as is a registry player that fails to load, and with
-    strict the first player that cannot play."""
+    strict the first player that cannot play. A submission folder is read within
+    limits."""
     for name, spec in specs.items():
         if players.registry.is_interactive(spec):
             raise UsageError(f'player {name!r} needs a person at the keyboard; play it with play')
@@ -115,7 +117,7 @@ def checked_players(specs: Mapping[str, str], setup: Setup, game: Game, seconds:
     codes, unread = {}, {}
     for name, spec in specs.items():
         try:
-            codes[name] = _read(spec)
+            codes[name] = _read(spec, limits)
         except ValueError as error:
             if strict or not (isinstance(error, SubmissionError) or spec in submitted):
                 raise UsageError(str(error)) from None

@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 from . import confine
+from .allowed import AllowedPackages
 from .jail_server import SERVER_START_SECONDS, ServerLost, forget, server
 
 LEVELS = ('auto', 'bwrap', 'process')
@@ -88,16 +89,18 @@ class Jail:
     """A jailed process running entry ('module:function') as function(channel)."""
 
     def __init__(self, entry: str, level: str = 'process', limits: Limits = Limits(),
-                 packages: Sequence[str] = ('games',), image: int | None = None):
+                 packages: Sequence[str] = ('games',), image: int | None = None,
+                 allowed: AllowedPackages = AllowedPackages()):
         """Start the jail. level is 'process' or 'bwrap' (see resolve_level);
         packages are the packages of this project the jail may import (nothing
         else of the project is there to import: not the other packages, nor the
-        parent package of a subpackage named); image, a submission's folder image
-        (players.arena.folder_image), is unpacked read-only in the jail, its
-        working folder. Raises ServerLost if the jail server cannot start one."""
+        parent package of a subpackage named), and allowed the installed packages
+        it may import; image, a submission's folder image (players.arena.folder_image),
+        is unpacked read-only in the jail, its working folder. Raises ServerLost if
+        the jail server cannot start one."""
         if level not in ('process', 'bwrap'):
             raise ValueError(f'unknown jail level {level!r}')
-        self.server = server(level, tuple(packages))
+        self.server = server(level, tuple(packages), allowed)
         request_read, self._request = os.pipe()
         self._answer, answer_write = os.pipe()
         job = {'entry': entry} if image is None else {'entry': entry, 'image': True}

@@ -13,20 +13,28 @@ import json
 import os
 import shutil
 import socket
+import site
 import subprocess
 import sys
+import sysconfig
 import tempfile
 import threading
 from dataclasses import asdict
 from typing import Sequence
 
 from . import zygote
+from .allowed import AllowedPackages
 from .zygote import UID_BASE
 
 SERVER_START_SECONDS = 60.0
 """The longest a jail server may take to start and import the project."""
 SERVER_STOP_SECONDS = 5.0
 """The longest a jail server may take to kill its jails and stop."""
+SERVER_ENVIRONMENT = {'PATH': '/usr/bin:/bin', **dict.fromkeys(
+    ('OMP_NUM_THREADS', 'OPENBLAS_NUM_THREADS', 'MKL_NUM_THREADS', 'NUMEXPR_NUM_THREADS'), '1')}
+"""A jail server's environment: numerical libraries it imports for the jails (numpy's
+BLAS) start no threads, which a fork would not carry into a jail, and a jail counts
+its threads against its limit."""
 
 
 class ServerLost(RuntimeError):
@@ -39,8 +47,10 @@ class JailServer:
     """A jail server (players.arena.zygote) of this process, at one level, for jails that
     may import the given packages, spoken to over a socket of its own."""
 
-    def __init__(self, level: str, packages: tuple[str, ...]):
-        """Start the server and wait until it has imported the packages; raise
+    def __init__(self, level: str, packages: tuple[str, ...],
+                 allowed: AllowedPackages = AllowedPackages()):
+        """Start the server and wait until it has imported the packages (this
+        project's, and the installed ones allowed: see players.arena.allowed); raise
         ServerLost, saying why, if it cannot start. At the 'process' level the
         server makes a folder of its own in this process's temporary folder
         (tempfile's: TMPDIR) and removes it as it ends, however this process ends
@@ -48,12 +58,12 @@ class JailServer:
         self.lock = threading.Lock()
         self.temporary = tempfile.gettempdir() if level == 'process' else None
         self.socket, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        argv = _server_command(level, packages, theirs.fileno(), self.temporary)
+        argv = _server_command(level, packages, allowed, theirs.fileno(), self.temporary)
         errors = tempfile.TemporaryFile()  # without a name: nothing to remove
         try:
             self.process = subprocess.Popen(
                 argv, pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL,
-                stdout=subprocess.DEVNULL, stderr=errors, env={'PATH': '/usr/bin:/bin'},
+                stdout=subprocess.DEVNULL, stderr=errors, env=SERVER_ENVIRONMENT,
                 start_new_session=True)
         finally:
             theirs.close()
@@ -128,19 +138,21 @@ _servers: dict = {}
 _servers_pid = os.getpid()
 
 
-def server(level: str, packages: tuple[str, ...]) -> JailServer:
-    """Return this process's jail server for a level and packages, starting it if
-    there is none or the last one died (a child process starts its own)."""
+def server(level: str, packages: tuple[str, ...],
+           allowed: AllowedPackages = AllowedPackages()) -> JailServer:
+    """Return this process's jail server for a level, packages and allowed installed
+    packages, starting it if there is none or the last one died (a child process
+    starts its own)."""
     global _servers_pid
     if _servers_pid != os.getpid():  # a fork: the parent's servers are the parent's
         _servers.clear()
         _servers_pid = os.getpid()
-    key = (level, packages)
+    key = (level, packages, allowed)
     found = _servers.get(key)
     if found is None or not found.alive():
         if found is not None:
             found.close_server()
-        found = _servers[key] = JailServer(level, packages)
+        found = _servers[key] = JailServer(level, packages, allowed)
     return found
 
 
@@ -154,49 +166,82 @@ def close_servers() -> None:
 
 
 
-def forget(level: str, packages: tuple[str, ...]) -> None:
-    """Stop this process's jail server for a level and packages, if it has one."""
-    found = _servers.pop((level, packages), None)
+def forget(level: str, packages: tuple[str, ...],
+           allowed: AllowedPackages = AllowedPackages()) -> None:
+    """Stop this process's jail server for a level, packages and allowed installed
+    packages, if it has one."""
+    found = _servers.pop((level, packages, allowed), None)
     if found is not None:
         found.close_server()
 
 
-def _server_command(level: str, packages: Sequence[str], control: int,
-                    temporary: str | None) -> list[str]:
+def _server_command(level: str, packages: Sequence[str], allowed: AllowedPackages,
+                    control: int, temporary: str | None) -> list[str]:
     """Return the command that starts a jail server (players.arena.zygote_start),
     which makes its folder in temporary (None: none). A Python without its site
-    module imports only from the folders named here: the standard library and
-    installed packages, and the packages, on their own (a subpackage without its
-    parent's other modules: at 'process', links in the server's folder)."""
+    module imports only from the folders named here: the standard library, the
+    packages, on their own (a subpackage without its parent's other modules), and
+    the installed packages allowed, without the other installed ones: at
+    'process', through links in the server's folder (and, run by root, in a view of
+    the system of its own: see players.arena.confine.build_view); in bubblewrap,
+    each bound where it is installed and the other installed packages hidden."""
     python = [sys.prefix, sys.base_prefix, sys.exec_prefix,
               os.path.dirname(os.path.realpath(sys.executable))]
-    library = [path for path in sys.path if path and os.path.isdir(path)
+    sites = _site_folders()
+    library = [path for path in sys.path if path and os.path.isdir(path) and path not in sites
                and any(path.startswith(prefix + os.sep) for prefix in python)]
     on_path = (*packages, __package__)  # the server's own modules too, not preloaded
     package_dirs = [os.path.dirname(importlib.import_module(name).__file__) for name in on_path]
     settings = {'control': control, 'level': level, 'packages': list(packages),
-                'uid_base': UID_BASE + (os.getpid() % 4_000_000) * 64, 'temporary': temporary}
+                'preload': list(allowed.modules), 'temporary': temporary,
+                'uid_base': UID_BASE + (os.getpid() % 4_000_000) * 64}
     start = [sys.executable, '-I', '-S', '-B',
              os.path.join(os.path.dirname(os.path.abspath(__file__)), 'zygote_start.py')]
     if level == 'process':
-        links = [(name, path) for name, path in zip(on_path, package_dirs)
+        links = [(name.replace('.', '/'), path) for name, path in zip(on_path, package_dirs)
                  if not any(name.startswith(other + '.') for other in on_path)]
-        return start + [json.dumps({**settings, 'path': library, 'links': links})]
+        links += allowed.entries
+        view = None
+        if os.geteuid() == 0:
+            view = {'binds': library, 'masks': [site for site in sites if _inside(site, library)],
+                    'over': [path for _, path in links]}
+        return start + [json.dumps({**settings, 'path': library, 'links': links, 'view': view})]
     roots = [os.path.join(path, *['..'] * name.count('.'), '..')
              for name, path in zip(on_path, package_dirs)]
     roots = list(dict.fromkeys(os.path.normpath(path) for path in roots))
-    binds = [path for path in dict.fromkeys(python + package_dirs) if not path.startswith('/usr/')]
-    return bwrap_options(binds) + start + [json.dumps({**settings, 'path': roots + library,
-                                                       'links': []})]
+    binds = [path for path in dict.fromkeys(python) if not path.startswith('/usr/')]
+    masks = [site for site in sites if _inside(site, binds + ['/usr'])]
+    over = package_dirs + [path for _, path in allowed.entries]
+    homes = list(dict.fromkeys(os.path.dirname(path) for _, path in allowed.entries))
+    return bwrap_options(binds, masks=masks, over=over) + start + [json.dumps(
+        {**settings, 'path': roots + library + homes, 'links': [], 'view': None})]
+
+
+def _site_folders() -> list[str]:
+    """Return the folders installed packages live in (site-packages), this Python's
+    and its base's, which a jail server leaves off its path."""
+    folders = {*site.getsitepackages(), site.getusersitepackages(),
+               *(sysconfig.get_path(kind, vars=scheme) for kind in ('purelib', 'platlib')
+                 for scheme in ({}, {'base': sys.base_prefix, 'platbase': sys.base_prefix}))}
+    return sorted(os.path.normpath(folder) for folder in folders if folder)
+
+
+def _inside(path: str, folders: Sequence[str]) -> bool:
+    """Is path one of folders, or inside one?"""
+    return any(path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
+               for folder in folders)
 
 
 def bwrap_options(binds: Sequence[str], path: str = '/usr/bin:/bin', workdir: str = '/tmp',
-                   server: bool = True) -> list[str]:
+                  server: bool = True, masks: Sequence[str] = (),
+                  over: Sequence[str] = ()) -> list[str]:
     """Return bubblewrap's command line up to the command: namespaces of its own,
-    no network, no capabilities, the system and binds read-only, a private /tmp,
-    the command's PATH and working folder. A jail server run by root has no user
-    namespace and keeps the capabilities to change users and to kill its jails,
-    since it gives each jail a user and namespaces of its own."""
+    no network, no capabilities, the system and binds read-only, with each folder
+    of masks inside them hidden (an empty folder) but for the paths of over, also
+    read-only; a private /tmp, the command's PATH and working folder. A jail
+    server run by root has no user namespace and keeps the capabilities to change
+    users and to kill its jails, since it gives each jail a user and namespaces of
+    its own."""
     options = [shutil.which('bwrap') or 'bwrap', '--die-with-parent', '--new-session',
                '--cap-drop', 'ALL', '--clearenv',
                '--setenv', 'PATH', path, '--setenv', 'HOME', '/tmp',
@@ -216,16 +261,40 @@ def bwrap_options(binds: Sequence[str], path: str = '/usr/bin:/bin', workdir: st
     for path in ('/etc/ld.so.cache', '/etc/localtime', '/etc/alternatives'):
         if os.path.exists(path):
             options += ['--ro-bind', path, path]
-    made = {'/', '/usr', '/tmp', '/proc', '/dev'}
-    for path in binds:
-        folders = []
+    options += _bind_options(binds, masks, over)
+    return options
+
+
+def _bind_options(binds: Sequence[str], masks: Sequence[str], over: Sequence[str]) -> list[str]:
+    """Return bubblewrap's options that bind binds read-only, hide each folder of
+    masks (inside them) under an empty one, bind each of over read-only, and then
+    make the masks read-only; the folders above a bound path that are not there
+    are made, each one every user may pass through."""
+    options: list[str] = []
+    there = {'/usr'}  # folders there, with all inside them
+    made = {'/', '/tmp', '/proc', '/dev'}  # folders made, empty but for what is bound in them
+
+    def bind(path: str) -> None:
+        if _inside(path, there) and not _inside(path, masks):
+            return  # there already
+        missing = []
         parent = os.path.dirname(path)
-        while parent not in made:
-            folders.append(parent)
-            made.add(parent)
+        while parent not in made and not (_inside(parent, there) and not _inside(parent, masks)):
+            missing.append(parent)
             parent = os.path.dirname(parent)
-        for folder in reversed(folders):  # every user may pass through them
-            options += ['--perms', '0755', '--dir', folder]
-        options += ['--ro-bind', path, path]
-        made.add(path)
+        made.update(missing)
+        for folder in reversed(missing):
+            options.extend(('--perms', '0755', '--dir', folder))
+        options.extend(('--ro-bind', path, path))
+        there.add(path)
+
+    for path in binds:
+        bind(path)
+    for mask in masks:
+        options.extend(('--perms', '0755', '--tmpfs', mask))
+        made.add(mask)
+    for path in over:
+        bind(path)
+    for mask in masks:
+        options.extend(('--remount-ro', mask))
     return options

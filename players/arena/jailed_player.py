@@ -23,6 +23,7 @@ from games import referee
 from games.base import Game
 from games.stochastic import from_json
 from . import folder_image
+from .allowed import AllowedPackages
 from .jail import Jail, JailError, JailTimeout, Limits
 from .plain_json import canonical, key, to_plain
 from .player_code import PlayerCode
@@ -65,6 +66,9 @@ class Setup:
     players this project ships (registry players) always run at 'process', which
     spares them bubblewrap's start-up time; their clocks and records are the same."""
     limits: Limits = field(default_factory=Limits)
+    allowed: AllowedPackages = AllowedPackages()
+    """The installed packages that file and module players may import (see
+    players.arena.allowed)."""
 
     def packages(self) -> tuple[str, ...]:
         """Return the packages of this project a jail of the setup may import: the
@@ -110,7 +114,8 @@ class JailedPlayer:
         else:
             level = setup.level if code.source is not None else 'process'  # shipped: no bwrap
             image = folder_image.image_fd(code.files) if code.files else None
-            self.jail = Jail(ENTRY, level, setup.limits, setup.packages(), image)
+            allowed = setup.allowed if code.source is not None else AllowedPackages()
+            self.jail = Jail(ENTRY, level, setup.limits, setup.packages(), image, allowed)
         self._ready = self._sound = False
         self.jail.send({'setup': {**setup.message(), 'player': code.message(), 'seed': seed,
                                   'history': history}})

@@ -7,21 +7,28 @@ import games
 import players
 from games import referee
 from . import jail, program
-from .inputs import make_game, new_setup, player_code, sandbox_level
+from .allowed import allowed_packages
+from .inputs import make_game, new_setup, player_code, sandbox_level, usage_errors
+from .player_code import FolderLimits
 from .jailed_player import play_with_jails
 
 
 def play_shown(variant: str, first: str, second: str, sandbox: str = 'auto',
-               max_plies: int | None = None) -> int:
+               max_plies: int | None = None, allow: tuple[str, ...] = (),
+               limits: FolderLimits = FolderLimits()) -> int:
     """Play one game of variant between the player specs first and second, jailed
-    at the sandbox level unless they need a person, showing each move; announce the
-    result and return the exit status (0, also for a game a person abandons)."""
+    at the sandbox level unless they need a person (a file or folder player may
+    import the installed packages of allow; a folder is read within limits),
+    showing each move; announce the result and return the exit status (0, also for
+    a game a person abandons)."""
     game = make_game(variant)
     seats = referee.seats_of(game)
     specs = (first, second)
-    codes = [None if players.registry.is_interactive(spec) else player_code(spec)
+    codes = [None if players.registry.is_interactive(spec) else player_code(spec, limits)
              for spec in specs]
-    setup = new_setup(variant, level=sandbox_level(sandbox))
+    with usage_errors():
+        allowed = allowed_packages(allow)
+    setup = new_setup(variant, level=sandbox_level(sandbox), allowed=allowed)
     names = dict(zip(seats, specs))
     print(f'{game}: {names[seats[0]]} plays {seats[0]}, {names[seats[1]]} plays {seats[1]}')
     jail.prepare_jailer()

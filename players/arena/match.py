@@ -11,6 +11,7 @@ from games import referee
 from games.base import Game
 from games.stochastic import is_chance_node
 from . import program
+from .allowed import allowed_packages
 from .jail import Limits
 from .jailed_player import (LOAD_SECONDS, JailedPlayer, Setup, TimeControl, event,
                             play_with_jails)
@@ -38,6 +39,8 @@ class Rules:
     """The jail level players run in: 'process' or 'bwrap'."""
     memory_mb: int = Limits.memory_mb
     """Each player's address-space limit, in MiB."""
+    allow: tuple[str, ...] = ()
+    """The installed packages that file and module players may import, such as ('numpy',)."""
 
     def load_seconds(self) -> float:
         """Return the seconds a player's jail may take to start and load it: twice
@@ -95,7 +98,7 @@ def play_scheduled_game(spec: ScheduledGame, rules: Rules,
     history, state = play_opening(game, rules.openings, spec.seed, dice)
     opening = list(history)
     setup = Setup(spec.variant, make_game, load_player, rules.sandbox,
-                  Limits(memory_mb=rules.memory_mb))
+                  Limits(memory_mb=rules.memory_mb), allowed_packages(rules.allow))
     seats = referee.seats_of(game)
     jailed: list[JailedPlayer] = []
     try:

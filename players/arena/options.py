@@ -14,6 +14,7 @@ import tabulate
 
 from games import referee
 from . import grades, jail, report
+from .player_code import FolderLimits
 
 USAGE_ERROR = 2
 """The exit status of a mistake in what the user typed."""
@@ -77,8 +78,40 @@ SANDBOX = {'choices': jail.LEVELS, 'default': 'auto',
 
 
 def add_sandbox_option(parser: ArgumentParser) -> None:
-    """Add --sandbox, the jail level players run in."""
-    parser.add_argument('--sandbox', **SANDBOX)
+    """Add --sandbox, the jail level players run in, and what a jailed player may
+    have besides its code: the installed packages it may import (--allow) and the
+    size of a submission folder (--submission-mb, --submission-files)."""
+    option = parser.add_argument
+    option('--sandbox', **SANDBOX)
+    option('--allow', type=names, default=(), metavar='PKG,...', help='installed packages '
+           'that file and folder players may import, such as numpy,scipy (with the packages '
+           'they require); by default the standard library alone')
+    option('--submission-mb', type=megabytes, default=FolderLimits.megabytes, metavar='MB',
+           help='the most a submission folder may hold, in MB (default '
+           f'{FolderLimits.megabytes:g})')
+    option('--submission-files', type=count(1), default=FolderLimits.files, metavar='N',
+           help=f'the most files a submission folder may have (default {FolderLimits.files})')
+
+
+def folder_limits(options: argparse.Namespace) -> FolderLimits:
+    """Return the limits of a submission folder given by options (see add_sandbox_option)."""
+    return FolderLimits(options.submission_mb, options.submission_files)
+
+
+def names(text: str) -> tuple[str, ...]:
+    """An argparse type: names separated by commas, such as 'numpy,scipy'."""
+    return tuple(name.strip() for name in text.split(',') if name.strip())
+
+
+def megabytes(text: str) -> float:
+    """An argparse type: a positive number of megabytes."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f'expected megabytes, got {text!r}') from None
+    if not 0 < value < float('inf'):
+        raise argparse.ArgumentTypeError(f'expected more than 0 MB, got {text}')
+    return value
 
 
 def add_tournament_options(parser: ArgumentParser) -> None:

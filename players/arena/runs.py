@@ -16,9 +16,11 @@ from typing import Callable, Sequence
 import players
 import variants
 from . import jail, ladder, naming, report, sprt
+from .allowed import allowed_packages
 from .inputs import (UsageError, checked_players, class_submissions, distinct_variants,
                      make_game, new_setup, sandbox_level, tournament_players, usage_errors)
 from .match import Rules, play_scheduled_game
+from .options import folder_limits
 from .outputs import check_output, check_outputs, report_files, reserve, write_results
 from .progress import Progress
 from .runner import MachineryError, run
@@ -32,20 +34,23 @@ INTERRUPTED = 130
 
 def rules_of(options: Namespace) -> Rules:
     """Return how each game is played, from the rules options (see
-    options.add_rules_options)."""
+    options.add_rules_options); the packages allowed must be installed."""
+    with usage_errors():
+        allowed_packages(options.allow)
     return Rules(options.openings, options.move_timeout, options.max_plies, options.clock,
-                 sandbox_level(options.sandbox), options.memory)
+                 sandbox_level(options.sandbox), options.memory, options.allow)
 
 
-def checked(specs: dict[str, str], chosen: list[str], rules: Rules, strict: bool = True,
-            submitted: Sequence[str] = ()) -> tuple[dict, dict[str, str]]:
+def checked(specs: dict[str, str], chosen: list[str], rules: Rules, options: Namespace,
+            strict: bool = True, submitted: Sequence[str] = ()) -> tuple[dict, dict[str, str]]:
     """Return the code of each player by name, checked to load in a jail for the
     first of the chosen variants, and why each that cannot play cannot (see
-    inputs.checked_players; with strict, none: the first is a UsageError)."""
-    setup = new_setup(chosen[0], level=rules.sandbox,
+    inputs.checked_players; with strict, none: the first is a UsageError); a
+    submission folder is read within the limits of options."""
+    setup = new_setup(chosen[0], level=rules.sandbox, allowed=allowed_packages(rules.allow),
                       limits=jail.Limits(memory_mb=rules.memory_mb))
     return checked_players(specs, setup, make_game(chosen[0]), rules.load_seconds(), strict,
-                           submitted)
+                           submitted, folder_limits(options))
 
 
 def worker_silence(rules: Rules) -> float:
@@ -88,7 +93,7 @@ def play_tournament(options: Namespace) -> int:
     specs, gauntlet = tournament_players(options.players, options.gauntlet, options.anchors or (),
                                          submitted)
     names = list(specs)
-    codes, broken = checked(specs, chosen, rules, options.strict, submitted)
+    codes, broken = checked(specs, chosen, rules, options, options.strict, submitted)
     settings = {'players': names, 'specs': specs, 'variants': chosen, 'games': options.games,
                 'seed': options.seed, 'gauntlet': gauntlet, **vars(rules), 'broken': broken,
                 'digests': ladder.digests(specs, codes, broken)}
@@ -184,7 +189,7 @@ def play_sprt(options: Namespace) -> int:
     jail.prepare_jailer()
     specs = sprt_players(options.player, options.baseline)
     player, baseline = specs
-    codes, _ = checked(specs, chosen, rules)
+    codes, _ = checked(specs, chosen, rules, options)
     lower, upper = hypotheses.bounds()
     print(f'SPRT: {player} against {baseline}, H0: Elo <= {hypotheses.elo0:g}, H1: Elo >= '
           f'{hypotheses.elo1:g} (seed {options.seed})\nAlpha {hypotheses.alpha:g}, beta '

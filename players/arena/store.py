@@ -108,11 +108,13 @@ class Store:
         if stored is None:
             raise StoreError(f'{path!r} is not a tournament results file (no settings); give '
                              'another --db file')
-        old = json.loads(stored[0])
-        for key in dict.fromkeys([*old, *settings]):
-            if key not in PLAYER_SETTINGS and old.get(key) != settings.get(key):
+        old, new = json.loads(stored[0]), json.loads(json.dumps(settings))
+        for key in dict.fromkeys([*old, *new]):
+            if key in PLAYER_SETTINGS or key not in old and not new[key]:
+                continue  # a setting added since the file was made, left empty
+            if old.get(key) != new.get(key):
                 raise StoreError(f'{path!r} holds a different tournament: its {key} is '
-                                 f'{old.get(key)!r}, not {settings.get(key)!r}; give the same '
+                                 f'{old.get(key)!r}, not {new.get(key)!r}; give the same '
                                  'options to go on with it (the players may change), or '
                                  'another --db file')
         present = {row[1] for row in self.connection.execute('PRAGMA table_info(games)')}

@@ -52,23 +52,40 @@ PRELOADED = ('array', 'bisect', 'collections', 'collections.abc', 'copy', 'csv',
              'itertools', 'json', 'math', 'numbers', 'operator', 'pickle', 'queue', 'random',
              're', 'statistics', 'string', 'struct', 'textwrap', 'threading', 'time',
              'traceback', 'typing', 'unicodedata')
-"""Standard modules a jail finds imported: a jail shut in an empty folder can import
-nothing else."""
+"""Standard modules a jail finds imported, as the server imported them once (a jail
+may import the rest of the standard library as well, each time it does)."""
 PACKET = 1 << 16
 """The largest control message."""
 
 def main(control_fd: int, level: str, packages: Sequence[str], uid_base: int,
-         folder: str | None) -> None:
+         folder: str | None, allowed: Sequence[str] = (), view: dict | None = None) -> None:
     """Serve jails on the control socket until the trusted side goes (closes it, or
     ends, which closes it too), then kill them all; make each process-level jail's
     folder in the server's folder (None: the temporary folder); run by root, give
-    the jails the user ids from uid_base on. (players.arena.zygote_start calls it.)"""
-    preload(packages)
+    the jails the user ids from uid_base on and, at the process level, shut them in
+    a view of the system (see players.arena.confine.build_view; view gives what it
+    shows besides the system and the server's folder). The installed modules
+    allowed are imported with the project's packages. (players.arena.zygote_start
+    calls it.)"""
+    preload(packages, allowed)
     confine.prctl(confine.PR_SET_DUMPABLE, 0)
     confine.prctl(confine.PR_SET_CHILD_SUBREAPER, 1)
-    control = socket.socket(fileno=control_fd)
-    control.send(json.dumps({'ready': True}).encode())
-    Server(control, level, uid_base, folder).serve()
+    root = None
+    try:
+        if view is not None and level == 'process' and os.geteuid() == 0:
+            root = os.path.join(folder, 'view')
+            try:
+                confine.build_view(root, {**view, 'over': [*view['over'],
+                                                           os.path.join(folder, 'packages')]})
+            except OSError:  # no mounts here (a container without CAP_SYS_ADMIN)
+                confine.drop_view(root)
+                root = None  # each jail is shut in an empty folder: it imports what is here
+        control = socket.socket(fileno=control_fd)
+        control.send(json.dumps({'ready': True}).encode())
+        Server(control, level, uid_base, folder, root).serve()
+    finally:
+        if root is not None:
+            confine.drop_view(root)
 
 
 def probe(channel) -> None:
@@ -76,13 +93,19 @@ def probe(channel) -> None:
     channel.send({'probe': True})
 
 
-def preload(packages: Sequence[str]) -> None:
-    """Import the standard modules of PRELOADED and every module of packages (a
-    package's subpackages only when named themselves), then freeze them out of the
-    collector, so that forked jails share their pages: a jail shut in an empty
-    folder can import nothing more, and a smaller server forks faster."""
+def preload(packages: Sequence[str], allowed: Sequence[str] = ()) -> None:
+    """Import the standard modules of PRELOADED, every module of packages (a
+    package's subpackages only when named themselves) and the installed modules
+    allowed, then freeze them out of the collector, so that forked jails share
+    their pages and find them imported (a jail that imports an allowed package
+    pays nothing for it), and a smaller server forks faster."""
     for name in PRELOADED:
         importlib.import_module(name)
+    for name in allowed:
+        try:
+            importlib.import_module(name)
+        except Exception:  # a jail that imports it is told why, as it would be anyway
+            pass
     for package in packages:
         module = importlib.import_module(package)
         for found in pkgutil.iter_modules(getattr(module, '__path__', []), f'{package}.'):
@@ -99,8 +122,12 @@ def preload(packages: Sequence[str]) -> None:
 class Server:
     """The server's loop: start jails, close them, and keep no trace of either."""
 
-    def __init__(self, control: socket.socket, level: str, uid_base: int, folder: str | None):
+    def __init__(self, control: socket.socket, level: str, uid_base: int, folder: str | None,
+                 view: str | None = None):
         self.control, self.level, self.uid_base, self.folder = control, level, uid_base, folder
+        self.view = view
+        """The folder of the view of the system that process-level jails are shut in
+        (the server runs as root), or None."""
         self.root = os.geteuid() == 0
         self.live: dict[int, str | None] = {}
         """Each live jail's pid and its private folder (None if it has none)."""
@@ -145,7 +172,7 @@ class Server:
         uid = self.uid_base + self.count % 64 if self.root else None
         level = job.get('level', self.level)
         folder = None
-        if level == 'process':
+        if level == 'process' and (self.view is None or 'command' in job):
             folder = tempfile.mkdtemp(prefix='jail-', dir=self.folder)
             if uid is not None:
                 os.chown(folder, uid, uid)
@@ -159,7 +186,7 @@ class Server:
                     if level == 'bwrap':
                         confine.enter_namespaces(limits, uid, image)
                     else:
-                        confine.shut_in(folder, uid, limits, image)
+                        confine.shut_in(folder, uid, limits, image, self.view)
                 except OSError as error:  # said as the jail's answer, for the trusted side
                     os.write(ANSWER_FD, json.dumps({'error': f'the jail cannot be made here: '
                                                              f'{error}'}).encode() + b'\n')

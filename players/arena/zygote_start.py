@@ -31,14 +31,14 @@ def start(settings: dict) -> None:
     try:
         if folder is not None:
             os.chmod(folder, 0o755)  # for each jail's user, when run by root
-            for name, target in settings['links']:
-                link = os.path.join(folder, 'packages', *name.split('.'))
+            for name, target in settings['links']:  # name: the link's path in the folder
+                link = os.path.join(folder, 'packages', name)
                 os.makedirs(os.path.dirname(link), mode=0o755, exist_ok=True)
                 os.symlink(target, link)
             sys.path.insert(0, os.path.join(folder, 'packages'))
         from players.arena import zygote
         zygote.main(settings['control'], settings['level'], settings['packages'],
-                    settings['uid_base'], folder)
+                    settings['uid_base'], folder, settings['preload'], settings['view'])
     finally:
         if folder is not None:
             remove_folder(folder)
