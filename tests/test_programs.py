@@ -297,7 +297,9 @@ def test_a_program_that_fails_to_start_is_refused_before_play_if_strict(folder, 
     assert not (tmp_path / 'run.sqlite').exists()
 
 
-def test_programs_are_named_by_the_file_or_folder_they_name(tmp_path, monkeypatch):
+def test_programs_are_named_by_the_file_or_folder_they_name(folder, monkeypatch):
+    tmp_path = folder / 'named'  # every user may read it, as a program's jail must
+    tmp_path.mkdir()
     monkeypatch.chdir(tmp_path)
     for path in ('subs/alice', 'subs/bob', 'other/alice'):
         os.makedirs(path)
@@ -310,6 +312,23 @@ def test_programs_are_named_by_the_file_or_folder_they_name(tmp_path, monkeypatc
     bob, bot = str(tmp_path / 'subs/bob'), str(tmp_path / 'bot')
     assert code.argv == ('java', '-Xmx64m', '-cp', f'{bob}:{bot}', 'Bot')
     assert code.folders == (bob, str(tmp_path)) and code.workdir == bob
+
+
+def test_a_program_its_jail_cannot_read_is_refused_saying_what_to_do(folder):
+    private = folder / 'private'
+    private.mkdir(mode=0o700)
+    shutil.copy(folder / 'bot.py', private / 'bot.py')
+    spec = f'exec:python3 {private}/bot.py'
+    if os.geteuid() != 0:
+        assert player_code.read_program(spec).folders == (str(private),)
+        return
+    with pytest.raises(player_code.SubmissionError, match=f'runs as a user of its own, which '
+                       f'cannot read {private}: let every user read it .chmod -R a.rX'):
+        player_code.read_program(spec)
+    os.chmod(private, 0o755)
+    os.chmod(private / 'bot.py', 0o600)
+    with pytest.raises(player_code.SubmissionError, match=f'cannot read {private}/bot.py'):
+        player_code.read_program(spec)
 
 
 def test_every_game_pictures_its_state_as_json():

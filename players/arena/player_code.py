@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import shlex
 import shutil
+import stat
 import sys
 from dataclasses import dataclass
 
@@ -194,7 +195,33 @@ def read_program(spec: str) -> ProgramCode:
         raise ValueError(f'{spec!r} names the root folder: that would show the program '
                          'the whole filesystem')
     folders = list(dict.fromkeys(folders))
+    if os.geteuid() == 0:  # each jail runs as a user of its own, as no one in particular
+        for path in [named for paths_of_word in paths for named in paths_of_word] + folders:
+            _check_readable_by_all(spec, path)
     return ProgramCode(spec, argv, tuple(folders), folders[0] if folders else None)
+
+
+def _check_readable_by_all(spec: str, path: str) -> None:
+    """Raise SubmissionError, saying what to do, unless every user may reach path
+    and read it (a folder: list and enter it), as a program's jail must."""
+    needed = stat.S_IROTH | (stat.S_IXOTH if os.path.isdir(path) else 0)
+    steps = [(folder, stat.S_IXOTH) for folder in _ancestors(path)] + [(path, needed)]
+    for step, wanted in steps:
+        if os.stat(step).st_mode & wanted != wanted:
+            raise SubmissionError(
+                f'{spec!r}: a jailed program runs as a user of its own, which cannot read '
+                f'{step}: let every user read it (chmod -R a+rX {shlex.quote(step)}), or '
+                'copy the program where every user may')
+
+
+def _ancestors(path: str) -> list[str]:
+    """Return the folders above path, from the root down (the root left out)."""
+    folders = []
+    parent = os.path.dirname(path)
+    while parent != os.path.dirname(parent):
+        folders.append(parent)
+        parent = os.path.dirname(parent)
+    return folders[::-1]
 
 
 def program_names(spec: str) -> list[str]:
