@@ -5,7 +5,9 @@
     python players/bench/benchmark_tournament.py --baseline b72f42f # also the same runs on an older commit
 
 Prints the wall time of a class tournament of ten students' files (at each jail
-level) and of the default run (with --baseline, each beside the same run of an
+level), the same class handing in folders (a player.py, a helper module and a
+data file each) beside it, what importing an allowed package (numpy) adds to a
+jail's start, and the wall time of the default run (with --baseline, each beside the same run of an
 older commit of this repository, such as b72f42f, the last before jails, the
 runs interleaved), the --jobs 1 against
 --jobs 2 speed-up on a tournament of 300 heavy games, what a jail costs (its
@@ -31,6 +33,7 @@ sys.path[:0] = [ROOT]
 import variants  # noqa: E402  (after the path is set)
 from players import load_player  # noqa: E402
 from players.arena import jail, program  # noqa: E402
+from players.arena.allowed import allowed_packages  # noqa: E402
 from players.arena.jailed_player import Setup, event  # noqa: E402
 from players.arena.player_code import read_code, read_player  # noqa: E402
 
@@ -59,6 +62,15 @@ def player(game, state):
 '''
 """The player that completes it, the template filled in: alpha-beta to a depth of its
 own (0 to 2: one to three plies)."""
+FOLDER_PLAYER = '''import json
+import os
+
+from search import *  # noqa: F401,F403  (the student's search, a module of the folder)
+
+with open(os.path.join(os.path.dirname(__file__), 'depth.json')) as file:
+    DEPTH = json.load(file)
+''' + PLAYER
+"""The same player as the player.py of a folder, with its search and depth beside it."""
 FIRST_MOVE = 'def player(game, state):\n    return game.actions(state)[0]\n'
 FIRST_MOVE_PROGRAM = '''#!/usr/bin/env python3
 import json, sys
@@ -139,6 +151,79 @@ def class_workload(baseline: str | None, repeat: int) -> None:
     for label, (seconds, _, _) in best.items():
         ratio = f' ({seconds / best[baseline][0]:.2f}x {baseline})' if baseline else ''
         print(f'  {label}: {seconds:.1f} s wall{ratio}')
+
+
+def class_folders(repeat: int) -> None:
+    """Print the wall time of the class tournament with each student's player handed
+    in as a folder (player.py importing its search from a helper module, and
+    reading its depth from a data file) beside the same players as single files,
+    at each jail level."""
+    with tempfile.TemporaryDirectory() as folder:
+        os.chmod(folder, 0o755)
+        with open(STUDENT) as file:
+            search = file.read()
+        files, folders = [], []
+        for number in range(10):
+            path = os.path.join(folder, f'student{number}.py')
+            with open(path, 'w') as file:
+                file.write(search + PLAYER.replace('DEPTH', str(number % 3)))
+            files.append(path)
+            submission = os.path.join(folder, f'handed{number}')
+            os.mkdir(submission)
+            for name, text in (('search.py', search), ('depth.json', str(number % 3)),
+                               ('player.py', FOLDER_PLAYER)):
+                with open(os.path.join(submission, name), 'w') as file:
+                    file.write(text)
+            folders.append(submission)
+        runs = {}
+        for level in ('bwrap', 'process'):
+            if level == 'process' or jail.bwrap_problem() is None:
+                for kind, specs in (('files', files), ('folders', folders)):
+                    runs[level, kind] = (['--players', ','.join(specs + ['random', 'ab2']),
+                                          *CLASS_VARIANTS, '--sandbox', level], ROOT)
+        best = interleaved(runs, repeat)
+    print(f'the class tournament handed in as folders, beside single files, best of {repeat}, '
+          'interleaved:')
+    for level in dict.fromkeys(level for level, _ in best):
+        files_time, folders_time = best[level, 'files'][0], best[level, 'folders'][0]
+        print(f'  {level}: files {files_time:.1f} s, folders {folders_time:.1f} s wall '
+              f'({folders_time / files_time:.2f}x)')
+
+
+def allowed_import(count: int = 100) -> None:
+    """Print what importing an allowed package (numpy) adds to a jail's start (start,
+    load the player, kill), at each level: a file player that imports it, beside
+    the same player without the import, both in jails that allow it, in turns."""
+    try:
+        allowed = allowed_packages(('numpy',))
+    except ValueError as error:
+        print(f'an allowed import: not measured ({error})')
+        return
+    game = variants.make('nim')
+    with tempfile.TemporaryDirectory() as folder:
+        os.chmod(folder, 0o755)
+        paths = {'without': os.path.join(folder, 'plain.py'),
+                 'with': os.path.join(folder, 'numeric.py')}
+        for label, path in paths.items():
+            with open(path, 'w') as file:
+                file.write(('import numpy\n' if label == 'with' else '') + FIRST_MOVE)
+        print(f'a jail that imports numpy (allowed) beside one that does not, median of {count} '
+              'starts in turns:')
+        for level in ('bwrap', 'process'):
+            if level == 'bwrap' and jail.bwrap_problem() is not None:
+                continue
+            setup = Setup('nim', variants.make, load_player, level, allowed=allowed)
+            costs: dict = {label: [] for label in paths}
+            for _ in range(count + 1):
+                for label, path in paths.items():
+                    started = time.perf_counter()
+                    player = program.stand_in(read_code(path), setup, '0', [], game=game, seat=0)
+                    player.wait_ready()
+                    player.close()
+                    costs[label].append(time.perf_counter() - started)
+            medians = {label: 1000 * statistics.median(times[1:]) for label, times in costs.items()}
+            print(f'  {level}: {medians["without"]:.2f} ms without, {medians["with"]:.2f} ms with '
+                  f'the import: {medians["with"] - medians["without"]:+.2f} ms a game')
 
 
 @contextlib.contextmanager
@@ -258,6 +343,8 @@ def main() -> None:
     print(f'CPUs usable: {len(os.sched_getaffinity(0))}; Python {sys.version.split()[0]}; '
           f'load average before: {os.getloadavg()[0]:.2f} (other work slows the figures)')
     class_workload(args.baseline, args.repeat)
+    class_folders(args.repeat)
+    allowed_import()
     if not args.skip_default:
         default_run(args.baseline, args.repeat)
     speedup(args.repeat)
