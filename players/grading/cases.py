@@ -23,7 +23,7 @@ from __future__ import annotations
 import json
 import random
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Any
 
 from games import Game, StochasticGame, TreeGame
@@ -294,8 +294,7 @@ def position_cases(games: dict[str, Game], d: int | None = None) -> list[Case]:
     for name, game in games.items():
         if isinstance(game, StochasticGame):
             continue
-        rng = random.Random(name)
-        found = next(filter(None, (small_position(game, rng) for _ in range(ATTEMPTS))), None)
+        found = real_position(name, game)
         if found is not None:
             state, moves = found
             where = position_text(game, state, moves)
@@ -305,6 +304,14 @@ def position_cases(games: dict[str, Game], d: int | None = None) -> list[Case]:
                 entry.update(d=d, eval='evaluate', functions=['alpha_beta_cutoff_search'])
             cases += expand(entry, 'the positions')
     return cases
+
+
+@lru_cache(maxsize=None)
+def real_position(name: str, game: Game) -> tuple[Any, list] | None:
+    """The small position of game that random games seeded with its name reach
+    first (see small_position), or None: found once for each search function's cases."""
+    rng = random.Random(name)
+    return next(filter(None, (small_position(game, rng) for _ in range(ATTEMPTS))), None)
 
 
 def small_position(game: Game, rng: random.Random) -> tuple[Any, list] | None:
