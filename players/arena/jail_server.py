@@ -37,29 +37,36 @@ class JailServer:
     may import the given packages, spoken to over a socket of its own."""
 
     def __init__(self, level: str, packages: tuple[str, ...]):
-        """Start the server and wait until it has imported the packages; raise
-        ServerLost, saying why, if it cannot start."""
+        """Start the server, which imports the packages while this process goes on:
+        the first request waits until it is ready (see _wait_ready)."""
         self.lock = threading.Lock()
         self.folder = tempfile.mkdtemp(prefix='jail-server-')
         os.chmod(self.folder, 0o755)
         self.socket, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         argv = _server_command(level, packages, theirs.fileno(), self.folder)
-        errors = open(os.path.join(self.folder, 'errors'), 'w+b')
+        self._errors = open(os.path.join(self.folder, 'errors'), 'w+b')
+        """What the server said on its standard error, kept until it is ready."""
         try:
             self.process = subprocess.Popen(
                 argv, pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL,
-                stdout=subprocess.DEVNULL, stderr=errors, env={'PATH': '/usr/bin:/bin'},
+                stdout=subprocess.DEVNULL, stderr=self._errors, env={'PATH': '/usr/bin:/bin'},
                 start_new_session=True)
         finally:
             theirs.close()
+
+    def _wait_ready(self) -> None:
+        """Wait until the server has imported the packages and said it is ready (at
+        most SERVER_START_SECONDS); raise ServerLost, saying why, if it cannot start."""
+        errors, self._errors = self._errors, None
         self.socket.settimeout(SERVER_START_SECONDS)
         try:
-            ready = self._ask(None)
+            ready = self._exchange(None, ())
         except ServerLost:
             errors.seek(0)
             said = errors.read().decode(errors='replace').strip().splitlines()
             self.close_server()
-            raise ServerLost(f'the jail server did not start: {said[-1] if said else "no reason given"}')
+            reason = said[-1] if said else 'no reason given'
+            raise ServerLost(f'the jail server did not start: {reason}')
         finally:
             errors.close()
         self.socket.settimeout(None)
@@ -82,21 +89,28 @@ class JailServer:
             return None
         return self._ask({'close': pid, 'grace': grace})['status']
 
-    def _ask(self, request: dict | None, fds: Sequence[int] = ()) -> dict | None:
+    def _ask(self, request: dict, fds: Sequence[int] = ()) -> dict | None:
+        """Send a request, once the server is ready, and return its answer (None for
+        a request that says it wants no reply)."""
+        with self.lock:
+            if self._errors is not None:
+                self._wait_ready()
+            return self._exchange(request, fds)
+
+    def _exchange(self, request: dict | None, fds: Sequence[int]) -> dict | None:
         """Send a request (None: none, only read) and return the server's answer
         (None for a request that says it wants no reply)."""
-        with self.lock:
-            try:
-                if request is not None:
-                    socket.send_fds(self.socket, [json.dumps(request).encode()], list(fds))
-                    if request.get('reply') is False:
-                        return None
-                answer = self.socket.recv(zygote.PACKET)
-            except OSError as error:
-                raise ServerLost(f'the jail server is lost: {error}') from None
-            if not answer:
-                raise ServerLost('the jail server is lost: it ended')
-            return json.loads(answer)
+        try:
+            if request is not None:
+                socket.send_fds(self.socket, [json.dumps(request).encode()], list(fds))
+                if request.get('reply') is False:
+                    return None
+            answer = self.socket.recv(zygote.PACKET)
+        except OSError as error:
+            raise ServerLost(f'the jail server is lost: {error}') from None
+        if not answer:
+            raise ServerLost('the jail server is lost: it ended')
+        return json.loads(answer)
 
     def alive(self) -> bool:
         """Is the server still running?"""
@@ -105,6 +119,9 @@ class JailServer:
     def close_server(self) -> None:
         """Stop the server, which first kills every jail it has and what they started
         (or, if it does not stop within SERVER_STOP_SECONDS, kill it)."""
+        if self._errors is not None:
+            self._errors.close()
+            self._errors = None
         self.socket.close()
         try:
             self.process.wait(SERVER_STOP_SECONDS)
@@ -121,7 +138,9 @@ _servers_pid = os.getpid()
 
 def server(level: str, packages: tuple[str, ...]) -> JailServer:
     """Return this process's jail server for a level and packages, starting it if
-    there is none or the last one died (a child process starts its own)."""
+    there is none or the last one died (a child process starts its own). A server
+    just started imports the packages while this process goes on: call this early
+    to have the server ready when the first jail is asked for."""
     global _servers_pid
     if _servers_pid != os.getpid():  # a fork: the parent's servers are the parent's
         _servers.clear()

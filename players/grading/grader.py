@@ -17,7 +17,7 @@ from .loading import LoadError, load, read_source, unloadable
 from .playing import PlayerTimeout, PlayerTrial, check_gauntlet, check_legal, check_safe
 from .report import Report, Result
 from .search import judge_search, state_limit
-from .session import Session, StudentFault
+from .session import Session, StudentFault, start_server
 from .settings import PLAYER_FUNCTION, Settings
 
 
@@ -28,9 +28,12 @@ def grade(path: str, settings: Settings = Settings(), checks: list[Check] | None
     loaded gets a report that says why, every check failed. Raises LoadError only
     if there is no such file."""
     started = time.perf_counter()
+    program = parse_spec(path).is_program
+    if not program:  # its server starts while the checks are made
+        start_server(settings.sandbox, settings.allow_reference)
     games = make_games(settings) if games is None else games
     checks = make_checks(settings, games) if checks is None else checks
-    if parse_spec(path).is_program:
+    if program:
         return grade_program(path, settings, checks, games)
     if not os.path.isfile(path):
         raise LoadError(f'no such file {path!r}')
