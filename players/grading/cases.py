@@ -318,16 +318,21 @@ def small_position(game: Game, rng: random.Random) -> tuple[Any, list] | None:
     """Play random moves from the start until the game tree is small, and the players
     alternate all through it (AIMA's searches take turns MAX and MIN, so a tree where
     a player moves twice, as in Kalah, is no fair check of them); return the state and
-    the moves (None if the game ends first)."""
-    state, moves = game.initial, []
-    while not game.terminal_test(state):
-        if len(game.actions(state)) > 1 \
-                and tree_size(game, state, TREE_LIMIT, alternating=True) <= TREE_LIMIT:
-            return state, moves
-        move = rng.choice(list(game.actions(state)))
-        moves.append(move)
-        state = game.result(state, move)
-    return None
+    the moves (None if the game ends first). A state's tree holds the trees of the
+    states after it, so the first small one on the game's path is found by bisection."""
+    path, moves = [game.initial], []
+    while not game.terminal_test(path[-1]):
+        moves.append(rng.choice(list(game.actions(path[-1]))))
+        path.append(game.result(path[-1], moves[-1]))
+    low, high = 0, len(path) - 1  # the end's tree is small: it has no states below it
+    while low < high:
+        middle = (low + high) // 2
+        if tree_size(game, path[middle], TREE_LIMIT, alternating=True) <= TREE_LIMIT:
+            high = middle
+        else:
+            low = middle + 1
+    return next(((path[index], moves[:index]) for index in range(low, len(path) - 1)
+                 if len(game.actions(path[index])) > 1), None)
 
 
 def tree_size(game: Game, state: Any, limit: int, alternating: bool = False) -> int:
