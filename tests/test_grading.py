@@ -2,11 +2,16 @@
 of small buggy student files (each one classic mistake), crashes and hangs."""
 
 import inspect
+import json
+import math
 import os
+import random
+from collections.abc import Mapping
 
 import pytest
 
-from games import Fig52Game, Nim
+import variants
+from games import Fig52Game, Nim, StochasticGame
 from players.arena import jail
 from players import grading, textbook
 from players.grading.cases import (DEEP, DEPTH_TRAP, DEPTH_TRAP_EVALS, EARLY_END_EVALS,
@@ -14,7 +19,7 @@ from players.grading.cases import (DEEP, DEPTH_TRAP, DEPTH_TRAP_EVALS, EARLY_END
                                    FIVE_PLY_UTILS, POINT_OF_VIEW_SUCCS, POINT_OF_VIEW_UTILS, TIE,
                                    tree, builtin_cases)
 from players.grading.jailed.counting import counting
-from players.grading.jailed.plain import describe
+from players.grading.jailed.plain import describe, state_key
 from players.grading.models import (NEVER_PRUNES, NO_ALPHA, NO_BETA, NO_UPDATE, ROOT_ALPHA,
                                     STRICT, SWAPPED, AlphaBeta, EvaluatesByDefault, Minimax,
                                     MoverView, PastTheEnd)
@@ -171,6 +176,44 @@ def test_real_positions_are_small_and_described():
 
 
 # The grader on students' files: the textbook with one mistake made.
+
+def plain(value):
+    """A state as plain JSON data, the long way: what state_key's text is the
+    canonical JSON of."""
+    if value is None or isinstance(value, (bool, int, str)):
+        return value
+    if isinstance(value, float):
+        return value if math.isfinite(value) else repr(value)
+    if isinstance(value, (tuple, list)):
+        return [plain(item) for item in value]
+    if isinstance(value, Mapping):
+        return {'dict': sorted(([plain(k), plain(v)] for k, v in value.items()), key=canonical)}
+    if isinstance(value, (set, frozenset)):
+        return {'set': sorted((plain(item) for item in value), key=canonical)}
+    return {'repr': repr(value)[:200]}
+
+
+def canonical(value):
+    return json.dumps(value, separators=(',', ':'), sort_keys=True)
+
+
+@pytest.mark.parametrize('name', ['tictactoe', 'nim', 'connect4', 'othello', 'kalah', 'hex',
+                                  'breakthrough', 'dice-nim', 'backgammon'])
+def test_a_state_key_is_the_canonical_json_of_the_plain_state(name):
+    """Written at once, the key must still be the text both sides agreed on."""
+    game, rng = variants.make(name), random.Random(name)
+    state = game.initial
+    for _ in range(40):
+        assert state_key(state) == canonical(plain(state))
+        if game.terminal_test(state):
+            break
+        chance = isinstance(game, StochasticGame) and not game.actions(state)
+        state = (game.outcome(state, rng.choice(list(game.chances(state)))) if chance
+                 else game.result(state, rng.choice(list(game.actions(state)))))
+    for odd in (1.5, -0.0, math.inf, math.nan, 'é☃𝄞"\\', {3, 1, 2}, frozenset('ab'),
+                {'b': 1, 'a': (2, None), 3: [True, False]}, object(), 2 ** 70, Nim):
+        assert state_key(odd) == canonical(plain(odd)), odd
+
 
 def test_textbook_copy_passes_every_check(tmp_path):
     report = grading.grade(student(tmp_path, TEXTBOOK + PLAYER), SETTINGS, CHECKS, GAMES)

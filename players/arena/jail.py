@@ -214,16 +214,17 @@ def resolve_level(requested: str) -> str:
 @functools.lru_cache(maxsize=None)
 def bwrap_problem() -> str | None:
     """Return why bubblewrap cannot jail players here, or None if it can: a jail
-    server is started inside it and asked for a jail, as a tournament would."""
+    server is started inside it and asked for a jail, as a tournament would (a
+    server for no packages, which imports none, so the probe is quick)."""
     if shutil.which('bwrap') is None:
         return 'bubblewrap is not installed (apt-get install bubblewrap)'
     try:
-        with Jail('players.arena.zygote:probe', 'bwrap') as probe:
+        with Jail('players.arena.zygote:probe', 'bwrap', packages=()) as probe:
             answer = probe.receive(SERVER_START_SECONDS)
     except (ServerLost, JailError) as error:
         return f'bwrap does not work here: {error}'
     finally:
-        forget('bwrap', ('games',))
+        forget('bwrap', ())
     return None if answer == {'probe': True} else f'bwrap does not work here: {answer}'
 
 

@@ -49,33 +49,40 @@ class JailServer:
 
     def __init__(self, level: str, packages: tuple[str, ...],
                  allowed: AllowedPackages = AllowedPackages()):
-        """Start the server and wait until it has imported the packages (this
-        project's, and the installed ones allowed: see players.arena.allowed); raise
-        ServerLost, saying why, if it cannot start. At the 'process' level the
-        server makes a folder of its own in this process's temporary folder
-        (tempfile's: TMPDIR) and removes it as it ends, however this process ends
-        (see players.arena.zygote_start); in bubblewrap it makes none out here."""
+        """Start the server, which imports the packages (this project's, and the
+        installed ones allowed: see players.arena.allowed) while this process goes
+        on: the first request waits until it is ready (see _wait_ready). At the
+        'process' level the server makes a folder of its own in this process's
+        temporary folder (tempfile's: TMPDIR) and removes it as it ends, however
+        this process ends (see players.arena.zygote_start); in bubblewrap it makes
+        none out here."""
         self.lock = threading.Lock()
         self.temporary = tempfile.gettempdir() if level == 'process' else None
         self.socket, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         argv = _server_command(level, packages, allowed, theirs.fileno(), self.temporary)
-        errors = tempfile.TemporaryFile()  # without a name: nothing to remove
+        self._errors = tempfile.TemporaryFile()  # without a name: nothing to remove
+        """What the server said on its standard error, kept until it is ready."""
         try:
             self.process = subprocess.Popen(
                 argv, pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL,
-                stdout=subprocess.DEVNULL, stderr=errors, env=SERVER_ENVIRONMENT,
+                stdout=subprocess.DEVNULL, stderr=self._errors, env=SERVER_ENVIRONMENT,
                 start_new_session=True)
         finally:
             theirs.close()
+
+    def _wait_ready(self) -> None:
+        """Wait until the server has imported the packages and said it is ready (at
+        most SERVER_START_SECONDS); raise ServerLost, saying why, if it cannot start."""
+        errors, self._errors = self._errors, None
         self.socket.settimeout(SERVER_START_SECONDS)
         try:
-            ready = self._ask(None)
+            ready = self._exchange(None, ())
         except ServerLost:
             errors.seek(0)
             said = errors.read().decode(errors='replace').strip().splitlines()
             self.close_server()
-            raise ServerLost('the jail server did not start: '
-                             f'{said[-1] if said else "no reason given"}') from None
+            reason = said[-1] if said else 'no reason given'
+            raise ServerLost(f'the jail server did not start: {reason}') from None
         finally:
             errors.close()
         self.socket.settimeout(None)
@@ -98,21 +105,28 @@ class JailServer:
             return None
         return self._ask({'close': pid, 'grace': grace})['status']
 
-    def _ask(self, request: dict | None, fds: Sequence[int] = ()) -> dict | None:
+    def _ask(self, request: dict, fds: Sequence[int] = ()) -> dict | None:
+        """Send a request, once the server is ready, and return its answer (None for
+        a request that says it wants no reply)."""
+        with self.lock:
+            if self._errors is not None:
+                self._wait_ready()
+            return self._exchange(request, fds)
+
+    def _exchange(self, request: dict | None, fds: Sequence[int]) -> dict | None:
         """Send a request (None: none, only read) and return the server's answer
         (None for a request that says it wants no reply)."""
-        with self.lock:
-            try:
-                if request is not None:
-                    socket.send_fds(self.socket, [json.dumps(request).encode()], list(fds))
-                    if request.get('reply') is False:
-                        return None
-                answer = self.socket.recv(zygote.PACKET)
-            except OSError as error:
-                raise ServerLost(f'the jail server is lost: {error}') from None
-            if not answer:
-                raise ServerLost('the jail server is lost: it ended')
-            return json.loads(answer)
+        try:
+            if request is not None:
+                socket.send_fds(self.socket, [json.dumps(request).encode()], list(fds))
+                if request.get('reply') is False:
+                    return None
+            answer = self.socket.recv(zygote.PACKET)
+        except OSError as error:
+            raise ServerLost(f'the jail server is lost: {error}') from None
+        if not answer:
+            raise ServerLost('the jail server is lost: it ended')
+        return json.loads(answer)
 
     def alive(self) -> bool:
         """Is the server still running?"""
@@ -121,6 +135,9 @@ class JailServer:
     def close_server(self) -> None:
         """Stop the server, which first kills every jail it has and what they started
         (or, if it does not stop within SERVER_STOP_SECONDS, kill it)."""
+        if self._errors is not None:
+            self._errors.close()
+            self._errors = None
         self.socket.close()
         try:
             self.process.wait(SERVER_STOP_SECONDS)
@@ -142,7 +159,8 @@ def server(level: str, packages: tuple[str, ...],
            allowed: AllowedPackages = AllowedPackages()) -> JailServer:
     """Return this process's jail server for a level, packages and allowed installed
     packages, starting it if there is none or the last one died (a child process
-    starts its own)."""
+    starts its own). A server just started imports the packages while this process
+    goes on: call this early to have the server ready when the first jail is asked for."""
     global _servers_pid
     if _servers_pid != os.getpid():  # a fork: the parent's servers are the parent's
         _servers.clear()

@@ -65,9 +65,11 @@ def main(control_fd: int, level: str, packages: Sequence[str], uid_base: int,
     the jails the user ids from uid_base on and, at the process level, shut them in
     a view of the system (see players.arena.confine.build_view; view gives what it
     shows besides the system and the server's folder). The installed modules
-    allowed are imported with the project's packages. (players.arena.zygote_start
-    calls it.)"""
-    preload(packages, allowed)
+    allowed are imported with the project's packages; a server for no packages
+    only answers a probe (see players.arena.jail.bwrap_problem) and imports nothing.
+    (players.arena.zygote_start calls it.)"""
+    if packages:
+        preload(packages, allowed)
     confine.prctl(confine.PR_SET_DUMPABLE, 0)
     confine.prctl(confine.PR_SET_CHILD_SUBREAPER, 1)
     root = None

@@ -14,7 +14,7 @@ from players.arena import grades, ratings
 from players.arena.match import play_opening
 
 from ..registry import load_player
-from .playing import MAX_PLIES, PlayerTrial, play
+from .playing import MAX_PLIES, Fixture, PlayerTrial, Sample
 
 STUDENT = 'student'
 """The student's name among the anchors in the fit."""
@@ -28,40 +28,45 @@ def check_anchors(trial: PlayerTrial, anchors: tuple[tuple[str, float], ...]) ->
     """Play the student and every anchor against each other on each game without
     chance, PAIRS pairs a pairing; return the student's grade and a message with
     its Elo, each anchor's Elo and grade, and the student's points against each.
-    A game the student forfeits is a game it lost (a timeout ends the check: see
-    playing.play)."""
-    fixed = {name: game for name, game in trial.games.items()
-             if not isinstance(game, StochasticGame)}
-    names = [STUDENT, *(name for name, _ in anchors)]
+    A game the student forfeits is a game it lost (a move over its time ends the
+    check: see playing.PlayerTimeout). The anchors play all their games; the
+    student plays rounds of a pair against each anchor on one game while its share
+    of the budget lasts (see playing.Sample)."""
+    fixed = [name for name, game in trial.games.items() if not isinstance(game, StochasticGame)]
+    names = [name for name, _ in anchors]
     games: dict = {}
     points: dict = {}
+
+    def count(a: str, b: str, score: float) -> None:
+        """Count a game of a (in either seat) against b, which a scored score in."""
+        games[a, b] = games.get((a, b), 0) + 1
+        points[a, b] = points.get((a, b), 0) + score
+        points[b, a] = points.get((b, a), 0) + 1 - score
+
     for (a, b), variant, pair in itertools.product(itertools.combinations(names, 2), fixed,
                                                    range(PAIRS)):
-        seed = f'anchors {variant} {a} {b} {pair}'
         for seat in (0, 1):
             first, second = (a, b) if seat == 0 else (b, a)
-            record = _play(trial, variant, first, second, seed)
-            games[a, b] = games.get((a, b), 0) + 1
-            score = record.score(0) if first == a else record.score(1)
-            points[a, b] = points.get((a, b), 0) + score
-            points[b, a] = points.get((b, a), 0) + 1 - score
-    fitted = ratings.fit(names, games, points)
-    elo = {name: round(fitted[name][0]) for name in names}
+            record = _play(trial, variant, first, second, f'anchors {variant} {a} {b} {pair}')
+            count(a, b, record.score(seat))
+    sample = Sample(trial, [[Fixture(variant, name, seat, OPENING_PLIES,
+                                     f'anchors {variant} {STUDENT} {name} {pair}')
+                             for name in names for seat in (0, 1)]
+                            for pair, variant in itertools.product(range(PAIRS), fixed)])
+    for fixture, record in sample:
+        count(STUDENT, fixture.opponent, record.score(fixture.seat))
+    fitted = ratings.fit([STUDENT, *names], games, points)
+    elo = {name: round(fitted[name][0]) for name in [STUDENT, *names]}
     grade = round(grades.grade(elo[STUDENT], [(elo[name], value) for name, value in anchors]), 1)
     trial.leaderboard.update({'Elo': elo[STUDENT], 'Grade': grade})
-    each = 2 * PAIRS * len(fixed)
+    each = 2 * sample.played
     against = ', '.join(f'{points.get((STUDENT, name), 0):g}/{each} against {name} '
                         f'(Elo {elo[name]:+d}, grade {value:g})' for name, value in anchors)
-    return grade, f'grade {grade:g}: Elo {elo[STUDENT]:+d}; {against}'
+    return grade, f'grade {grade:g}: Elo {elo[STUDENT]:+d}; {against}{sample.note()}'
 
 
 def _play(trial: PlayerTrial, variant: str, first: str, second: str, seed: str):
-    """Play one game of variant from the pair's opening; the student, if it plays,
-    in its jail; return its record."""
-    if STUDENT in (first, second):
-        seat = (first, second).index(STUDENT)
-        other = second if seat == 0 else first
-        return play(trial, variant, other, seat, OPENING_PLIES, seed)
+    """Play one game of two anchors at variant from the pair's opening; return its record."""
     game = trial.games[variant]
     random.seed(seed)
     dice = random.Random(f'{seed}:dice')

@@ -21,7 +21,6 @@ A case file is {"cases": [CASE, ...]}, each CASE an object with:
 from __future__ import annotations
 
 import json
-import random
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -29,12 +28,9 @@ from typing import Any
 from games import Game, StochasticGame, TreeGame
 
 from .jailed.plain import Position, build, position_text, tree_game
+from .real_positions import TREE_LIMIT, real_position, tree_size
 
 SEARCH_FUNCTIONS = ('minmax_decision', 'alpha_beta_search', 'alpha_beta_cutoff_search')
-TREE_LIMIT = 3000
-"""The most states a position's full minimax tree may have."""
-ATTEMPTS = 20
-"""The random games played, at most, to find each game's small position."""
 VISIBILITIES = ('visible', 'hidden', 'after_due_date', 'after_published')
 """Gradescope's visibilities of a test."""
 KEYS = {'name', 'note', 'functions', 'points', 'visibility', 'tree', 'utilities', 'variant',
@@ -313,9 +309,7 @@ def position_cases(games: dict[str, Game], d: int | None = None,
     for name, game in games.items():
         if isinstance(game, StochasticGame):
             continue
-        rng = random.Random(name)
-        found = next(filter(None, (small_position(game, rng, ending)
-                                   for _ in range(ATTEMPTS))), None)
+        found = real_position(name, game, ending)
         if found is not None:
             state, moves = found
             where = position_text(game, state, moves)
@@ -328,51 +322,6 @@ def position_cases(games: dict[str, Game], d: int | None = None,
                              functions=['alpha_beta_cutoff_search'])
             cases += expand(entry, 'the positions')
     return cases
-
-
-def small_position(game: Game, rng: random.Random,
-                   ending: bool = False) -> tuple[Any, list] | None:
-    """Play random moves from the start until the game tree is small, and the players
-    alternate all through it (AIMA's searches take turns MAX and MIN, so a tree where
-    a player moves twice, as in Kalah, is no fair check of them), and, with ending,
-    the player to move can end the game at once but need not; return the state and
-    the moves (None if the game ends first)."""
-    state, moves = game.initial, []
-    while not game.terminal_test(state):
-        if len(game.actions(state)) > 1 and (not ending or ends_at_once(game, state)) \
-                and tree_size(game, state, TREE_LIMIT, alternating=True) <= TREE_LIMIT:
-            return state, moves
-        move = rng.choice(list(game.actions(state)))
-        moves.append(move)
-        state = game.result(state, move)
-    return None
-
-
-def ends_at_once(game: Game, state: Any) -> bool:
-    """Can the player to move end the game at once with a win or a loss (a utility
-    other than 0), and has it a move that does not end the game?"""
-    player = game.to_move(state)
-    children = [game.result(state, move) for move in game.actions(state)]
-    over = [child for child in children if game.terminal_test(child)]
-    return len(over) < len(children) and any(game.utility(child, player) for child in over)
-
-
-def tree_size(game: Game, state: Any, limit: int, alternating: bool = False) -> int:
-    """The number of states below state, counting up to just past limit (or limit + 1
-    at once, if alternating, when a move lets the player to move move again)."""
-    count = 0
-    stack = [state]
-    while stack and count <= limit:
-        node = stack.pop()
-        if not game.terminal_test(node):
-            for move in game.actions(node):
-                child = game.result(node, move)
-                if alternating and game.to_move(child) == game.to_move(node) \
-                        and not game.terminal_test(child):
-                    return limit + 1
-                stack.append(child)
-                count += 1
-    return count
 
 
 def search_cases(function: str, games: dict[str, Game], extra: list[Case] = ()) -> list[Case]:

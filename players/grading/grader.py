@@ -14,11 +14,10 @@ from players.player_spec import parse_spec
 from .anchored import check_anchors
 from .checks import SAFE_GAME, Check, make_checks, make_games
 from .loading import LoadError, load, read_source, unloadable
-from .playing import (BudgetSpent, PlayerTimeout, PlayerTrial, check_gauntlet, check_legal,
-                      check_safe)
+from .playing import PlayerTimeout, PlayerTrial, check_gauntlet, check_legal, check_safe
 from .report import Report, Result
 from .search import judge_search, state_limit
-from .session import Session, StudentFault
+from .session import Session, StudentFault, start_server
 from .settings import PLAYER_FUNCTION, Settings
 
 
@@ -29,9 +28,12 @@ def grade(path: str, settings: Settings = Settings(), checks: list[Check] | None
     loaded gets a report that says why, every check failed. Raises LoadError only
     if there is no such file."""
     started = time.perf_counter()
+    program = parse_spec(path).is_program
+    if not program:  # its server starts while the checks are made
+        start_server(settings.sandbox, settings.allow_reference)
     games = make_games(settings) if games is None else games
     checks = make_checks(settings, games) if checks is None else checks
-    if parse_spec(path).is_program:
+    if program:
         return grade_program(path, settings, checks, games)
     if not os.path.isfile(path):
         raise LoadError(f'no such file {path!r}')
@@ -44,7 +46,7 @@ def grade(path: str, settings: Settings = Settings(), checks: list[Check] | None
                       settings.limits(), settings.allow_reference, settings.timeout)
     try:
         defined = load(session, report)
-        trial = PlayerTrial(session, games, settings.move_timeout, budget=settings.player_budget)
+        trial = _trial(session, games, checks, settings)
         skipped: dict[str, str] = {}
         for check in checks:
             report.results.append(_run(check, session, trial, defined, skipped, settings, report))
@@ -78,8 +80,8 @@ def grade_program(spec: str, settings: Settings, checks: list[Check],
         report.note = note
         return report
     report = Report(spec, [], settings.describe(), note=note)
-    trial = PlayerTrial(None, games, settings.move_timeout, budget=settings.player_budget,
-                        program_code=code, level=settings.sandbox, limits=settings.limits())
+    trial = _trial(None, games, checks, settings, program_code=code, level=settings.sandbox,
+                   limits=settings.limits())
     skipped: dict[str, str] = {}
     for check in checks:
         report.results.append(_run(check, None, trial, [PLAYER_FUNCTION], skipped, settings,
@@ -87,6 +89,14 @@ def grade_program(spec: str, settings: Settings, checks: list[Check],
     report.leaderboard = trial.leaderboard
     report.seconds = time.perf_counter() - started
     return report
+
+
+def _trial(session: Session | None, games: dict[str, Game], checks: list[Check],
+           settings: Settings, **program) -> PlayerTrial:
+    """The student's player on trial for the player checks among checks."""
+    count = sum(check.function == PLAYER_FUNCTION for check in checks)
+    return PlayerTrial(session, games, settings.move_timeout, budget=settings.player_budget,
+                       checks=count, **program)
 
 
 def _run(check: Check, session: Session | None, trial: PlayerTrial, defined: list,
@@ -132,5 +142,3 @@ def _attempt(check: Check, session: Session | None, trial: PlayerTrial, skipped:
     except PlayerTimeout as timeout:
         skipped[check.function] = check.name
         return False, f'{timeout} (the limit is {settings.move_timeout:g} s a move)'
-    except BudgetSpent as spent:
-        return False, str(spent)

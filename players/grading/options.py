@@ -44,9 +44,9 @@ OPTIONS = (
            'search check and for loading the file (default 10)')),
     Option('--move-timeout', dict(type=seconds, default=10.0, metavar='S', help="seconds for "
            "each of the player's moves, as in a tournament (default 10)")),
-    Option('--player-budget', dict(type=seconds, default=60.0, metavar='S', help='seconds all '
-           'the player checks of one file may take; those not played by then fail, saying so '
-           '(default 60)')),
+    Option('--player-budget', dict(type=seconds, default=60.0, metavar='S', help='seconds the '
+           "games of one file's player checks should take; a slower player is judged on fewer "
+           'games, saying so (default 60)')),
     Option('--memory', dict(type=count(64), default=jail.Limits.memory_mb, metavar='MB',
            help=f"address-space limit of the student's jail, in MiB (default "
            f'{jail.Limits.memory_mb})')),

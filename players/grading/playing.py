@@ -1,13 +1,15 @@
 """Checking a student's player in real games, played by the trusted referee against
 the jailed player: legal moves on every game, never a loss to random at
 tic-tac-toe, and a short gauntlet against reference players. Each move has a time
-limit, as in a tournament."""
+limit, as in a tournament; the games of all the checks have a budget, which a slow
+player's checks meet by playing fewer rounds of games, never by failing."""
 
 from __future__ import annotations
 
 import random
 import time
 from dataclasses import dataclass, field
+from typing import Iterator
 
 import variants
 from games import Game, StochasticGame, referee
@@ -37,10 +39,6 @@ class PlayerTimeout(Exception):
     """The student's player ran out of time for a move: its message is the check's."""
 
 
-class BudgetSpent(Exception):
-    """The player checks of a file have used up their time: its message is the check's."""
-
-
 @dataclass
 class PlayerTrial:
     """The student's player on trial: how to start it (its session's jail, or its
@@ -51,8 +49,10 @@ class PlayerTrial:
     games: dict
     move_seconds: float
     budget: float = float('inf')
-    """Seconds all the games of the player checks may take; once they are spent,
-    play() refuses to start another."""
+    """Seconds the games of the player checks should take in all: each check has an
+    even share of what is left of it when it starts (see Sample)."""
+    checks: int = 1
+    """The player checks still to play, among which what is left of the budget is shared."""
     spent: float = 0.0
     """Seconds the games played so far took."""
     leaderboard: dict = field(default_factory=dict)
@@ -64,24 +64,72 @@ class PlayerTrial:
     limits: Limits = field(default_factory=Limits)
 
 
-def play(trial: PlayerTrial, name: str, opponent: str, seat: int, plies: int,
-         seed: str) -> referee.GameRecord:
-    """Play one game of variant name with the student in seat (0 or 1) against a
-    reference player (a registry spec), from plies random opening moves; return its record.
-    Raise BudgetSpent if the trial's budget is spent."""
-    if trial.spent >= trial.budget:
-        raise BudgetSpent(f'stopped: the player checks had {trial.budget:g} s in all, spent '
-                          f'by the games played before ({trial.spent:.1f} s; a slow player? '
-                          'see --player-budget)')
+@dataclass(frozen=True)
+class Fixture:
+    """One game of a player check: the student in seat (0 or 1) against a reference
+    player (a registry spec) at a variant, from plies random opening moves drawn
+    from seed."""
+
+    variant: str
+    opponent: str
+    seat: int
+    plies: int
+    seed: str
+
+
+class Sample:
+    """The games a player check judges the student on: its rounds (each a list of
+    fixtures, the smallest set of games the check can judge on), played one round at
+    a time while the check's share of the trial's budget lasts. The first round is
+    always played, so a player that keeps to its time for each move is judged on
+    fewer games when it is slow, never failed; iterating yields (fixture, record)."""
+
+    def __init__(self, trial: PlayerTrial, rounds: list[list[Fixture]]):
+        self.trial = trial
+        self.rounds = rounds
+        self.played = 0
+        """The rounds played to their end."""
+        self.games = 0
+        """The games played."""
+
+    def __iter__(self) -> Iterator[tuple[Fixture, referee.GameRecord]]:
+        """Play the rounds while the share lasts, yielding each game's fixture and record."""
+        trial = self.trial
+        share = (trial.budget - trial.spent) / max(1, trial.checks)
+        trial.checks -= 1
+        started = trial.spent
+        for fixtures in self.rounds:
+            if self.played and trial.spent - started >= share:
+                return
+            for fixture in fixtures:
+                record = play(trial, fixture)
+                self.games += 1
+                yield fixture, record
+            self.played += 1
+
+    def note(self) -> str:
+        """'' when every round was played, else what the check was judged on and why."""
+        if self.played == len(self.rounds):
+            return ''
+        planned = sum(map(len, self.rounds))
+        return (f'; judged on {self.games} of {planned} games ({self.played} of '
+                f"{len(self.rounds)} rounds), those that fit in the player checks' "
+                f'{self.trial.budget:g} s (see --player-budget)')
+
+
+def play(trial: PlayerTrial, fixture: Fixture) -> referee.GameRecord:
+    """Play one game of the player checks and return its record; count its time as spent."""
     started = time.monotonic()
     try:
-        return _play(trial, name, opponent, seat, plies, seed)
+        return _play(trial, fixture)
     finally:
         trial.spent += time.monotonic() - started
 
 
-def _play(trial: PlayerTrial, name: str, opponent: str, seat: int, plies: int, seed: str):
+def _play(trial: PlayerTrial, fixture: Fixture) -> referee.GameRecord:
     """Play one game of the player checks (see play)."""
+    name, opponent, seat, plies, seed = (fixture.variant, fixture.opponent, fixture.seat,
+                                         fixture.plies, fixture.seed)
     game = trial.games[name]
     random.seed(seed)
     dice = random.Random(f'{seed}:dice')
@@ -131,54 +179,57 @@ def _forfeit_message(name: str, game: Game, record, seat: int) -> str:
 
 
 def check_legal(trial: PlayerTrial) -> tuple[bool, str]:
-    """Play each game against random from random openings; any forfeit fails."""
-    for name, game in trial.games.items():
-        for number in range(LEGAL_GAMES):
-            seat = number % 2
-            record = play(trial, name, 'random', seat, 2, f'legal {name} {number}')
-            if record.offender == seat:
-                return False, _forfeit_message(name, game, record, seat)
-    return True, (f'legal moves in {LEGAL_GAMES * len(trial.games)} games against random on '
-                  f'{", ".join(trial.games)}')
+    """Play each game against random from random openings, LEGAL_GAMES rounds of one
+    game on each; any forfeit fails."""
+    sample = Sample(trial, [[Fixture(name, 'random', number % 2, 2, f'legal {name} {number}')
+                             for name in trial.games] for number in range(LEGAL_GAMES)])
+    for fixture, record in sample:
+        if record.offender == fixture.seat:
+            return False, _forfeit_message(fixture.variant, trial.games[fixture.variant],
+                                           record, fixture.seat)
+    return True, (f'legal moves in {sample.games} games against random on '
+                  f'{", ".join(trial.games)}{sample.note()}')
 
 
 def check_safe(trial: PlayerTrial, name: str) -> tuple[bool, str]:
-    """Play SAFE_GAMES games in each seat at variant name against random; any loss fails."""
+    """Play SAFE_GAMES pairs of games (one in each seat) at variant name against
+    random; any loss fails."""
     game = trial.games[name]
     seats = referee.seats_of(game)
     losses = {seat: 0 for seat in seats}
-    for number in range(2 * SAFE_GAMES):
-        seat = number % 2
-        record = play(trial, name, 'random', seat, 0, f'safe {number}')
-        if record.offender == seat:
-            return False, _forfeit_message(name, game, record, seat)
-        losses[seats[seat]] += record.score(seat) == 0
+    sample = Sample(trial, [[Fixture(name, 'random', seat, 0, f'safe {2 * pair + seat}')
+                             for seat in (0, 1)] for pair in range(SAFE_GAMES)])
+    for fixture, record in sample:
+        if record.offender == fixture.seat:
+            return False, _forfeit_message(name, game, record, fixture.seat)
+        losses[seats[fixture.seat]] += record.score(fixture.seat) == 0
     lost = sum(losses.values())
     if lost:
         detail = ', '.join(f'as {seat}: {count}' for seat, count in losses.items())
-        return False, f'{name}: lost {lost} of {2 * SAFE_GAMES} games to random ({detail})'
-    return True, f'{name}: lost none of {2 * SAFE_GAMES} games to random'
+        return False, (f'{name}: lost {lost} of {sample.games} games to random ({detail})'
+                       f'{sample.note()}')
+    return True, f'{name}: lost none of {sample.games} games to random{sample.note()}'
 
 
 def check_gauntlet(trial: PlayerTrial) -> tuple[bool, str]:
     """Play a pair of games (one in each seat, from the same random opening) against
-    each reference player on each game without chance; pass with at least
+    each reference player, a round on each game without chance; pass with at least
     PASS_SHARE of the points."""
-    fixed = {name: game for name, game in trial.games.items()
-             if not isinstance(game, StochasticGame)}
+    fixed = [name for name, game in trial.games.items()
+             if not isinstance(game, StochasticGame)]
+    sample = Sample(trial, [[Fixture(name, opponent, seat, 1, f'{name} {opponent}')
+                             for opponent in GAUNTLET for seat in (0, 1)] for name in fixed])
     points = {opponent: 0.0 for opponent in GAUNTLET}
-    for name, game in fixed.items():
-        for opponent in GAUNTLET:
-            for seat in (0, 1):
-                record = play(trial, name, opponent, seat, 1, f'{name} {opponent}')
-                if record.offender == seat:
-                    return False, _forfeit_message(name, game, record, seat)
-                points[opponent] += record.score(seat)
-    games_each = 2 * len(fixed)
+    for fixture, record in sample:
+        if record.offender == fixture.seat:
+            return False, _forfeit_message(fixture.variant, trial.games[fixture.variant],
+                                           record, fixture.seat)
+        points[fixture.opponent] += record.score(fixture.seat)
+    games_each = 2 * sample.played
     total = sum(points.values())
     share = total / (games_each * len(GAUNTLET)) if fixed else 0.0
     detail = ', '.join(f'{points[opponent]:g}/{games_each} against {opponent}'
                        for opponent in GAUNTLET)
     trial.leaderboard['gauntlet %'] = round(100 * share, 1)
     verdict = f'scored {total:g} of {games_each * len(GAUNTLET)} points ({share:.0%}: {detail})'
-    return share >= PASS_SHARE, f'{verdict}; the pass mark is {PASS_SHARE:.0%}'
+    return share >= PASS_SHARE, f'{verdict}; the pass mark is {PASS_SHARE:.0%}{sample.note()}'

@@ -7,6 +7,7 @@ import time
 from typing import Any
 
 from players.arena.jail import Jail, JailError, Limits
+from players.arena.jail_server import server
 from players.arena.plain_json import to_plain
 
 from .cases import Case
@@ -17,6 +18,18 @@ PACKAGES = ('games', 'variants', 'players.grading.jailed')
 """What a student's jail may import from this project: not the reference searches."""
 REFERENCE_PACKAGES = ('games', 'variants', 'players', 'players.grading.jailed')
 """What it may import when the instructor allows the reference implementations."""
+
+
+def packages(allow_reference: bool) -> tuple[str, ...]:
+    """The packages of this project a student's jail may import."""
+    return REFERENCE_PACKAGES if allow_reference else PACKAGES
+
+
+def start_server(level: str, allow_reference: bool) -> None:
+    """Start the jail server that students' jails at level come from, if it is not
+    running, without waiting for it: it imports its packages while this process
+    goes on (making the checks, say)."""
+    server(level, packages(allow_reference))
 
 
 class StudentFault(Exception):
@@ -45,8 +58,7 @@ class Session:
         or {'error': ...}); raise StudentFault if it hangs or dies while loading."""
         self.close()
         self.loads += 1
-        packages = REFERENCE_PACKAGES if self.allow_reference else PACKAGES
-        self.jail = Jail(ENTRY, self.level, self.limits, packages)
+        self.jail = Jail(ENTRY, self.level, self.limits, packages(self.allow_reference))
         self.jail.send({'source': self.source, 'filename': self.filename,
                         'functions': list(self.functions),
                         'allow_reference': self.allow_reference})

@@ -40,16 +40,18 @@ class Settings:
     """((registry spec, grade), ...): with them the player's strength is graded off
     its rating between these reference players' instead of by the gauntlet."""
     player_budget: float = 60.0
-    """Seconds the player checks of one file may take in all: once they are spent,
-    the player checks not yet played fail, saying so (a slow player cannot hold up
-    a class)."""
+    """Seconds the games of the player checks of one file should take in all: each
+    check plays rounds of its games while its share lasts, and is judged on those it
+    played, saying so (a slow player cannot hold up a class, and a player that keeps
+    to its time for each move is judged on fewer games, never failed for it)."""
 
     def describe(self) -> str:
         """One line saying how the file is graded."""
         anchored = ('; the player graded against ' + ', '.join(
             f'{name}={grade:g}' for name, grade in self.anchors)) if self.anchors else ''
         return (f'{self.timeout:g} s for each search check, {self.move_timeout:g} s for each '
-                f'move of the player, {self.player_budget:g} s for all the player checks; '
+                f'move of the player, {self.player_budget:g} s for the games of the player '
+                'checks (a slow player is judged on fewer); '
                 f'jail: {describe_level(self.sandbox)}{anchored}')
 
     def limits(self) -> Limits:

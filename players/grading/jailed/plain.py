@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
+from json.encoder import encode_basestring_ascii as json_string
 from typing import Any, Callable
 
 from games import Game, TreeGame
@@ -15,26 +16,29 @@ ROOT = 'A'
 """The root of every tree given as a table."""
 
 
-def encode(value: Any) -> Any:
-    """Return a state (or any value in one) as plain JSON data: tuples and
-    namedtuples as lists of their fields, dicts (and other mappings) as sorted
-    [key, value] pairs, sets sorted, other objects as their repr."""
-    if value is None or isinstance(value, (bool, int, str)):
-        return value
+def state_key(value: Any) -> str:
+    """Return the text by which the grader tells states apart: the canonical JSON
+    text (see players.arena.plain_json.canonical) of the state as plain data, with
+    tuples and namedtuples as lists of their fields, dicts (and other mappings) as
+    {"dict": [[key, value], ...]} sorted by their text, sets as {"set": [...]} sorted,
+    floats that are not finite and other objects as their repr ({"repr": ...} for an
+    object). Written at once, field by field, never serialized twice to be sorted."""
+    if value is None or value is True or value is False:
+        return 'null' if value is None else 'true' if value else 'false'
+    if isinstance(value, int):
+        return int.__repr__(value)
+    if isinstance(value, str):
+        return json_string(value)
     if isinstance(value, float):
-        return value if math.isfinite(value) else repr(value)
+        return float.__repr__(value) if math.isfinite(value) else json_string(repr(value))
     if isinstance(value, (tuple, list)):
-        return [encode(item) for item in value]
+        return '[' + ','.join(map(state_key, value)) + ']'
     if isinstance(value, Mapping):
-        return {'dict': sorted(([encode(k), encode(v)] for k, v in value.items()), key=text)}
+        pairs = sorted(f'[{state_key(key)},{state_key(item)}]' for key, item in value.items())
+        return '{"dict":[' + ','.join(pairs) + ']}'
     if isinstance(value, (set, frozenset)):
-        return {'set': sorted((encode(item) for item in value), key=text)}
-    return {'repr': repr(value)[:200]}
-
-
-def state_key(state: Any) -> str:
-    """Return the text by which the grader tells states apart."""
-    return text(encode(state))
+        return '{"set":[' + ','.join(sorted(map(state_key, value))) + ']}'
+    return '{"repr":' + json_string(repr(value)[:200]) + '}'
 
 
 def tree_game(tree: dict, utilities: dict) -> TreeGame:
