@@ -116,10 +116,13 @@ def test_gradescope_bundle_runs_against_a_fake_autograder(tmp_path):
     data = json.loads((root / 'results' / 'results.json').read_text())
     assert data['score'] == 5 and len(data['tests']) == 5
     assert all(test['status'] == 'passed' for test in data['tests'])
-    (root / 'submission' / 'other.py').write_text('x = 1\n')
+    (root / 'submission' / 'helper.py').write_text('x = 1\n')  # a module beside it: graded
+    subprocess.run(['bash', str(script)], capture_output=True, env=env, timeout=120, check=True)
+    assert json.loads((root / 'results' / 'results.json').read_text())['score'] == 5
+    shutil.copy(os.path.join(STUDENTS, 'eager_children.py'), root / 'submission' / 'other.py')
     subprocess.run(['bash', str(script)], capture_output=True, env=env, timeout=120, check=True)
     data = json.loads((root / 'results' / 'results.json').read_text())
-    assert data['score'] == 0 and 'this submission has 2 (mine.py, other.py)' in data['output']
+    assert data['score'] == 0 and 'found helper.py, mine.py, other.py' in data['output']
 
 
 def test_case_files_are_checked(tmp_path):

@@ -308,7 +308,9 @@ def test_the_bundle_writes_back_every_grading_option_it_was_given():
                                'player,minmax_decision', '--variants', 'nim', 'nim(piles=(2, 3))', '--timeout', '2.5',
                                '--move-timeout', '3', '--player-budget', '30', '--memory', '512',
                                '--allow-reference', '--anchors', 'random=0,ab2=70.5',
-                               '--sandbox', 'process', '--cases', 'cases.json'])
+                               '--sandbox', 'process', '--cases', 'cases.json',
+                               '--allow', 'numpy', '--submission-mb', '2.5',
+                               '--submission-files', '30'])
     words = grading_options.command_line(given)
     again = parser.parse_args(['gradescope-bundle', 'a.zip', *words])
     for option in grading_options.OPTIONS:
@@ -318,4 +320,5 @@ def test_the_bundle_writes_back_every_grading_option_it_was_given():
     default = parser.parse_args(['gradescope-bundle', 'a.zip'])
     assert grading_options.command_line(default) == [
         '--timeout', '10', '--move-timeout', '10', '--player-budget', '60',
-        '--memory', str(default.memory), '--sandbox', 'auto']
+        '--memory', str(default.memory), '--sandbox', 'auto', '--submission-mb', '32',
+        '--submission-files', '1000']

@@ -23,16 +23,21 @@ from .settings import FUNCTIONS, Settings
 
 
 def collect(paths: list[str]) -> list[str]:
-    """Return the Python files and programs the paths name: a file itself, a
-    program's spec ('exec:COMMAND', an executable file), a folder's .py files
-    (sorted, not those in subfolders). Raise LoadError for a path that does not exist."""
+    """Return the submissions the paths name: a Python file itself, a program's spec
+    ('exec:COMMAND', an executable file), one submission folder ('carol:' or
+    'carol:mine.py', see loading.read_submission), a folder's .py files and its
+    folders (each a student's submission folder), sorted, hidden ones and
+    __pycache__ left out. Raise LoadError for a path that does not exist."""
     files = []
     for path in paths:
-        if parse_spec(path).is_program:
+        if parse_spec(path).is_program or not os.path.exists(path) and ':' in path \
+                and os.path.isdir(path.rpartition(':')[0]):
             files.append(path)
         elif os.path.isdir(path):
-            files += sorted(os.path.join(path, name) for name in os.listdir(path)
-                            if name.endswith('.py') and os.path.isfile(os.path.join(path, name)))
+            inside = [os.path.join(path, name) for name in sorted(os.listdir(path))
+                      if not name.startswith('.') and name != '__pycache__']
+            files += [name for name in inside if os.path.isdir(name)
+                      or name.endswith('.py') and os.path.isfile(name)]
         elif os.path.isfile(path):
             files.append(path)
         else:
@@ -41,10 +46,11 @@ def collect(paths: list[str]) -> list[str]:
 
 
 def student_names(files: list[str]) -> dict[str, str]:
-    """A name for each file's student: the file's name without .py, with its folder's
-    name in front where two files share a name."""
+    """A name for each file's student: the file's name without .py (a submission
+    folder's name), with its folder's name in front where two files share a name."""
     stems = [program_names(path)[0] if parse_spec(path).is_program
-             else os.path.splitext(os.path.basename(path))[0] for path in files]
+             else os.path.splitext(os.path.basename(os.path.normpath(path.partition(':')[0])))[0]
+             for path in files]
     names = {}
     for path, stem in zip(files, stems):
         if stems.count(stem) == 1:

@@ -14,7 +14,7 @@ from players.arena.outputs import check_output
 
 from . import batch, gradescope
 from .grader import grade
-from .loading import LoadError
+from .loading import LoadError, read_submission
 from .options import settings as grading_settings
 from .settings import Settings
 
@@ -74,28 +74,31 @@ def check_class(files: list[str], settings: Settings, jobs: int, out: str | None
 
 
 def check_submission(paths: list[str], settings: Settings, results: str) -> int:
-    """Grade one submission (a file, or a folder holding one Python file) and write
+    """Grade one submission (a file, or a folder: its Python file, with any helper
+    modules and data files beside it, see loading.read_submission) and write
     Gradescope's results.json to results; a submission with nothing to grade gets
     results saying so. Return 0 only if all pass."""
     if len(paths) != 1:
         raise UsageError('--gradescope grades one submission: give one file or folder')
     path = paths[0]
-    if os.path.isdir(path):
-        files = sorted(os.path.join(folder, name) for folder, _, names in os.walk(path)
-                       for name in names if name.endswith('.py'))
-    elif os.path.isfile(path):
-        files = [path]
-    else:
+    if not os.path.exists(path):
         raise UsageError(f'no such file or folder {path!r}')
-    if len(files) != 1:
-        found = ', '.join(os.path.relpath(name, path) for name in files) or 'none'
-        message = (f'Submit one Python file with the functions of players/template.py; '
-                   f'this submission has {len(files)} ({found}).')
-        gradescope.write(results, gradescope.no_submission(message))
-        print(message)
-        return 1
+    while os.path.isdir(path) and not any(name.endswith('.py') for name in os.listdir(path)):
+        inside = [os.path.join(path, name) for name in os.listdir(path)
+                  if os.path.isdir(os.path.join(path, name)) and not name.startswith('.')]
+        if len(inside) != 1:
+            break
+        path = inside[0]  # an uploaded folder, its files inside
+    if os.path.isdir(path):
+        try:
+            read_submission(path, settings.folder_limits)
+        except LoadError as error:
+            message = f'Submit a Python file with the functions of players/template.py: {error}'
+            gradescope.write(results, gradescope.no_submission(message))
+            print(message)
+            return 1
     jail.prepare_jailer()
-    report = grade(files[0], settings)
+    report = grade(path, settings)
     gradescope.write(results, gradescope.results(report))
     print('\n'.join(report.lines()))
     return 0 if report.passed else 1

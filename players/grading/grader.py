@@ -13,7 +13,7 @@ from players.player_spec import parse_spec
 
 from .anchored import check_anchors
 from .checks import SAFE_GAME, Check, make_checks, make_games
-from .loading import LoadError, load, read_source, unloadable
+from .loading import LoadError, load, read_source, read_submission, unloadable
 from .playing import PlayerTimeout, PlayerTrial, check_gauntlet, check_legal, check_safe
 from .report import Report, Result
 from .search import judge_search, state_limit
@@ -23,27 +23,33 @@ from .settings import PLAYER_FUNCTION, Settings
 
 def grade(path: str, settings: Settings = Settings(), checks: list[Check] | None = None,
           games: dict[str, Game] | None = None) -> Report:
-    """Grade the file at path (or the program a spec such as 'exec:./bot' names) on
-    the checks (default: make_checks(settings)). A file that cannot be read or
-    loaded gets a report that says why, every check failed. Raises LoadError only
-    if there is no such file."""
+    """Grade the file at path, or the submission folder (its helper modules and data
+    files beside its entry: see loading.read_submission), or the program a spec
+    such as 'exec:./bot' names, on the checks (default: make_checks(settings)). A
+    submission that cannot be read or loaded gets a report that says why, every
+    check failed. Raises LoadError only if there is no such file or folder."""
     started = time.perf_counter()
     program = parse_spec(path).is_program
     if not program:  # its server starts while the checks are made
-        start_server(settings.sandbox, settings.allow_reference)
+        start_server(settings.sandbox, settings.allow_reference, settings.allow)
     games = make_games(settings) if games is None else games
     checks = make_checks(settings, games) if checks is None else checks
     if program:
         return grade_program(path, settings, checks, games)
-    if not os.path.isfile(path):
-        raise LoadError(f'no such file {path!r}')
+    folder, _, entry = path.rpartition(':') if ':' in path else (path, '', '')
+    if not os.path.isfile(path) and not os.path.isdir(folder):
+        raise LoadError(f'no such file or folder {path!r}')
     report = Report(path, [], settings.describe())
     try:
-        source = read_source(path)
+        if not os.path.isfile(path):
+            code = read_submission(folder, settings.folder_limits, entry)
+            source, filename, files = code.source, code.filename, code.files
+        else:
+            source, filename, files = read_source(path), os.path.basename(path), ()
     except LoadError as error:
         return unloadable(path, settings, checks, str(error))
-    session = Session(source, os.path.basename(path), settings.functions, settings.sandbox,
-                      settings.limits(), settings.allow_reference, settings.timeout)
+    session = Session(source, filename, settings.functions, settings.sandbox, settings.limits(),
+                      settings.allow_reference, settings.timeout, files, settings.allow)
     try:
         defined = load(session, report)
         trial = _trial(session, games, checks, settings)

@@ -1,9 +1,12 @@
-"""Loading a student's file: reading it, loading it in its jail, and the report of
-a file that cannot be read."""
+"""Loading a student's file or submission folder: reading it, loading it in its
+jail, and the report of a submission that cannot be read."""
 
 from __future__ import annotations
 
+import ast
 import os
+
+from players.arena.player_code import FolderLimits, PlayerCode, read_folder
 
 from .checks import Check
 from .report import Report, Result
@@ -26,12 +29,70 @@ def read_source(path: str) -> str:
         raise LoadError(f'cannot read {path!r}: {error}') from None
 
 
+def read_submission(folder: str, limits: FolderLimits = FolderLimits(),
+                    entry: str = '') -> PlayerCode:
+    """Return a student's submission folder (its files, within limits) with its entry:
+    the file entry names; else, of the Python files at its top that none of the
+    others imports (each read, never run), the only one, or the one that defines
+    the most of the template's functions, or player.py. Raise LoadError if there is
+    no telling, or the folder cannot come along as it is."""
+    if not entry:
+        entry = _entry(folder)
+    try:
+        return read_folder(f'{folder.rstrip(os.sep) or os.sep}:{entry}', limits)
+    except ValueError as error:
+        raise LoadError(str(error)) from None
+
+
+def _entry(folder: str) -> str:
+    """Return the file of a submission folder whose functions are graded (see
+    read_submission); raise LoadError if there is no telling."""
+    tops = sorted(name for name in os.listdir(folder)
+                  if name.endswith('.py') and os.path.isfile(os.path.join(folder, name)))
+    trees = {name: _parsed(os.path.join(folder, name)) for name in tops}
+    imported = {module for tree in trees.values() for module in _imports(tree)}
+    mains = [name for name in tops if name[:-3] not in imported] or tops
+    defined = {name: sum(isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+                         and node.name in FUNCTIONS for node in trees[name].body)
+               for name in mains}
+    most = max(defined.values(), default=0)
+    chosen = [name for name in mains if defined[name] == most]
+    if len(mains) == 1 or most and len(chosen) == 1:
+        return chosen[0]
+    if 'player.py' in tops:
+        return 'player.py'
+    raise LoadError(f'{folder}: give one Python file with the functions of players/template.py '
+                    '(helper modules beside it), or name it player.py; found '
+                    f'{", ".join(tops) or "none"} at the top of the folder')
+
+
+def _parsed(path: str) -> ast.Module:
+    """The syntax tree of a file (an empty one for a file that cannot be read or parsed)."""
+    try:
+        with open(path, encoding='utf-8') as file:
+            return ast.parse(file.read())
+    except (OSError, UnicodeDecodeError, SyntaxError, ValueError):
+        return ast.Module(body=[], type_ignores=[])
+
+
+def _imports(tree: ast.Module) -> set[str]:
+    """The top-level names of the modules a syntax tree imports."""
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name.split('.')[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            names.add(node.module.split('.')[0])
+    return names
+
+
 def unloadable(path: str, settings: Settings, checks: list[Check], reason: str) -> Report:
     """The report of a file that cannot be read: every check failed, saying why."""
     report = Report(path, [], settings.describe(), load_error=reason,
                     missing=list(settings.functions))
+    shown = os.path.basename(os.path.normpath(path.partition(':')[0]) if ':' in path else path)
     report.results = [Result(check.name, check.function, False, 0, check.points,
-                             f'cannot load {os.path.basename(path)}: {reason}', check.visibility)
+                             f'cannot load {shown}: {reason}', check.visibility)
                       for check in checks]
     return report
 

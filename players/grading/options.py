@@ -12,7 +12,9 @@ import variants
 from players.arena import jail
 from players.player_spec import Kind, parse_spec
 from players.arena.inputs import UsageError, make_game, player_code, sandbox_level, usage_errors
-from players.arena.options import SANDBOX, anchor_grades, count, seconds
+from players.arena.allowed import allowed_packages
+from players.arena.options import SANDBOX, anchor_grades, count, megabytes, names, seconds
+from players.arena.player_code import FolderLimits
 
 from .cases import CaseError, load_cases
 from .settings import FUNCTIONS, Settings
@@ -56,6 +58,13 @@ OPTIONS = (
            'strength off its rating between reference players of the registry, each standing '
            'for a grade, such as random=0,ab2=70,ab4=100 (instead of the gauntlet)')),
     Option('--sandbox', SANDBOX),
+    Option('--allow', dict(metavar='PKG,...', help="installed packages students' code may "
+           'import, such as numpy,scipy (with the packages they require); by default the '
+           'standard library alone')),
+    Option('--submission-mb', dict(type=megabytes, default=FolderLimits.megabytes, metavar='MB',
+           help=f'the most a submission folder may hold (default {FolderLimits.megabytes:g})')),
+    Option('--submission-files', dict(type=count(1), default=FolderLimits.files, metavar='N',
+           help=f'the most files a submission folder may have (default {FolderLimits.files})')),
 )
 """The grading options, in the order of the help."""
 
@@ -97,8 +106,8 @@ def settings(args: Namespace) -> Settings:
     if unknown or not functions:
         raise UsageError(f'--functions: unknown function {unknown[0] if unknown else ""!r}; '
                          f'the functions are {",".join(FUNCTIONS)}')
-    names = tuple(dict.fromkeys(args.variants or variants.DEFAULT_VARIANTS))
-    for name in names:
+    games = tuple(dict.fromkeys(args.variants or variants.DEFAULT_VARIANTS))
+    for name in games:
         make_game(name)
     with usage_errors(CaseError):
         cases = tuple(load_cases(args.cases)) if args.cases else ()
@@ -107,6 +116,10 @@ def settings(args: Namespace) -> Settings:
             raise UsageError(f"--anchors: {name!r}: the grader's anchors are players of the "
                              'registry')
         player_code(name)
-    return Settings(functions, names, args.timeout, args.move_timeout,
+    allow = names(args.allow or '')
+    with usage_errors():
+        allowed_packages(allow)
+    return Settings(functions, games, args.timeout, args.move_timeout,
                     sandbox_level(args.sandbox), args.memory, args.allow_reference, cases,
-                    tuple((args.anchors or {}).items()), args.player_budget)
+                    tuple((args.anchors or {}).items()), args.player_budget, allow,
+                    FolderLimits(args.submission_mb, args.submission_files))

@@ -6,6 +6,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from players.arena import folder_image
+from players.arena.allowed import allowed_packages
 from players.arena.jail import Jail, JailError, Limits
 from players.arena.jail_server import server
 from players.arena.plain_json import to_plain
@@ -25,11 +27,11 @@ def packages(allow_reference: bool) -> tuple[str, ...]:
     return REFERENCE_PACKAGES if allow_reference else PACKAGES
 
 
-def start_server(level: str, allow_reference: bool) -> None:
-    """Start the jail server that students' jails at level come from, if it is not
-    running, without waiting for it: it imports its packages while this process
-    goes on (making the checks, say)."""
-    server(level, packages(allow_reference))
+def start_server(level: str, allow_reference: bool, allow: tuple[str, ...] = ()) -> None:
+    """Start the jail server that students' jails at level come from (which may
+    import the installed packages of allow), if it is not running, without waiting
+    for it: it imports its packages while this process goes on (making the checks, say)."""
+    server(level, packages(allow_reference), allowed_packages(allow))
 
 
 class StudentFault(Exception):
@@ -44,10 +46,13 @@ class Session:
     """One student's file, loaded in a jail that serves all of its checks."""
 
     def __init__(self, source: str, filename: str, functions: tuple, level: str,
-                 limits: Limits, allow_reference: bool, load_seconds: float):
+                 limits: Limits, allow_reference: bool, load_seconds: float,
+                 files: tuple = (), allow: tuple[str, ...] = ()):
+        """A session for a student's source, from filename, or the entry of a
+        submission folder's files; its jail may import the installed packages of allow."""
         self.source, self.filename, self.functions = source, filename, functions
         self.level, self.limits, self.allow_reference = level, limits, allow_reference
-        self.load_seconds = load_seconds
+        self.load_seconds, self.files, self.allow = load_seconds, files, allow
         self.jail: Jail | None = None
         self.reference: str | None = None
         """The first use of a reference implementation the jail refused, if any."""
@@ -58,9 +63,11 @@ class Session:
         or {'error': ...}); raise StudentFault if it hangs or dies while loading."""
         self.close()
         self.loads += 1
-        self.jail = Jail(ENTRY, self.level, self.limits, packages(self.allow_reference))
+        image = folder_image.image_fd(self.files) if self.files else None
+        self.jail = Jail(ENTRY, self.level, self.limits, packages(self.allow_reference), image,
+                         allowed_packages(self.allow))
         self.jail.send({'source': self.source, 'filename': self.filename,
-                        'functions': list(self.functions),
+                        'folder': bool(self.files), 'functions': list(self.functions),
                         'allow_reference': self.allow_reference})
         return self._receive(time.monotonic() + self.load_seconds, 'load')
 

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 import variants
 from players.arena.jail import Limits
 from players.arena.jail import describe as describe_level
+from players.arena.player_code import FolderLimits
 
 from .cases import SEARCH_FUNCTIONS
 
@@ -44,6 +45,10 @@ class Settings:
     check plays rounds of its games while its share lasts, and is judged on those it
     played, saying so (a slow player cannot hold up a class, and a player that keeps
     to its time for each move is judged on fewer games, never failed for it)."""
+    allow: tuple = ()
+    """The installed packages students' code may import, such as ('numpy',)."""
+    folder_limits: FolderLimits = FolderLimits()
+    """How big a student's submission folder may be."""
 
     def describe(self) -> str:
         """One line saying how the file is graded."""

@@ -19,7 +19,9 @@ use is the player's error."""
 from __future__ import annotations
 
 import copy
+import os
 import random
+import sys
 from typing import Any
 
 import variants
@@ -40,6 +42,9 @@ def serve(channel) -> None:
     """Load the student's file, say which functions it defines, then answer requests."""
     setup = channel.receive()
     filename = setup['filename']
+    if setup['folder']:  # a submission folder, the jail's working folder: its modules import
+        sys.path.insert(0, os.getcwd())
+        filename = os.path.join(os.getcwd(), filename)
     random.seed(0)
     if not setup['allow_reference']:
         guard.guard()
@@ -113,7 +118,8 @@ def start_game(module, setup: dict, filename: str) -> tuple:
     function = setup['player']['function']
     player = getattr(module, function, None)
     if not callable(player):
-        return None, None, None, {'error': f'{filename} has no player function {function!r}'}
+        return None, None, None, {'error': f'{os.path.basename(filename)} has no player '
+                                           f'function {function!r}'}
     try:
         game = variants.make(setup['game'])
         state = replay_history(game, game.initial, setup['history'])
@@ -135,7 +141,7 @@ def explain(error: BaseException, filename: str) -> str:
     if passed:
         function, line = passed[-1]
         where = '' if function == '<module>' else f', in {function}'
-        text = f'{text} ({filename}, line {line}{where})'
+        text = f'{text} ({os.path.basename(filename)}, line {line}{where})'
     return text[:DETAIL_LIMIT]
 
 
