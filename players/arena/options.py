@@ -43,15 +43,23 @@ def count(minimum: int):
     return whole
 
 
-def seconds(text: str) -> float:
-    """An argparse type: a positive number of seconds."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f'expected seconds, got {text!r}') from None
-    if not 0 < value < float('inf'):
-        raise argparse.ArgumentTypeError(f'expected a positive number of seconds, got {text}')
-    return value
+def positive(unit: str):
+    """Return an argparse type: a positive number of unit, such as seconds."""
+    def number(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f'expected {unit}, got {text!r}') from None
+        if not 0 < value < float('inf'):
+            raise argparse.ArgumentTypeError(f'expected a positive number of {unit}, got {text}')
+        return value
+    return number
+
+
+seconds = positive('seconds')
+"""An argparse type: a positive number of seconds."""
+megabytes = positive('megabytes')
+"""An argparse type: a positive number of megabytes."""
 
 
 def time_control(text: str) -> tuple[float, float]:
@@ -102,16 +110,6 @@ def names(text: str) -> tuple[str, ...]:
     """An argparse type: names separated by commas, such as 'numpy,scipy'."""
     return tuple(name.strip() for name in text.split(',') if name.strip())
 
-
-def megabytes(text: str) -> float:
-    """An argparse type: a positive number of megabytes."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f'expected megabytes, got {text!r}') from None
-    if not 0 < value < float('inf'):
-        raise argparse.ArgumentTypeError(f'expected more than 0 MB, got {text}')
-    return value
 
 
 def add_tournament_options(parser: ArgumentParser) -> None:
