@@ -139,8 +139,8 @@ def _folder_files(top: str, limits: FolderLimits) -> list[tuple[str, bytes]]:
                 raise SubmissionError(f'{top} has more than {limits.files} files (allow more '
                                       'with --submission-files)')
             try:
-                with open(real, 'rb') as file:
-                    content = file.read()
+                with open(real, 'rb') as file:  # no more than the room left, and a byte
+                    content = file.read(max(0, int(limits.megabytes * 1e6) - size) + 1)
             except OSError as error:
                 raise SubmissionError(f'cannot read {path}: {error.strerror}') from None
             size += len(content)
