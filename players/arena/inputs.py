@@ -153,12 +153,18 @@ def tournament_players(text: str | None, gauntlet: str | None, anchors: Iterable
     separated, each SPEC or NAME=SPEC; by default every registered non-interactive
     player, or none if specs are submitted), then the submitted specs (see
     class_submissions), then the anchors not among them (registry specs); and the
-    name of the gauntlet player, which is added first if it is none of them."""
+    name of the gauntlet player, which is added first if it is none of them. A
+    spec not in UTF-8 (a file name in another encoding) is a UsageError."""
     submitted = list(submitted)
     if text is not None:
         entries = [*naming.split_specs(text), *submitted]
     else:
         entries = submitted or players.registry.tournament_names()
+    for entry in entries:  # a name in another encoding: a file of a zip made elsewhere
+        shown = os.fsencode(entry).decode(errors='backslashreplace')
+        if shown != entry:
+            raise UsageError(f"'{shown}' is not named in UTF-8, as player names must be: "
+                             'rename it')
     with usage_errors():
         specs = naming.name_players(entries)
         missing = [name for name in anchors if name not in specs]
