@@ -103,8 +103,8 @@ def shut_in(folder: str | None, uid: int | None, limits: dict, image: bool = Fal
     folder, is new and empty, it has no network (not even the machine's loopback
     and abstract sockets) and shares no System V IPC with other jails. Where the
     server has no view (mounts are not allowed here, nor are new namespaces), it
-    is shut in folder, which it sees alone (the submission's files are root's
-    either way)."""
+    is shut in folder, which it sees alone, and shares the machine's network and
+    System V IPC (the submission's files are root's either way)."""
     home = folder
     if view is not None:
         _check(_LIBC.unshare(_CLONE_NEWNS | _CLONE_NEWNET | _CLONE_NEWIPC), 'unshare')
