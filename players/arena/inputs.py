@@ -104,7 +104,8 @@ def checked_players(specs: Mapping[str, str], setup: Setup, game: Game, seconds:
     """Return the code of each player by name, and why each player that cannot play
     cannot ({name: why}, in the players' order). A player cannot play if its code
     cannot be read as it is (player_code.SubmissionError; for the specs submitted,
-    those of a class's folder, whatever keeps them from being read), or if it fails
+    those of a class's folder, whatever keeps them from being read, and a link,
+    which could lead to another's submission or anywhere), or if it fails
     to load (a program: to start) within seconds in a jail for game, the game of
     setup (a file may exit, hang or print as it loads). Any other spec that cannot
     be read is a UsageError, as is a registry player that fails to load, and with
@@ -117,6 +118,9 @@ def checked_players(specs: Mapping[str, str], setup: Setup, game: Game, seconds:
     codes, unread = {}, {}
     for name, spec in specs.items():
         try:
+            if spec in submitted and os.path.islink(spec):
+                raise SubmissionError(f'{spec} is a link (to {os.path.realpath(spec)}), not a '
+                                      'file or folder of its own')
             codes[name] = _read(spec, limits)
         except ValueError as error:
             if strict or not (isinstance(error, SubmissionError) or spec in submitted):
