@@ -170,6 +170,7 @@ CANNOT_LOAD = {
     'ann': "FileNotFoundError: [Errno 2] No such file or directory: 'book.txt' (ann.py, line 3)",
     'big': 'big holds over 1 MB (allow more with --submission-mb)',
     'broken': 'SyntaxError: ',
+    'eve': "/eve is a link (to ",  # to carol's folder: a copy of another's submission
     'linker': 'linker: book.txt is a link that leads out of the folder (to ',
     'many': 'many has more than 20 files (allow more with --submission-files)',
     'passwd': 'passwd: secret is a link that leads out of the folder (to /etc/passwd)',
@@ -203,6 +204,7 @@ def write_class(out, reach=None, pry=True):
         (subs / 'shadow' / path).write_text(f"import os; os.environ['{name}'] = '1'; "
                                           f"open({str(out / name)!r}, 'w')\n")
     (subs / 'shadow' / os.fsdecode(b'\xe9t\xe9.txt')).write_text('a name in Latin-1')
+    os.symlink('carol', subs / 'eve')
     os.symlink('../carol/book.txt', subs / 'linker' / 'book.txt')
     os.symlink('/etc/passwd', subs / 'passwd' / 'secret')
     with open(subs / 'big' / 'weights.bin', 'wb') as file:
@@ -284,6 +286,7 @@ def test_the_class_plays_to_the_end_listing_who_cannot_play(class_run):
     for name, reason in CANNOT_LOAD.items():
         assert reason in data['settings']['broken'][name], name
         assert all(game['termination'] == referee.CANNOT_LOAD for game in games_of(data, name))
+    assert data['settings']['broken']['eve'].endswith('/carol), not a file or folder of its own')
     assert class_run['left'] == []  # nothing left in the temporary folder, nor in IPC
 
 
@@ -301,8 +304,9 @@ def test_a_folder_plays_from_its_folder_by_its_book(class_run):
 
 def test_a_package_is_imported_where_a_run_allows_it(class_run):
     data, clean = class_run['json'], class_run['clean_json']
+    games = 2 * (len(data['settings']['players']) - 1)
     for name in ('dana', 'erin', 'forker', 'shadow'):  # numpy, sqlite3 (not preloaded), numpy
-        assert forfeits(data, name) == [] and len(games_of(data, name)) == 30, name
+        assert forfeits(data, name) == [] and len(games_of(data, name)) == games, name
     assert forfeits(clean, 'erin') == [] and list(clean['settings']['broken']) == ['dana']
     line = next(line for line in class_run['clean'].stdout.splitlines()
                 if line.startswith('dana: cannot play: '))
