@@ -119,8 +119,8 @@ def checked_players(specs: Mapping[str, str], setup: Setup, game: Game, seconds:
     for name, spec in specs.items():
         try:
             if spec in submitted and os.path.islink(spec):
-                raise SubmissionError(f'{spec} is a link (to {os.path.realpath(spec)}), not a '
-                                      'file or folder of its own')
+                raise SubmissionError(f'{os.path.basename(spec)} is a link, not a file or '
+                                      f'folder of its own (to {os.path.realpath(spec)})')
             codes[name] = _read(spec, limits)
         except ValueError as error:
             if strict or not (isinstance(error, SubmissionError) or spec in submitted):
