@@ -170,7 +170,7 @@ CANNOT_LOAD = {
     'ann': "FileNotFoundError: [Errno 2] No such file or directory: 'book.txt' (ann.py, line 3)",
     'big': 'big holds over 1 MB (allow more with --submission-mb)',
     'broken': 'SyntaxError: ',
-    'eve': "/eve is a link (to ",  # to carol's folder: a copy of another's submission
+    'eve': 'eve is a link, not a file or folder of its own (to ',  # carol's: a copy
     'linker': 'linker: book.txt is a link that leads out of the folder (to ',
     'many': 'many has more than 20 files (allow more with --submission-files)',
     'passwd': 'passwd: secret is a link that leads out of the folder (to /etc/passwd)',
@@ -281,12 +281,14 @@ def class_run(request, tmp_path_factory):
 def test_the_class_plays_to_the_end_listing_who_cannot_play(class_run):
     data, out = class_run['json'], class_run['done'].stdout
     header = out[:out.index('\nVariants:')]
-    listed = [line.split(':')[0] for line in header.splitlines() if ': cannot play: ' in line]
-    assert listed == sorted(CANNOT_LOAD) == list(data['settings']['broken'])
-    for name, reason in CANNOT_LOAD.items():
+    listed = [line for line in header.splitlines() if ': cannot play: ' in line]
+    assert [line.split(':')[0] for line in listed] == sorted(CANNOT_LOAD)
+    assert list(data['settings']['broken']) == sorted(CANNOT_LOAD)
+    for (name, reason), line in zip(sorted(CANNOT_LOAD.items()), listed):
         assert reason in data['settings']['broken'][name], name
+        assert reason[:40] in line and len(line) <= 100  # the line shows why
         assert all(game['termination'] == referee.CANNOT_LOAD for game in games_of(data, name))
-    assert data['settings']['broken']['eve'].endswith('/carol), not a file or folder of its own')
+    assert data['settings']['broken']['eve'].endswith('/carol)')
     assert class_run['left'] == []  # nothing left in the temporary folder, nor in IPC
 
 
