@@ -254,16 +254,17 @@ def play(*args):
 
 @pytest.fixture(scope='module', params=LEVELS)
 def class_run(request, tmp_path_factory):
-    """The class with random and two single files, every player its own processes
-    adopted, in a temporary folder of its own; and the good players alone."""
+    """The class with random and two single files beside it, in a temporary folder
+    of its own and with its processes adopted (none may outlive it), then the
+    good players alone."""
     level, out = request.param, tmp_path_factory.mktemp(f'folders-{request.param}')
     temporary = tmp_path_factory.mktemp(f'tmp-{level}')  # where a run's jail servers are
     key = zlib.crc32(str(out).encode()) & 0x7fffffff
     pry = level == 'bwrap' or os.geteuid() == 0  # else its jail shares the test's files
     with socket.create_server(('127.0.0.1', 0)) as tcp, socket.socket(socket.AF_UNIX) as unix:
-        unix.bind(f'\0{out}')
+        unix.bind(f'\0aima-games-{key}')
         unix.listen()
-        subs, files = write_class(out, (tcp.getsockname()[1], f'\0{out}', key), pry)
+        subs, files = write_class(out, (tcp.getsockname()[1], f'\0aima-games-{key}', key), pry)
         with pytest.MonkeyPatch.context() as patch, adopting_orphans():
             patch.setattr(tempfile, 'tempdir', str(temporary))  # the run's workers' too
             done = play('--submissions', subs, '--players', f'random,{files}/alice.py,'
