@@ -98,13 +98,16 @@ def shut_in(folder: str | None, uid: int | None, limits: dict, image: bool = Fal
     with the submission's files (the image on IMAGE_FD, if image) unpacked
     read-only in its SUBMISSION folder, the working folder. Run by an ordinary
     user, the private folder is folder. Started by root, the jail has a user of
-    its own and is shut in the server's view of the system (see build_view), in a
-    mount namespace of its own whose VIEW_HOME, the private folder, is new and
-    empty; or, where the server has no view (mounts are not allowed here), in
-    folder, which it sees alone (the submission's files are root's either way)."""
+    its own and is shut in the server's view of the system (see build_view), in
+    mount, network and IPC namespaces of its own: its VIEW_HOME, the private
+    folder, is new and empty, it has no network (not even the machine's loopback
+    and abstract sockets) and shares no System V IPC with other jails. Where the
+    server has no view (mounts are not allowed here, nor are new namespaces), it
+    is shut in folder, which it sees alone, and shares the machine's network and
+    System V IPC (the submission's files are root's either way)."""
     home = folder
     if view is not None:
-        _check(_LIBC.unshare(_CLONE_NEWNS), 'unshare')
+        _check(_LIBC.unshare(_CLONE_NEWNS | _CLONE_NEWNET | _CLONE_NEWIPC), 'unshare')
         folder, home = view + VIEW_HOME, VIEW_HOME
         _mount('tmpfs', folder, 'tmpfs', _MS_NOSUID | _MS_NODEV,
                f'size={_room(limits, image)}m,mode=1777')

@@ -104,7 +104,8 @@ def checked_players(specs: Mapping[str, str], setup: Setup, game: Game, seconds:
     """Return the code of each player by name, and why each player that cannot play
     cannot ({name: why}, in the players' order). A player cannot play if its code
     cannot be read as it is (player_code.SubmissionError; for the specs submitted,
-    those of a class's folder, whatever keeps them from being read), or if it fails
+    those of a class's folder, whatever keeps them from being read, and a link,
+    which could lead to another's submission or anywhere), or if it fails
     to load (a program: to start) within seconds in a jail for game, the game of
     setup (a file may exit, hang or print as it loads). Any other spec that cannot
     be read is a UsageError, as is a registry player that fails to load, and with
@@ -117,6 +118,9 @@ def checked_players(specs: Mapping[str, str], setup: Setup, game: Game, seconds:
     codes, unread = {}, {}
     for name, spec in specs.items():
         try:
+            if spec in submitted and os.path.islink(spec):
+                raise SubmissionError(f'{os.path.basename(spec)} is a link, not a file or '
+                                      f'folder of its own (to {os.path.realpath(spec)})')
             codes[name] = _read(spec, limits)
         except ValueError as error:
             if strict or not (isinstance(error, SubmissionError) or spec in submitted):
@@ -153,12 +157,18 @@ def tournament_players(text: str | None, gauntlet: str | None, anchors: Iterable
     separated, each SPEC or NAME=SPEC; by default every registered non-interactive
     player, or none if specs are submitted), then the submitted specs (see
     class_submissions), then the anchors not among them (registry specs); and the
-    name of the gauntlet player, which is added first if it is none of them."""
+    name of the gauntlet player, which is added first if it is none of them. A
+    spec not in UTF-8 (a file name in another encoding) is a UsageError."""
     submitted = list(submitted)
     if text is not None:
         entries = [*naming.split_specs(text), *submitted]
     else:
         entries = submitted or players.registry.tournament_names()
+    for entry in entries:  # a name in another encoding: a file of a zip made elsewhere
+        shown = os.fsencode(entry).decode(errors='backslashreplace')
+        if shown != entry:
+            raise UsageError(f"'{shown}' is not named in UTF-8, as player names must be: "
+                             'rename it')
     with usage_errors():
         specs = naming.name_players(entries)
         missing = [name for name in anchors if name not in specs]

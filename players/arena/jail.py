@@ -11,9 +11,12 @@ packages and never held anything of the trusted side, which forks the jail
 
 - 'process': each jail is in its own session, with limits on memory, file
   size, open files, processes and core dumps. When this process runs as root,
-  each jail also has a user id of its own and sees no file at all (it is shut
-  in an empty folder of its own), so it can neither signal nor read nor write
-  anything of the trusted side or of another jail.
+  each jail also has a user id of its own, is shut in a read-only view of the
+  system with a private home and has no network (mount, network and IPC
+  namespaces of its own), so it can neither signal nor read nor write
+  anything of the trusted side or of another jail. (Where mounts are not
+  allowed, it is shut in an empty folder of its own instead, and shares the
+  machine's network: see players.arena.confine.shut_in.)
 - 'bwrap': the server runs inside bubblewrap (no network, a read-only view of
   the system and of the packages it needs), and each jail has user, mount,
   process, network and IPC namespaces of its own in it, a private /tmp, no
@@ -233,7 +236,7 @@ def describe(level: str) -> str:
     if level == 'bwrap':
         return 'bwrap (own namespaces, no network, read-only system, private /tmp)'
     if os.geteuid() == 0:
-        return 'process (own process and user, OS limits, no files)'
+        return 'process (own process and user, OS limits, read-only system, private home)'
     return 'process (own process, OS limits; same user, no filesystem isolation)'
 
 

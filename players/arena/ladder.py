@@ -35,7 +35,7 @@ def digest(code: PlayerCode | ProgramCode) -> str:
         made.append(code.filename)
     digested = hashlib.sha256(json.dumps(made).encode())
     for path, content in code.files:
-        digested.update(path.encode() + b'\0' + hashlib.sha256(content).digest())
+        digested.update(os.fsencode(path) + b'\0' + hashlib.sha256(content).digest())
     return digested.hexdigest()[:16]
 
 
@@ -63,7 +63,7 @@ def _program_digest(code: ProgramCode) -> str:
             subfolders.sort()
             for name in sorted(files):
                 path = os.path.join(folder, name)
-                made.update(os.path.relpath(path, top).encode() + b'\0')
+                made.update(os.fsencode(os.path.relpath(path, top)) + b'\0')
                 try:
                     with open(path, 'rb') as file:
                         made.update(file.read())

@@ -119,8 +119,9 @@ def read_folder(spec: str | PlayerSpec, limits: FolderLimits = FolderLimits()) -
 
 def _folder_files(top: str, limits: FolderLimits) -> list[tuple[str, bytes]]:
     """Return the files of a submission folder as (path in it, content), sorted,
-    within limits; raise SubmissionError naming what cannot come along."""
-    real_top = os.path.realpath(top)
+    within limits; raise SubmissionError naming what cannot come along (and the
+    folder by its name alone: the line that lists who cannot play shows the reason)."""
+    real_top, shown = os.path.realpath(top), os.path.basename(os.path.normpath(top))
     files, size = [], 0
     for folder, subfolders, names in os.walk(top):
         subfolders[:] = sorted(name for name in subfolders if name not in ('__pycache__', '.git'))
@@ -130,23 +131,24 @@ def _folder_files(top: str, limits: FolderLimits) -> list[tuple[str, bytes]]:
             relative = os.path.relpath(path, top)
             real = os.path.realpath(path)
             if os.path.islink(path) and os.path.commonpath([real, real_top]) != real_top:
-                raise SubmissionError(f'{top}: {relative} is a link that leads out of the '
+                raise SubmissionError(f'{shown}: {relative} is a link that leads out of the '
                                       f'folder (to {real}); only its own files may come along')
             if not os.path.isfile(real) or os.path.isdir(path):
-                raise SubmissionError(f'{top}: {relative} is not a regular file (a link to a '
+                raise SubmissionError(f'{shown}: {relative} is not a regular file (a link to a '
                                       'folder, a device, a socket or a pipe); only files may '
                                       'come along')
             if len(files) == limits.files:
-                raise SubmissionError(f'{top} has more than {limits.files} files (allow more '
+                raise SubmissionError(f'{shown} has more than {limits.files} files (allow more '
                                       'with --submission-files)')
             try:
-                with open(real, 'rb') as file:
-                    content = file.read()
+                with open(real, 'rb') as file:  # no more than the room left, and a byte
+                    content = file.read(max(0, int(limits.megabytes * 1e6) - size) + 1)
             except OSError as error:
-                raise SubmissionError(f'cannot read {path}: {error.strerror}') from None
+                raise SubmissionError(f'{shown}: cannot read {relative}: '
+                                      f'{error.strerror}') from None
             size += len(content)
             if size > limits.megabytes * 1e6:
-                raise SubmissionError(f'{top} holds over {limits.megabytes:g} MB (allow more '
+                raise SubmissionError(f'{shown} holds over {limits.megabytes:g} MB (allow more '
                                       'with --submission-mb)')
             files.append((relative, content))
     return sorted(files)

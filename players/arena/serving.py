@@ -10,6 +10,7 @@ import os
 import random
 import sys
 import time
+from types import ModuleType
 from typing import Any
 
 from games import clock, referee, sources
@@ -107,16 +108,61 @@ def imported(path: str):
 def where(error: BaseException, filename: str, folder: str | None = None) -> str:
     """Return 'Type: message (file, line N)' for an exception, naming the last line
     of the player's own file that it passed through (of a submission, the last
-    line of any file of its folder). A module not found says how one is allowed."""
+    line of any file of its folder). A module not found says what a jailed player
+    may import; an error about a module that a submission's folder holds but the
+    jail had imported before the player says that the folder's is not used."""
     text = referee.describe(error)
     if isinstance(error, ModuleNotFoundError) and error.name:
-        top = error.name.split('.')[0]
-        text += ('; a jailed player may import the standard library, the modules of its '
-                 f'own submission folder and the installed packages a run allows (--allow {top})')
+        text += _not_found(error.name.split('.')[0], folder)
     if isinstance(error, SyntaxError):  # its text names its file and line
         found = []
     elif folder is not None:
         found = sources.places_in(error, folder)
     else:
         found = [(filename, line) for _, line in sources.places(error, filename)]
-    return f'{text} ({found[-1][0]}, line {found[-1][1]})' if found else text
+    place = f' ({found[-1][0]}, line {found[-1][1]})' if found else ''
+    return text + place + _unused(error, folder)
+
+
+def _not_found(top: str, folder: str | None) -> str:
+    """Say what a jailed player may import, for a module top that it could not:
+    the package to allow first, which a line cut short still shows. Nothing for a
+    module of its own folder."""
+    if folder is not None and _own(top, folder):
+        return ''
+    if top in sys.stdlib_module_names:
+        if os.path.isdir(os.path.dirname(os.__file__)):
+            return ''  # a module this Python was built without
+        return (': here a jail sees no files (this system allows it no mounts) and imports '
+                'only the standard modules that its jail server imported')
+    if folder is None:
+        return (f' (installed? --allow {top}): a jailed player file imports the standard '
+                'library and the installed packages a run allows; its own modules come '
+                'along only in a submission folder')
+    return (f' (installed? --allow {top}): a jailed player imports the standard library, '
+            'the modules of its own submission folder and the installed packages a run allows')
+
+
+def _unused(error: BaseException, folder: str | None) -> str:
+    """Say that a submission folder's own module is not used, where error is about a
+    module of that name that the jail had imported before the player (a folder's
+    games.py or random.py: the jail's games and random are this project's and the
+    standard library's); else return ''."""
+    module = getattr(error, 'obj', None) if isinstance(error, AttributeError) else None
+    name = error.name if isinstance(error, ImportError) else None
+    if isinstance(module, ModuleType):
+        name = module.__name__
+    name = (name or '').split('.')[0]
+    if folder is None or name not in sys.modules or not _own(name, folder):
+        return ''
+    if (getattr(sys.modules[name], '__file__', None) or '').startswith(os.path.join(folder, '')):
+        return ''
+    return (f'; its folder\'s {_own(name, folder)} is not used: {name} is the jail\'s own, '
+            'imported before the player')
+
+
+def _own(name: str, folder: str) -> str:
+    """Return the file of a submission's folder that is module name ('games.py' or
+    'games/__init__.py'), or '' if it has none."""
+    return next((path for path in (f'{name}.py', os.path.join(name, '__init__.py'))
+                 if os.path.isfile(os.path.join(folder, path))), '')
