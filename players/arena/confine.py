@@ -186,7 +186,7 @@ def _mount_point(path: str, root: str) -> str:
 
 
 def _room(limits: dict, image: bool) -> int:
-    """Return the MiB of a jail's private /tmp: four times its largest file, and
+    """Return the MiB of a jail's private folder: four times its largest file, and
     room for its submission's files (the image on IMAGE_FD), if image."""
     return limits['file_mb'] * 4 + ((os.fstat(IMAGE_FD).st_size >> 20) + 1 if image else 0)
 
