@@ -40,6 +40,10 @@ def grade(path: str, settings: Settings = Settings(), checks: list[Check] | None
     if not os.path.isfile(path) and not os.path.isdir(folder):
         raise LoadError(f'no such file or folder {path!r}')
     report = Report(path, [], settings.describe())
+    handed = path if os.path.isfile(path) else folder.rstrip(os.sep)
+    if os.path.islink(handed):  # a class's entry that plays another's submission, or anything
+        return unloadable(path, settings, checks, f'{os.path.basename(handed)} is a link, not a '
+                          f'file or folder of its own (to {os.path.realpath(handed)})')
     try:
         if not os.path.isfile(path):
             code = read_submission(folder, settings.folder_limits, entry)
