@@ -113,7 +113,6 @@ def shut_in(folder: str | None, uid: int | None, limits: dict, image: bool = Fal
                f'size={_room(limits, image)}m,mode=1777')
     elif uid is not None:
         home = '/'
-        os.chmod(folder, 0o1700)  # the jail's user may not move root's files away
     if image:
         folder_image.unpack(IMAGE_FD, os.path.join(folder, SUBMISSION))
         if view is not None:

@@ -40,7 +40,7 @@ def unpack(fd: int, target: str) -> None:
     ValueError for an image that names a path outside target."""
     try:
         header = b''
-        while not header.endswith(b'\n'):
+        while b'\n' not in header:
             header += os.pread(fd, 1 << 16, len(header)) or b'\n'
         header, _, _ = header.partition(b'\n')
         offset = len(header) + 1

@@ -25,6 +25,7 @@ from typing import Sequence
 from . import zygote
 from .allowed import AllowedPackages
 from .zygote import UID_BASE
+from .zygote_start import remove_folder
 
 SERVER_START_SECONDS = 60.0
 """The longest a jail server may take to start and import the project."""
@@ -147,9 +148,13 @@ class JailServer:
         if self.temporary is not None:  # the folder of a server killed before it removed it
             pattern = os.path.join(glob.escape(self.temporary), f'jail-server-{self.process.pid}-*')
             for folder in glob.glob(pattern):
-                shutil.rmtree(folder, ignore_errors=True)
+                remove_folder(folder)
 
 
+SERVERS_A_PROCESS = 8
+"""How many jail servers of one process may run at once with user ids of their own."""
+_servers_started = 0
+"""The jail servers this process has started, which hands each its block of user ids."""
 _servers: dict = {}
 """This process's jail servers, by level and packages."""
 _servers_pid = os.getpid()
@@ -183,7 +188,6 @@ def close_servers() -> None:
     _servers.clear()
 
 
-
 def forget(level: str, packages: tuple[str, ...],
            allowed: AllowedPackages = AllowedPackages()) -> None:
     """Stop this process's jail server for a level, packages and allowed installed
@@ -212,7 +216,7 @@ def _server_command(level: str, packages: Sequence[str], allowed: AllowedPackage
     package_dirs = [os.path.dirname(importlib.import_module(name).__file__) for name in on_path]
     settings = {'control': control, 'level': level, 'packages': list(packages),
                 'preload': list(allowed.modules), 'temporary': temporary,
-                'uid_base': UID_BASE + (os.getpid() % 4_000_000) * 64}
+                'uid_base': _uid_base()}
     start = [sys.executable, '-I', '-S', '-B',
              os.path.join(os.path.dirname(os.path.abspath(__file__)), 'zygote_start.py')]
     if level == 'process':
@@ -235,13 +239,25 @@ def _server_command(level: str, packages: Sequence[str], allowed: AllowedPackage
         {**settings, 'path': roots + library + homes, 'links': [], 'view': None})]
 
 
+def _uid_base() -> int:
+    """Return the first of the 64 user ids of a new jail server's jails run by root: a
+    block of its own among this process's servers (SERVERS_A_PROCESS at once) and
+    every other process's, since two jails that share a user id could signal each
+    other. (A pid is below 2**22, so the blocks stay below 2**32.)"""
+    global _servers_started
+    _servers_started += 1
+    slot = os.getpid() * SERVERS_A_PROCESS + _servers_started % SERVERS_A_PROCESS
+    return UID_BASE + slot * 64
+
+
 def _site_folders() -> list[str]:
     """Return the folders installed packages live in (site-packages), this Python's
     and its base's, which a jail server leaves off its path."""
     folders = {*site.getsitepackages(), site.getusersitepackages(),
                *(sysconfig.get_path(kind, vars=scheme) for kind in ('purelib', 'platlib')
                  for scheme in ({}, {'base': sys.base_prefix, 'platbase': sys.base_prefix}))}
-    return sorted(os.path.normpath(folder) for folder in folders if folder)
+    return sorted(os.path.normpath(folder) for folder in folders
+                  if folder and os.path.isdir(folder))
 
 
 def _inside(path: str, folders: Sequence[str]) -> bool:

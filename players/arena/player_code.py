@@ -112,12 +112,12 @@ def read_folder(spec: str | PlayerSpec, limits: FolderLimits = FolderLimits()) -
         hint = (f' (name another file of it: {top.rstrip(os.sep)}:bot.py)'
                 if parsed.entry == DEFAULT_ENTRY else '')
         raise ValueError(f'the player folder {top!r} has no {parsed.entry}{hint}')
-    files = _folder_files(top, limits)
+    files = folder_files(top, limits)
     source = _source(os.path.join(top, entry))
     return PlayerCode(parsed.text, source, entry, parsed.function, tuple(files))
 
 
-def _folder_files(top: str, limits: FolderLimits) -> list[tuple[str, bytes]]:
+def folder_files(top: str, limits: FolderLimits) -> list[tuple[str, bytes]]:
     """Return the files of a submission folder as (path in it, content), sorted,
     within limits; raise SubmissionError naming what cannot come along (and the
     folder by its name alone: the line that lists who cannot play shows the reason)."""

@@ -57,6 +57,7 @@ may import the rest of the standard library as well, each time it does)."""
 PACKET = 1 << 16
 """The largest control message."""
 
+
 def main(control_fd: int, level: str, packages: Sequence[str], uid_base: int,
          folder: str | None, allowed: Sequence[str] = (), view: dict | None = None) -> None:
     """Serve jails on the control socket until the trusted side goes (closes it, or
@@ -79,7 +80,7 @@ def main(control_fd: int, level: str, packages: Sequence[str], uid_base: int,
             try:
                 confine.build_view(root, {**view, 'over': [*view['over'],
                                                            os.path.join(folder, 'packages')]})
-            except OSError:  # no mounts here (a container without CAP_SYS_ADMIN)
+            except PermissionError:  # no mounts here (a container without CAP_SYS_ADMIN)
                 confine.drop_view(root)
                 root = None  # each jail is shut in an empty folder: it imports what is here
         control = socket.socket(fileno=control_fd)

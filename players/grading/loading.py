@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 import os
 
-from players.arena.player_code import FolderLimits, PlayerCode, read_folder
+from players.arena.player_code import FolderLimits, PlayerCode, folder_files, read_folder
 
 from .checks import Check
 from .report import Report, Result
@@ -36,20 +36,19 @@ def read_submission(folder: str, limits: FolderLimits = FolderLimits(),
     others imports (each read, never run), the only one, or the one that defines
     the most of the template's functions, or player.py. Raise LoadError if there is
     no telling, or the folder cannot come along as it is."""
-    if not entry:
-        entry = _entry(folder)
     try:
+        if not entry:
+            entry = _entry(folder, dict(folder_files(folder, limits)))
         return read_folder(f'{folder.rstrip(os.sep) or os.sep}:{entry}', limits)
     except ValueError as error:
         raise LoadError(str(error)) from None
 
 
-def _entry(folder: str) -> str:
-    """Return the file of a submission folder whose functions are graded (see
-    read_submission); raise LoadError if there is no telling."""
-    tops = sorted(name for name in os.listdir(folder)
-                  if name.endswith('.py') and os.path.isfile(os.path.join(folder, name)))
-    trees = {name: _parsed(os.path.join(folder, name)) for name in tops}
+def _entry(folder: str, files: dict[str, bytes]) -> str:
+    """Return the file of a submission folder (its files, by path) whose functions
+    are graded (see read_submission); raise LoadError if there is no telling."""
+    tops = sorted(name for name in files if name.endswith('.py') and os.sep not in name)
+    trees = {name: _parsed(files[name]) for name in tops}
     imported = {module for tree in trees.values() for module in _imports(tree)}
     mains = [name for name in tops if name[:-3] not in imported] or tops
     defined = {name: sum(isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
@@ -66,12 +65,12 @@ def _entry(folder: str) -> str:
                     f'{", ".join(tops) or "none"} at the top of the folder')
 
 
-def _parsed(path: str) -> ast.Module:
-    """The syntax tree of a file (an empty one for a file that cannot be read or parsed)."""
+def _parsed(content: bytes) -> ast.Module:
+    """The syntax tree of a file's content (an empty one for a file that cannot be
+    parsed, however it fails: too deep, too big, not Python)."""
     try:
-        with open(path, encoding='utf-8') as file:
-            return ast.parse(file.read())
-    except (OSError, UnicodeDecodeError, SyntaxError, ValueError):
+        return ast.parse(content.decode('utf-8'))
+    except Exception:  # a student's file: SyntaxError, RecursionError, MemoryError...
         return ast.Module(body=[], type_ignores=[])
 
 
