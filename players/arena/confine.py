@@ -207,7 +207,7 @@ def enter_namespaces(limits: dict, uid: int | None, image: bool = False) -> None
     process, whose death kills every process in it."""
     if uid is not None:
         _become(uid)
-        prctl(PR_SET_DUMPABLE, 1)  # to write its own maps in /proc/self
+    prctl(PR_SET_DUMPABLE, 1)  # to write its own maps in /proc/self (the server is not)
     uid, gid = os.getuid(), os.getgid()
     _check(_LIBC.unshare(_CLONE_NEWUSER | _CLONE_NEWNS | _CLONE_NEWPID | _CLONE_NEWNET
                          | _CLONE_NEWIPC | _CLONE_NEWUTS), 'unshare')

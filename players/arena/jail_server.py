@@ -296,6 +296,8 @@ def bwrap_options(binds: Sequence[str], path: str = '/usr/bin:/bin', workdir: st
         if os.path.exists(path):
             options += ['--ro-bind', path, path]
     options += _bind_options(binds, masks, over)
+    if server:  # what bubblewrap made is no place for one jail to leave things for another
+        options += ['--remount-ro', '/', '--remount-ro', '/dev']
     return options
 
 
