@@ -105,18 +105,13 @@ def shut_in(folder: str | None, uid: int | None, limits: dict, image: bool = Fal
     server has no view (mounts are not allowed here, nor are new namespaces), it
     is shut in folder, which it sees alone, and shares the machine's network and
     System V IPC (the submission's files are root's either way)."""
-    home = folder
+    home = folder if uid is None else '/'
     if view is not None:
         _check(_LIBC.unshare(_CLONE_NEWNS | _CLONE_NEWNET | _CLONE_NEWIPC), 'unshare')
         folder, home = view + VIEW_HOME, VIEW_HOME
-        _mount('tmpfs', folder, 'tmpfs', _MS_NOSUID | _MS_NODEV,
-               f'size={_room(limits, image)}m,mode=1777')
-    elif uid is not None:
-        home = '/'
-    if image:
+        _make_home(folder, limits, image)
+    elif image:
         folder_image.unpack(IMAGE_FD, os.path.join(folder, SUBMISSION))
-        if view is not None:
-            _bind_read_only(os.path.join(folder, SUBMISSION))
     _set_limits(limits, _process_limit(limits, uid))
     os.environ.clear()  # no secret of anyone's environment
     prctl(PR_SET_NO_NEW_PRIVS, 1)
@@ -184,6 +179,17 @@ def _mount_point(path: str, root: str) -> str:
     return target
 
 
+def _make_home(folder: str, limits: dict, image: bool) -> None:
+    """Mount a jail's private folder on folder, a new memory file system sized for
+    it, with the submission's files (the image on IMAGE_FD, if image) unpacked in
+    its SUBMISSION folder, mounted read-only."""
+    _mount('tmpfs', folder, 'tmpfs', _MS_NOSUID | _MS_NODEV,
+           f'size={_room(limits, image)}m,mode=1777')
+    if image:
+        folder_image.unpack(IMAGE_FD, os.path.join(folder, SUBMISSION))
+        _bind_read_only(os.path.join(folder, SUBMISSION))
+
+
 def _room(limits: dict, image: bool) -> int:
     """Return the MiB of a jail's private folder: four times its largest file, and
     room for its submission's files (the image on IMAGE_FD), if image."""
@@ -216,11 +222,7 @@ def enter_namespaces(limits: dict, uid: int | None, image: bool = False) -> None
         with open(f'/proc/self/{name}', 'w') as file:
             file.write(text)
     _mount(None, '/', None, _MS_REC | _MS_PRIVATE)
-    _mount('tmpfs', '/tmp', 'tmpfs', _MS_NOSUID | _MS_NODEV,
-           f'size={_room(limits, image)}m,mode=1777')
-    if image:
-        folder_image.unpack(IMAGE_FD, f'/tmp/{SUBMISSION}')
-        _bind_read_only(f'/tmp/{SUBMISSION}')
+    _make_home('/tmp', limits, image)
     _mount('tmpfs', '/proc', 'tmpfs', _MS_RDONLY | _MS_NOSUID | _MS_NODEV, 'size=4k,mode=555')
     child = os.fork()
     if child:
