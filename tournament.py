@@ -5,6 +5,10 @@
     python tournament.py play misere-nim human ab5
     python tournament.py list
 
+A course file in the working folder (tournament.toml, or pyproject.toml's
+[tool.aima-games] table) gives the round robin's and check's options their
+defaults (see players/arena/course.py).
+
 Each command parses its options, calls the one function that does its work, and
 prints; a mistake in what the user typed is a UsageError wherever it is found,
 printed on one line by main (exit status 2).
@@ -17,7 +21,7 @@ import sys
 
 import players
 import variants
-from players.arena import live, runs, stored
+from players.arena import course, live, runs, stored
 from players.arena.inputs import UsageError
 from players.arena.options import (ENDING_CHOICES, USAGE_ERROR, ArgumentParser,
                                    add_output_options, add_sandbox_option, add_sprt_parser,
@@ -107,7 +111,8 @@ def cmd_replay(args) -> int:
 
 
 def build_parser() -> ArgumentParser:
-    """Return the command line's parser, with a subcommand for each job."""
+    """Return the command line's parser, with a subcommand for each job, its defaults
+    those of the course file in the working folder, if there is one."""
     parser = ArgumentParser(prog='tournament', description=__doc__.splitlines()[0])
     add_tournament_options(parser)
     parser.set_defaults(run=cmd_tournament)
@@ -136,6 +141,7 @@ def build_parser() -> ArgumentParser:
                        help=f'files graded at once (default: the CPU count, {cpu_count()})')
     grading_options.add_grading_options(check)
     check.set_defaults(run=cmd_check)
+    course.apply(parser, check)
     bundle_ = commands.add_parser('gradescope-bundle', help='write a Gradescope autograder '
                                   'bundle, for example: gradescope-bundle autograder.zip '
                                   '--functions alpha_beta_search,player')
@@ -194,8 +200,8 @@ def build_parser() -> ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     """Run the command line and return its exit status; a usage error, like
     argparse's own, ends it with status 2 after one line on stderr."""
-    args = build_parser().parse_args(argv)
     try:
+        args = build_parser().parse_args(argv)
         return args.run(args)
     except UsageError as error:
         print(f'tournament: error: {error}', file=sys.stderr)

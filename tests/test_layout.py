@@ -14,8 +14,9 @@ LAYERS = ('games', 'variants', 'players', 'players.arena', 'players.grading', 'p
 LENT = {('games', 'players'), ('games', 'players.human'), ('games', 'players.textbook')}
 """The one way up: `games` lends AIMA's searches and players, imported on first use,
 so that `from games import alpha_beta_search` works as in aima-python."""
-NAMED = re.compile(r'^(games|variants|players|tournament)(\.\w+)*(:\w+)?$')
-"""A string that names a module of the project (or a function in it)."""
+NAMED = re.compile(r'^(?!.*\.toml$)(games|variants|players|tournament)(\.\w+)*(:\w+)?$')
+"""A string that names a module of the project (or a function in it); tournament.toml,
+the course file, is a file's name."""
 LONG_FUNCTION_NOTE = 'one long function on purpose'
 """What a comment in a function longer than 100 lines says: a search kernel kept in one piece."""
 

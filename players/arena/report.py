@@ -23,15 +23,18 @@ HEIGHT = 60
 take to be printed without being asked for."""
 
 
-def header(settings: dict, total: int, reused: int | None = None, db: str = '') -> str:
-    """Return the lines that open a tournament: what it plays, its players (and a
-    line for each that cannot play, saying why, cut to WIDTH: the records say it
-    all) and variants, and, given the games reused from the results file db, how
-    many are played now."""
+def header(settings: dict, total: int, reused: int | None = None, db: str = '',
+           course: str | None = None) -> str:
+    """Return the lines that open a tournament: what it plays, the course file its
+    settings came from, if any, its players (and a line for each that cannot play,
+    saying why, cut to WIDTH: the records say it all) and variants, and, given the
+    games reused from the results file db, how many are played now."""
     players, variants = settings['players'], settings['variants']
     kind = f'Gauntlet of {settings["gauntlet"]}' if settings.get('gauntlet') else 'Round robin'
     lines = [f'{kind}: {plural(len(players), "player")}, {plural(len(variants), "variant")}, '
              f'{plural(total, "game")} (seed {settings["seed"]})']
+    if course:
+        lines.append(path_line(course, 'Course settings: '))
     lines += textwrap.wrap('Players: ' + ', '.join(players), WIDTH, subsequent_indent='  ',
                            break_on_hyphens=False)
     lines += [tables.shorten(f'{name}: cannot play: {" ".join(why.split())}', WIDTH)
@@ -43,13 +46,14 @@ def header(settings: dict, total: int, reused: int | None = None, db: str = '') 
     return '\n'.join(lines) + '\n'
 
 
-def path_line(path: str) -> str:
-    """Return a path as a line of its own, indented, at most WIDTH columns wide: a
-    longer path keeps its start and its end (the file's name), with … between."""
-    room = WIDTH - 2
+def path_line(path: str, before: str = '  ') -> str:
+    """Return a path as a line of its own after before (an indent), at most WIDTH
+    columns wide: a longer path keeps its start and its end (the file's name), with
+    … between."""
+    room = WIDTH - len(before)
     if len(path) > room:
         path = path[:room // 2] + '…' + path[-(room - room // 2 - 1):]
-    return '  ' + path
+    return before + path
 
 
 def header_details(settings: dict) -> str:

@@ -105,8 +105,8 @@ def play_tournament(options: Namespace) -> int:
         reused = ladder.keep_unchanged(store, games(), settings['digests'])
         created = reserve(report_files(options))
         total = count_games(names, chosen, options.games, gauntlet)
-        print(report.header(settings, total, reused if options.db else None, options.db),
-              flush=True)
+        print(report.header(settings, total, reused if options.db else None, options.db,
+                            options.course), flush=True)
         progress = Progress(total, done=reused)
         try:
             played = run(games(), game_job(rules, codes, broken), executor, store,
