@@ -162,9 +162,10 @@ def drop_view(root: str) -> None:
 
 
 def _bind_read_only(path: str, root: str = '') -> None:
-    """Bind path read-only, where it is in root (its mount point made as needed)."""
+    """Bind path read-only, where it is in root (its mount point made as needed); a
+    file system mounted inside path is left out, not shown writable."""
     target = _mount_point(path, root) if root else path
-    _mount(path, target, None, _MS_BIND | _MS_REC)
+    _mount(path, target, None, _MS_BIND)
     _mount(None, target, None, _MS_BIND | _MS_REMOUNT | _MS_RDONLY | _MS_NOSUID | _MS_NODEV)
 
 
