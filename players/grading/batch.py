@@ -102,7 +102,8 @@ def _grade_one(path: str, settings: Settings, checks, games) -> Report:
 
 def summary_rows(reports: list[Report], names: dict[str, str],
                  functions: tuple = FUNCTIONS) -> list[dict]:
-    """A row per student, in the order of names: points per function, total, status."""
+    """A row per student, in the order of names: points per function (and for the
+    game class, under GAME, if it is graded), total, status."""
     by_file = {report.file: report for report in reports}
     rows = []
     for path, name in names.items():
@@ -124,14 +125,14 @@ def write_summary(folder: str, reports: list[Report], names: dict[str, str],
     """Write summary.csv, summary.json and reports/NAME.txt and NAME.json in folder
     (made if missing); return the paths written."""
     os.makedirs(os.path.join(folder, 'reports'), exist_ok=True)
-    rows = summary_rows(reports, names, settings.functions)
+    rows = summary_rows(reports, names, settings.parts)
     written = [os.path.join(folder, 'summary.csv'), os.path.join(folder, 'summary.json')]
     with open(written[0], 'w', newline='', encoding='utf-8') as file:
         writer = csv.DictWriter(file, fieldnames=list(rows[0]) if rows else ['student'])
         writer.writeheader()
         writer.writerows(rows)
     with open(written[1], 'w', encoding='utf-8') as file:
-        json.dump({'settings': settings.describe(), 'functions': list(settings.functions),
+        json.dump({'settings': settings.describe(), 'functions': list(settings.parts),
                    'students': rows}, file, indent=2)
         file.write('\n')
     by_file = {report.file: report for report in reports}

@@ -60,12 +60,12 @@ def check_class(files: list[str], settings: Settings, jobs: int, out: str | None
     for report in batch.grade_all(files, settings, jobs):
         reports.append(report)
         print(batch.one_line(report, names[report.file]), flush=True)
-    rows = batch.summary_rows(reports, names, settings.functions)
+    rows = batch.summary_rows(reports, names, settings.parts)
     print()
-    print(tabulate.tabulate([[row['student'], *[row[f] for f in settings.functions],
+    print(tabulate.tabulate([[row['student'], *[row[f] for f in settings.parts],
                               f'{row["total"]}/{row["max"]}', tables.shorten(row['status'], 40)]
                              for row in rows],
-                            headers=['Student', *settings.functions, 'Total', 'Status']))
+                            headers=['Student', *settings.parts, 'Total', 'Status']))
     if out:
         written = batch.write_summary(out, reports, names, settings)
         print(f'\nwrote {written[0]}, {written[1]} and {len(written) - 2} report files in '

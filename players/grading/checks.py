@@ -3,13 +3,15 @@ position of each game and on the instructor's cases, then the player's checks.""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import variants
 from games import Game
 
 from .cases import SEARCH_FUNCTIONS, Case, search_cases
-from .settings import PLAYER_FUNCTION, Settings
+from .game_checks import RULE_POINTS, game_checks
+from .reference import Reference, survey
+from .settings import GAME, PLAYER_FUNCTION, Settings
 
 SAFE_GAME = 'tictactoe'
 """The game at which a player must never lose to random."""
@@ -24,9 +26,13 @@ class Check:
     function: str
     points: float
     kind: str
-    """'search', 'legal', 'safe', 'gauntlet' or 'anchors'."""
+    """'search', 'legal', 'safe', 'gauntlet', 'anchors' or 'game'."""
     case: Case | None = None
     visibility: str = 'visible'
+    rule: str = ''
+    """For a check of a game class, the rule it checks (see game_checks.RULES)."""
+    reference: Reference | None = field(default=None, compare=False, repr=False)
+    """For a check of a game class, what the class is compared with."""
 
 
 def make_games(settings: Settings) -> dict[str, Game]:
@@ -37,7 +43,7 @@ def make_games(settings: Settings) -> dict[str, Game]:
 def make_checks(settings: Settings, games: dict[str, Game] | None = None) -> list[Check]:
     """Every check of the functions the settings ask for: each search on the made-up
     trees, on a real position of each game and on the instructor's cases, then the
-    player's checks. Games of chance are played only in the legal-moves check: the
+    player's checks, then those of the student's game class if one is asked for. Games of chance are played only in the legal-moves check: the
     textbook's searches have no chance nodes, and luck has no place in a pass mark."""
     games = make_games(settings) if games is None else games
     checks = []
@@ -56,4 +62,8 @@ def make_checks(settings: Settings, games: dict[str, Game] | None = None) -> lis
                                 max(grade for _, grade in settings.anchors), 'anchors'))
         else:
             checks.append(Check('player: gauntlet', PLAYER_FUNCTION, 3, 'gauntlet'))
+    if settings.game:
+        reference = survey(settings.reference, settings.game, settings.game_positions)
+        checks += [Check(name, GAME, RULE_POINTS, 'game', rule=rule, reference=reference)
+                   for name, rule in game_checks(reference)]
     return checks

@@ -13,6 +13,7 @@ from players.player_spec import parse_spec
 
 from .anchored import check_anchors
 from .checks import SAFE_GAME, Check, make_checks, make_games
+from .game_checks import ask as ask_game, judge as judge_game
 from .loading import LoadError, load, read_source, read_submission, unloadable
 from .playing import PlayerTimeout, PlayerTrial, check_gauntlet, check_legal, check_safe
 from .report import Report, Result
@@ -115,7 +116,7 @@ def _run(check: Check, session: Session | None, trial: PlayerTrial, defined: lis
     started = time.perf_counter()
     if report.load_error:
         passed, message = False, f'cannot load {session.filename}: {report.load_error}'
-    elif check.function not in defined:
+    elif check.function not in defined and check.kind != 'game':
         passed, message = False, f'{check.function} is not defined in {session.filename}'
     elif check.function in skipped:
         passed, message = False, f'skipped after a timeout in {skipped[check.function]}'
@@ -135,6 +136,8 @@ def _attempt(check: Check, session: Session | None, trial: PlayerTrial, skipped:
         if check.kind == 'search':
             answer = session.search(check.case, state_limit(check.case), settings.timeout)
             return judge_search(check.case, answer)
+        if check.kind == 'game':
+            return judge_game(check.rule, ask_game(session, check.reference, settings.timeout))
         if check.kind == 'legal':
             return check_legal(trial)
         if check.kind == 'safe':

@@ -13,7 +13,7 @@ import zipfile
 from players import PROJECT_PACKAGES
 
 from .report import Report
-from .settings import FUNCTIONS
+from .settings import FUNCTIONS, GAME
 
 PROJECT_FILES = ('setup.cfg', 'pyproject.toml', 'README.md')
 """What the bundle carries of this project besides its packages and its command
@@ -29,7 +29,8 @@ def results(report: Report) -> dict:
     tests = []
     numbers: dict[str, int] = {}
     for result in report.results:
-        group = FUNCTIONS.index(result.function) + 1 if result.function in FUNCTIONS else 0
+        parts = (*FUNCTIONS, GAME)
+        group = parts.index(result.function) + 1 if result.function in parts else 0
         numbers[result.function] = numbers.get(result.function, 0) + 1
         tests.append({'name': result.check, 'number': f'{group}.{numbers[result.function]}',
                       'score': result.points, 'max_score': result.max_points,

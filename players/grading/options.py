@@ -15,8 +15,10 @@ from players.arena.inputs import UsageError, make_game, player_code, sandbox_lev
 from players.arena.allowed import allowed_packages
 from players.arena.options import SANDBOX, anchor_grades, count, megabytes, names, seconds
 from players.arena.player_code import FolderLimits
+from games.specs import parse_call
 
 from .cases import CaseError, load_cases
+from .reference import PositionError, survey
 from .settings import FUNCTIONS, Settings
 
 
@@ -65,6 +67,15 @@ OPTIONS = (
            help=f'the most a submission folder may hold (default {FolderLimits.megabytes:g})')),
     Option('--submission-files', dict(type=count(1), default=FolderLimits.files, metavar='N',
            help=f'the most files a submission folder may have (default {FolderLimits.files})')),
+    Option('--game', dict(metavar='CLASS(ARGS)', help="grade the student's Game class, made "
+           "as this call, such as 'GameOfNim(board=[3, 1])', against --reference (then "
+           '--functions defaults to none)')),
+    Option('--reference', dict(metavar='GAME', help="the game --game's class is compared with: "
+           'a variant, or a class in a game file such as solution.py:GameOfNim (made with '
+           "--game's arguments when it is given none)")),
+    Option('--game-positions', dict(nargs='+', metavar='MOVES', help='positions of --reference '
+           "the class is also compared at, each the moves from the start, such as '(0, 1); (1, "
+           "1)' (for a game with too many positions to compare at every one)")),
 )
 """The grading options, in the order of the help."""
 
@@ -101,9 +112,10 @@ def _text(value) -> str:
 def settings(args: Namespace) -> Settings:
     """Return the grading settings of the grading options in args, or raise a
     UsageError naming the bad one."""
-    functions = tuple(args.functions.split(',')) if args.functions else FUNCTIONS
+    functions = tuple(args.functions.split(',')) if args.functions else () if args.game \
+        else FUNCTIONS
     unknown = [name for name in functions if name not in FUNCTIONS]
-    if unknown or not functions:
+    if unknown or not functions and not args.game:
         raise UsageError(f'--functions: unknown function {unknown[0] if unknown else ""!r}; '
                          f'the functions are {",".join(FUNCTIONS)}')
     games = tuple(dict.fromkeys(args.variants or variants.DEFAULT_VARIANTS))
@@ -122,4 +134,29 @@ def settings(args: Namespace) -> Settings:
     return Settings(functions, games, args.timeout, args.move_timeout,
                     sandbox_level(args.sandbox), args.memory, args.allow_reference, cases,
                     tuple((args.anchors or {}).items()), args.player_budget, allow,
-                    FolderLimits(args.submission_mb, args.submission_files))
+                    FolderLimits(args.submission_mb, args.submission_files), args.game,
+                    args.reference, _game_positions(args))
+
+
+def _game_positions(args: Namespace) -> tuple:
+    """The positions of --game-positions, once --game, --reference and they are
+    checked (the reference is surveyed, once for the process); raise a UsageError
+    naming the option at fault."""
+    if not args.game and not args.reference and not args.game_positions:
+        return ()
+    if not args.game or not args.reference:
+        raise UsageError('--game and --reference go together: --game names the student\'s class '
+                         "and how to make it, such as 'GameOfNim(board=[3, 1])', --reference the "
+                         'game to compare it with')
+    try:
+        parse_call(args.game, 'game')
+    except ValueError as error:
+        raise UsageError(f'--game: {error}') from None
+    positions = tuple(args.game_positions or ())
+    try:
+        survey(args.reference, args.game, positions)
+    except PositionError as error:
+        raise UsageError(f'--game-positions: {error}') from None
+    except ValueError as error:
+        raise UsageError(f'--reference {args.reference}: {error}') from None
+    return positions

@@ -57,6 +57,9 @@ class Session:
         self.reference: str | None = None
         """The first use of a reference implementation the jail refused, if any."""
         self.loads = 0
+        self.kept: dict = {}
+        """Answers that several checks share (a game class's, see game_checks), by
+        what was asked."""
 
     def load(self) -> dict:
         """Start the jail and load the file; return the jail's answer ({'defined': [...]}
@@ -69,7 +72,7 @@ class Session:
         self.jail.send({'source': self.source, 'filename': self.filename,
                         'folder': bool(self.files), 'functions': list(self.functions),
                         'allow_reference': self.allow_reference})
-        return self._receive(time.monotonic() + self.load_seconds, 'load')
+        return self._receive(time.monotonic() + self.load_seconds)
 
     def ready_jail(self) -> Jail:
         """Return a live jail with the file loaded, starting one if the last one ended."""
@@ -84,32 +87,40 @@ class Session:
         the states its calls of result generated, as this process's own game makes
         them (see follow), or, under 'forged', why those calls are not a game's.
         Raise StudentFault for a timeout, a crash or garbage."""
+        calls, answer = self.ask({'search': case.function, 'position': case.spec, 'limit': limit},
+                                 'results', limit, timeout)
+        try:
+            return {**answer, 'keys': follow(case, calls)}
+        except ValueError as forged:
+            return {'forged': str(forged)}
+
+    def ask(self, request: dict, key: str, limit: int, timeout: float) -> tuple[list, dict]:
+        """Send a request whose answer comes in chunks {key: [item, ...]} and then a
+        last message {"done": true, ...}; return the items (at most limit of them)
+        and the last message. Raise StudentFault for a timeout, a crash or garbage."""
         jail = self.ready_jail()
         deadline = time.monotonic() + timeout
-        jail.send({'search': case.function, 'position': case.spec, 'limit': limit})
-        calls: list = []
+        jail.send(request)
+        items: list = []
         while True:
-            answer = self._receive(deadline, 'search')
+            answer = self._receive(deadline)
             if not isinstance(answer, dict):
                 self.close()
                 raise StudentFault('the jail sent something that is not an answer', 'garbled')
             if answer.get('done'):
-                try:
-                    return {**answer, 'keys': follow(case, calls)}
-                except ValueError as forged:
-                    return {'forged': str(forged)}
-            chunk = answer.get('results')
-            if not isinstance(chunk, list) or len(calls) + len(chunk) > limit:
+                return items, answer
+            chunk = answer.get(key)
+            if not isinstance(chunk, list) or len(items) + len(chunk) > limit:
                 self.close()
-                raise StudentFault('the jail sent more states than it may', 'garbled')
-            calls += chunk
+                raise StudentFault('the jail sent more than it was asked for', 'garbled')
+            items += chunk
 
     def note(self, answer: Any) -> None:
         """Keep the first refused use of a reference implementation an answer reports."""
         if isinstance(answer, dict) and isinstance(answer.get('reference'), str):
             self.reference = self.reference or answer['reference'][:300]
 
-    def _receive(self, deadline: float, what: str):
+    def _receive(self, deadline: float):
         """Receive one answer before the deadline; raise StudentFault if none comes."""
         try:
             answer = self.jail.receive(max(0.0, deadline - time.monotonic()))

@@ -15,6 +15,8 @@ from .cases import SEARCH_FUNCTIONS
 PLAYER_FUNCTION = 'player'
 FUNCTIONS = (*SEARCH_FUNCTIONS, PLAYER_FUNCTION)
 """The functions a student's file may define, in the order they are graded."""
+GAME = 'game'
+"""What the checks of a student's Game class grade, beside the functions."""
 
 
 @dataclass(frozen=True)
@@ -49,15 +51,31 @@ class Settings:
     """The installed packages students' code may import, such as ('numpy',)."""
     folder_limits: FolderLimits = FolderLimits()
     """How big a student's submission folder may be."""
+    game: str | None = None
+    """The student's Game class to grade, as a call such as 'GameOfNim(board=[3, 1])'."""
+    reference: str | None = None
+    """The game the student's class is compared with: a variant or a game file's class
+    (see reference.make_reference)."""
+    game_positions: tuple = ()
+    """Positions of the reference the student's class is also compared at, each the
+    moves from the start as Python literals separated by ';'."""
+
+    @property
+    def parts(self) -> tuple:
+        """What is graded: the functions asked for, then the game class if one is."""
+        return self.functions + ((GAME,) if self.game else ())
 
     def describe(self) -> str:
         """One line saying how the file is graded."""
         anchored = ('; the player graded against ' + ', '.join(
             f'{name}={grade:g}' for name, grade in self.anchors)) if self.anchors else ''
-        return (f'{self.timeout:g} s for each search check, {self.move_timeout:g} s for each '
-                f'move of the player, {self.player_budget:g} s for the games of the player '
-                'checks (a slow player is judged on fewer); '
-                f'jail: {describe_level(self.sandbox)}{anchored}')
+        game = (f'the class {self.game} against {self.reference}, {self.timeout:g} s for its '
+                'checks' if self.game else '')
+        functions = (f'{self.timeout:g} s for each search check, {self.move_timeout:g} s for each '
+                     f'move of the player, {self.player_budget:g} s for the games of the player '
+                     'checks (a slow player is judged on fewer)' if self.functions else '')
+        return '; '.join(filter(None, (functions, game,
+                                       f'jail: {describe_level(self.sandbox)}{anchored}')))
 
     def limits(self) -> Limits:
         """The limits of the student's jail."""

@@ -9,6 +9,8 @@ the jail answers {"defined": [names]} or {"error": why it cannot load}. Then:
   {"results": [[state key, move], ...]}, each call of result that made a state,
   and then {"done": true, "move": move} (or "error", "not_implemented" or
   "stopped"). The grader follows the calls with its own game.
+- {"rules": a class's call, ...}: questions about the student's Game class, answered
+  as jailed.rules says.
 - a game's setup, then move requests, as players.arena.jailed_player's protocol has them:
   the student's player answers them.
 
@@ -30,7 +32,7 @@ from games.sources import places, run_source
 from players.arena.plain_json import to_plain
 from players.arena.serving import answer_move, replay_history
 
-from . import guard
+from . import guard, rules
 from .counting import Recorder, counting
 from .plain import build
 
@@ -64,6 +66,10 @@ def serve(channel) -> None:
             return
         if 'search' in request:
             for answer in search(module, request, filename):
+                channel.send(_with_reference(answer))
+        elif 'rules' in request:
+            for answer in rules.answer(module, request, lambda error: explain(error, filename),
+                                       os.path.basename(filename)):
                 channel.send(_with_reference(answer))
         elif 'setup' in request:  # a game's setup
             game, state, player, answer = start_game(module, request['setup'], filename)

@@ -1,0 +1,161 @@
+"""Grading a student's Game class against a reference: GameOfNim classes written as
+aima-python's students write them (`from games import *`, list boards in
+namedtuples, 'MAX'/'MIN' or 0/1, tuple or list moves), two right and one for each
+classic mistake, each failing the check it should and naming the first position
+where it differs; and hostile classes that fail their checks without harm to the grader."""
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+import variants
+from players import grading
+from players.arena import jail
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+jail.prepare_jailer()
+
+SOLUTION = '''
+from games import *
+
+
+class GameOfNim(Game):
+    """Nim on rows of objects: take at least one from a row; whoever takes the last loses."""
+
+    def __init__(self, board=[3, 1]):
+        self.initial = GameState(to_move='MAX', utility=0, board=list(board),
+                                 moves=self.moves_of(board))
+
+    @staticmethod
+    def moves_of(board):
+        return [(x, y) for x in range(len(board)) for y in range(1, board[x] + 1)]
+
+    def actions(self, state):
+        return state.moves
+
+    def result(self, state, move):
+        board = state.board.copy()
+        board[move[0]] -= move[1]
+        turn = 'MIN' if state.to_move == 'MAX' else 'MAX'
+        utility = (1 if turn == 'MAX' else -1) if sum(board) == 0 else 0
+        return GameState(to_move=turn, utility=utility, board=board, moves=self.moves_of(board))
+
+    def utility(self, state, player):
+        return state.utility if player == 'MAX' else -state.utility
+
+    def terminal_test(self, state):
+        return len(state.moves) == 0
+'''
+"""The instructor's solution, as a student's right answer would be written."""
+
+OTHER_LABELS = '''
+from games import *
+
+
+class GameOfNim(Game):
+    def __init__(self, board=[3, 1]):
+        self.initial = GameState(to_move=0, utility=0, board=board,
+                                 moves=[[i, n] for i in range(len(board))
+                                        for n in range(1, board[i] + 1)])
+
+    def actions(self, state):
+        return state.moves
+
+    def result(self, state, move):
+        if move not in state.moves:
+            return state
+        board = list(state.board)
+        board[move[0]] = board[move[0]] - move[1]
+        moves = [[i, n] for i in range(len(board)) for n in range(1, board[i] + 1)]
+        return GameState(to_move=1 - state.to_move, utility=0, board=board, moves=moves)
+
+    def utility(self, state, player):
+        if not self.terminal_test(state):
+            return 0
+        return 1 if player == state.to_move else -1
+
+    def terminal_test(self, state):
+        return sum(state.board) == 0
+'''
+"""Right too: players 0 and 1, list moves, a list board, a utility worked out at the end."""
+
+MISTAKES = {
+    'wrong to_move after the last move': (
+        "        turn = 'MIN' if state.to_move == 'MAX' else 'MAX'\n"
+        "        utility = (1 if turn == 'MAX' else -1) if sum(board) == 0 else 0\n",
+        "        turn = 'MIN' if state.to_move == 'MAX' else 'MAX'\n"
+        "        utility = (1 if turn == 'MAX' else -1) if sum(board) == 0 else 0\n"
+        "        if sum(board) == 0:\n"
+        "            turn = state.to_move\n",
+        'to_move', "after (0, 3); (1, 1): to_move gave 'MIN', the reference's 'MAX'"),
+    'off by one in actions': (
+        'range(1, board[x] + 1)', 'range(1, board[x])',
+        'actions', "at the start: actions gave [(0, 1), (0, 2)], the reference's [(0, 1), "
+                   '(0, 2), (0, 3), (1, 1)] (missing [(0, 3), (1, 1)])'),
+    'utility from the wrong player': (
+        "return state.utility if player == 'MAX' else -state.utility",
+        "return state.utility if player == 'MIN' else -state.utility",
+        'utility', "after (0, 3); (1, 1): utility gave -1 to 'MAX' and 1 to 'MIN', the "
+                   "reference's 1 to 'MAX' and -1 to 'MIN'"),
+    'utility 0 at the end': (
+        'if sum(board) == 0 else 0', 'if sum(state.board) == 0 else 0',
+        'utility', "after (0, 3); (1, 1): utility gave 0 to 'MAX' and 0 to 'MIN'"),
+    'result that changes its state': (
+        'board = state.board.copy()', 'board = state.board',
+        'result', 'at the start: result(state, (0, 1)) changed the state it was given'),
+}
+"""Each classic mistake: the edit of the solution that makes it, the check it must
+fail and what that check's message says."""
+CONSEQUENCES = {'off by one in actions': ('terminal_test', 'perft'),
+                'result that changes its state': ('perft',)}
+"""The other checks a mistake fails: with fewer moves a game ends sooner; a search
+that makes each child from the same parent sees the changed parent."""
+
+
+@pytest.fixture(scope='module')
+def reference(tmp_path_factory):
+    """The solution as a registered game, 'gameofnim'."""
+    folder = tmp_path_factory.mktemp('solution')
+    namespace = {}
+    exec(compile(SOLUTION, str(folder / 'solution.py'), 'exec'), namespace)
+    solution = type('GameOfNim', (namespace['GameOfNim'],), {'name': 'gameofnim'})
+    variants.GAMES['gameofnim'] = solution
+    yield 'gameofnim'
+    del variants.GAMES['gameofnim']
+
+
+def grade(tmp_path, source, reference, game='GameOfNim(board=[3, 1])', **options):
+    """Grade a student's class; return {rule: (passed, message)}."""
+    path = tmp_path / 'student.py'
+    path.write_text(source)
+    settings = grading.Settings(functions=(), game=game, reference=reference,
+                                timeout=options.pop('timeout', 2), **options)
+    report = grading.grade(str(path), settings)
+    return {result.check.replace(' ', '.').split('.')[-1]: (result.passed, result.message)
+            for result in report.results}
+
+
+@pytest.mark.parametrize('source', [SOLUTION, OTHER_LABELS], ids=['same labels', 'other labels'])
+def test_a_right_class_passes_every_check(tmp_path, reference, source):
+    results = grade(tmp_path, source, reference)
+    assert set(results) == {'to_move', 'actions', 'result', 'terminal_test', 'utility', 'perft'}
+    assert all(passed for passed, _ in results.values()), results
+    assert results['actions'][1] == ('agrees with the reference at all 12 positions reachable '
+                                     'from the start')
+    assert results['perft'][1] == ('4, 9, 10 move sequences of 1 to 3 plies from the start, as '
+                                   'the reference')
+
+
+@pytest.mark.parametrize('mistake', MISTAKES)
+def test_a_mistake_fails_its_check_naming_the_first_position(tmp_path, reference, mistake):
+    old, new, rule, message = MISTAKES[mistake]
+    assert old in SOLUTION
+    results = grade(tmp_path, SOLUTION.replace(old, new), reference)
+    passed, said = results[rule]
+    assert not passed and said.startswith(message), said
+    failed = {name for name, (passed, _) in results.items() if not passed}
+    assert failed <= {rule, *CONSEQUENCES.get(mistake, ())}, results
