@@ -13,10 +13,14 @@ import textwrap
 import pytest
 
 import variants
+from command_line import run
 from players import grading
 from players.arena import jail
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BWRAP_PROBLEM = jail.bwrap_problem()
+LEVELS = ['process', pytest.param('bwrap', marks=pytest.mark.skipif(
+    BWRAP_PROBLEM is not None, reason=f'bubblewrap cannot jail here: {BWRAP_PROBLEM}'))]
 jail.prepare_jailer()
 
 SOLUTION = '''
@@ -142,7 +146,7 @@ def grade(tmp_path, source, reference, game='GameOfNim(board=[3, 1])', **options
 @pytest.mark.parametrize('source', [SOLUTION, OTHER_LABELS], ids=['same labels', 'other labels'])
 def test_a_right_class_passes_every_check(tmp_path, reference, source):
     results = grade(tmp_path, source, reference)
-    assert set(results) == {'to_move', 'actions', 'result', 'terminal_test', 'utility', 'perft'}
+    assert tuple(results) == RULES
     assert all(passed for passed, _ in results.values()), results
     assert results['actions'][1] == ('agrees with the reference at all 12 positions reachable '
                                      'from the start')
@@ -159,3 +163,161 @@ def test_a_mistake_fails_its_check_naming_the_first_position(tmp_path, reference
     assert not passed and said.startswith(message), said
     failed = {name for name, (passed, _) in results.items() if not passed}
     assert failed <= {rule, *CONSEQUENCES.get(mistake, ())}, results
+
+
+HOSTILE = SOLUTION + '''
+import os
+import time
+
+
+class Sneaky(tuple):
+    """A move equal to anything."""
+
+    def __eq__(self, other):
+        return True
+
+    def __hash__(self):
+        return 0
+
+
+class Sleeps(GameOfNim):
+    def to_move(self, state):
+        time.sleep(10 ** 6)
+
+
+class Stubborn(GameOfNim):
+    def to_move(self, state):
+        while True:
+            try:
+                time.sleep(10 ** 6)
+            except BaseException:
+                pass
+
+
+class Tricks(GameOfNim):
+    def actions(self, state):
+        return [Sneaky(move) for move in state.moves]
+
+    def result(self, state, move):
+        for place in ('written', '/tmp/written', os.path.expanduser('~/written')):
+            try:
+                with open(place, 'w') as file:
+                    file.write('x')
+            except OSError:
+                pass
+        return super().result(state, tuple(move))
+
+
+class Objects(GameOfNim):
+    def actions(self, state):
+        return [object()]
+
+
+class Huge(GameOfNim):
+    def actions(self, state):
+        return list(range(10 ** 6))
+
+
+class Raises(GameOfNim):
+    def utility(self, state, player):
+        return {}[player]
+
+
+class Exits(GameOfNim):
+    def result(self, state, move):
+        os._exit(3)
+
+
+class Floods(GameOfNim):
+    def terminal_test(self, state):
+        os.write(4, b'x' * (1 << 20))
+        time.sleep(60)
+'''
+"""Classes that break the rules in hostile ways."""
+
+RULES = ('to_move', 'actions', 'result', 'terminal_test', 'utility', 'perft')
+ENDED = 'the process ended without an answer'
+HOSTILE_VERDICTS = {
+    'Sleeps': {'to_move': 'at the start: to_move did not return within 0.2 s',
+               'utility': "after (0, 3); (1, 1): no player that its to_move names plays as "
+                          "the reference's 'MAX'"},
+    'Stubborn': {**dict.fromkeys(RULES, 'skipped after a timeout in Stubborn.to_move'),
+                 'to_move': 'timed out after 1 s'},
+    'Tricks': {},
+    'Objects': {'actions': 'at the start: actions returned <object object at ',
+                'perft': 'returned <object object at '},
+    'Huge': {'actions': 'at the start: actions returned 1000000 moves, more than the grader takes',
+             'perft': 'returned 1000000 moves'},
+    'Raises': {'utility': "after (0, 3); (1, 1): utility raised KeyError: 'MAX' (student.py, "
+                          f"line {HOSTILE[:HOSTILE.index('{}[player]')].count(chr(10)) + 1}, "
+                          'in utility)'},
+    'Exits': dict.fromkeys(RULES, ENDED),
+    'Floods': dict.fromkeys(RULES, ENDED),
+}
+"""What each hostile class fails, with how each message starts; it passes the rest."""
+
+
+@pytest.mark.parametrize('level', LEVELS)
+def test_a_hostile_class_fails_its_checks_and_nothing_else(tmp_path, reference, level):
+    for name, verdicts in HOSTILE_VERDICTS.items():
+        results = grade(tmp_path, HOSTILE, reference, f'{name}(board=[3, 1])', timeout=1,
+                        sandbox=level)
+        failed = {rule: message for rule, (passed, message) in results.items() if not passed}
+        assert set(failed) == set(verdicts), (name, results)
+        for rule, start in verdicts.items():
+            assert failed[rule].startswith(start), (name, rule, failed[rule])
+
+
+def test_check_grades_a_class_for_gradescope_and_says_which_class_it_cannot_find(tmp_path,
+                                                                               reference):
+    student = tmp_path / 'student.py'
+    student.write_text(SOLUTION.replace('board = state.board.copy()', 'board = state.board'))
+    results = tmp_path / 'results.json'
+    done = run('check', str(student), '--game', 'GameOfNim(board=[3, 1])', '--reference',
+               reference, '--gradescope', str(results), '--sandbox', 'process', '--timeout', '2')
+    assert done.returncode == 1, done.stderr
+    tests = json.loads(results.read_text())['tests']
+    assert [(test['name'], test['number'], test['status']) for test in tests] == [
+        (f'GameOfNim{"." if rule != "perft" else " "}{rule}', f'5.{number}',
+         'failed' if rule in ('result', 'perft') else 'passed')
+        for number, rule in enumerate(RULES, 1)]
+    done = run('check', str(student), '--game', 'Nim(board=[3, 1])', '--reference', reference,
+               '--sandbox', 'process')
+    assert done.returncode == 1 and ('FAIL 0/2 Nim.to_move: student.py has no class Nim of its '
+                                     'own (Nim is games.nim.Nim)') in done.stdout
+
+
+@pytest.mark.parametrize('options, error', [
+    (['--game', 'GameOfNim(board=[3, 1]', '--reference', 'gameofnim'], "--game: malformed game spec 'GameOfNim(board=[3, "
+                                           "1]': expected GAME(key=value, ...)"),
+    (['--game', 'GameOfNim(board=[3, 1])', '--reference', 'nosuch'],
+     "--reference nosuch: unknown game 'nosuch'"),
+    (['--game', 'GameOfNim(board=[3, 1])'], '--game and --reference go together'),
+    (['--game', 'GameOfNim(board=[3, 1])', '--reference', 'gameofnim', '--game-positions',
+      '(0, 3); (0, 1)'], "--game-positions: in '(0, 3); (0, 1)': (0, 1) is not a move of the "
+                         'reference after (0, 3)'),
+])
+def test_a_bad_game_or_reference_is_a_usage_error(tmp_path, reference, options, error):
+    student = tmp_path / 'student.py'
+    student.write_text(SOLUTION)
+    done = run('check', str(student), *options)
+    assert done.returncode == 2 and done.stderr.startswith(f'tournament: error: {error}')
+    assert done.stderr.count('\n') == 1 and not done.stdout
+
+
+def test_a_class_report_has_the_game_column(tmp_path, reference):
+    (tmp_path / 'class').mkdir()
+    (tmp_path / 'class' / 'alice.py').write_text(SOLUTION)
+    (tmp_path / 'class' / 'bob.py').write_text(OTHER_LABELS.replace('1 - state.to_move', '1'))
+    done = run('check', str(tmp_path / 'class'), '--game', 'GameOfNim(board=[3, 1])',
+               '--reference', reference, '--out', str(tmp_path / 'grades'), '--jobs', '2',
+               '--sandbox', 'process')
+    assert done.returncode == 1, done.stderr
+    rows = json.loads((tmp_path / 'grades' / 'summary.json').read_text())['students']
+    assert [(row['student'], row['game'], row['max']) for row in rows] == [
+        ('alice', 12, 12), ('bob', 8, 12)]
+    report = (tmp_path / 'grades' / 'reports' / 'bob.txt').read_text()
+    assert ("FAIL 0/2 GameOfNim.to_move: after (0, 1); (0, 1): to_move gave 1 (which plays as "
+            "the reference's 'MIN'), the reference's 'MAX'") in report
+    assert ("FAIL 0/2 GameOfNim.utility: after (0, 3); (1, 1): utility gave -1 to 0 (as 'MAX') "
+            "and 1 to 1 (as 'MIN'), the reference's 1 to 'MAX' and -1 to 'MIN'") in report

@@ -237,11 +237,15 @@ def _judge_utility(probe: Probe, said: Said, players: dict):
     own = {theirs: mine for mine, theirs in players.items()}
     theirs, values = zip(*probe.utilities)
     labels = [own.get(player) for player in theirs]
+    if None in labels:
+        return probe, (f'no player that its to_move names plays as the reference\'s '
+                       f'{_label(theirs[labels.index(None)])}, so its utility cannot be '
+                       'compared')
     mine = [said.utilities.get(label) for label in labels]
     if all(map(_same, mine, values)):
         return None
-    return probe, (f"utility gave {_values(mine, labels)}, the reference's "
-                   f'{_values(values, theirs)}')
+    return probe, (f"utility gave {_values(mine, labels, theirs)}, the reference's "
+                   f'{_values(values, theirs, theirs)}')
 
 
 def _judge_perft(exchange: Exchange) -> tuple[bool, str]:
@@ -275,11 +279,12 @@ def _same(mine, theirs) -> bool:
     return abs(mine - theirs) <= 1e-9 * max(1, abs(theirs))
 
 
-def _values(values: list, players: list) -> str:
-    """"1 to 'MAX' and -1 to 'MIN'": each player's utility."""
-    return ' and '.join(f'{"nothing" if value is None else value} to '
-                        f'{"a player to_move never named" if player is None else _label(player)}'
-                        for value, player in zip(values, players))
+def _values(values: list, players: list, theirs: list) -> str:
+    """"1 to 'MAX' and -1 to 'MIN'": each player's utility, a player named as the
+    reference's too where it is named otherwise ("1 to 0 (as 'MAX')")."""
+    return ' and '.join(f'{"nothing" if value is None else value} to {_label(player)}'
+                        + ('' if player == their else f' (as {_label(their)})')
+                        for value, player, their in zip(values, players, theirs))
 
 
 def _label(text: str) -> str:

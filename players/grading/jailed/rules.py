@@ -42,6 +42,8 @@ MOVES_LIMIT = 5000
 """The most moves actions may return at one position."""
 PLAYERS_LIMIT = 8
 """The most players to_move may name."""
+PROJECT = ('games', 'variants', 'players')
+"""The project's packages: a class of theirs, lent by `from games import *`, is not the student's."""
 
 
 class Hung(BaseException):
@@ -118,6 +120,9 @@ class StudentGame(Timed):
         self.game = game
         self.labels: dict[str, Any] = {}
         """Each player to_move has named, by its text, in order of first appearance."""
+        self.dead: set[str] = set()
+        """The positions (the canonical texts of their moves) whose moves cannot be
+        made: actions failed there, or they could not be reached."""
         self.start = self.call('initial', lambda: copy.deepcopy(game.initial))
 
     def _actions(self, state) -> list:
@@ -160,19 +165,11 @@ class StudentGame(Timed):
 
     def position(self, path: list, end: bool) -> dict:
         """What the class says at the position after path (see the module's docstring)."""
-        state, said = self.call('initial', copy.deepcopy, self.start), {}
-        for step, move in enumerate(path):
-            try:
-                chosen = {text: action for action, _, text in self._actions(state)}
-            except Failed:
-                return {'unreached': True}
-            if canonical(move) not in chosen:
-                return {'unreached': True}
-            try:
-                state, said['mutated'] = self.result(state, chosen[canonical(move)])
-            except Failed as failure:
-                return {'errors': {'result': str(failure)}} if step == len(path) - 1 else \
-                    {'unreached': True}
+        said = self._replay(path)
+        if 'state' not in said:
+            self.dead.add(canonical(path))
+            return said
+        state = said.pop('state')
         asked = [('to_move', self.to_move), ('terminal', self.terminal_test),
                  ('utilities', self.utility) if end else ('actions', self.actions)]
         errors = {}
@@ -181,7 +178,29 @@ class StudentGame(Timed):
                 said[key] = method(state)
             except Failed as failure:
                 errors[method.__name__] = str(failure)
+        if 'actions' in errors:
+            self.dead.add(canonical(path))
         return {**said, 'errors': errors} if errors else said
+
+    def _replay(self, path: list) -> dict:
+        """{'state': the state after path, 'mutated': whether its last move's result
+        changed the state it was given}, or the answer of a position not reached."""
+        if path and canonical(path[:-1]) in self.dead:
+            return {'unreached': True}
+        state, mutated = self.call('initial', copy.deepcopy, self.start), False
+        for step, move in enumerate(path):
+            try:
+                chosen = {text: action for action, _, text in self._actions(state)}
+            except Failed:
+                return {'unreached': True}
+            if canonical(move) not in chosen:
+                return {'unreached': True}
+            try:
+                state, mutated = self.result(state, chosen[canonical(move)])
+            except Failed as failure:
+                return {'errors': {'result': str(failure)}} if step == len(path) - 1 else \
+                    {'unreached': True}
+        return {'state': state, 'mutated': mutated} if path else {'state': state}
 
     def perft(self, depth: int, limit: int) -> dict:
         """The number of move sequences of each length up to depth from the start
@@ -232,6 +251,10 @@ def make(module, spec: str, explain: Callable, seconds: float, filename: str) ->
         cls = vars(module).get(name)
         if not isinstance(cls, type):
             _made[spec] = f'{filename} has no class {name}'
+            return _made[spec]
+        home = str(getattr(cls, '__module__', ''))
+        if home.split('.')[0] in PROJECT:
+            _made[spec] = f'{filename} has no class {name} of its own ({name} is {home}.{name})'
             return _made[spec]
         try:
             game = Timed(explain, seconds).call('__init__', lambda: cls(**(keywords or {})))
