@@ -154,9 +154,10 @@ def _ask(session: Session, reference: Reference, timeout: float) -> Exchange:
     seconds = timeout / CALL_SHARE
     for start in range(0, len(reference.probes), BATCH):
         batch = reference.probes[start:start + BATCH]
-        said, done = session.ask({'rules': reference.game, 'seconds': seconds,
-                                  'paths': [probe.moves for probe in batch],
-                                  'ends': [index for index, probe in enumerate(batch)
+        said, done = session.ask({'rules': reference.game, 'seconds': seconds, 'first': start,
+                                  'positions': [[probe.parent, probe.moves[-1] if probe.moves
+                                                 else None] for probe in batch],
+                                  'ends': [index for index, probe in enumerate(batch, start)
                                            if probe.terminal]}, 'positions', len(batch), timeout)
         if done.get('error'):
             exchange.error = str(done['error'])[:500]

@@ -46,6 +46,8 @@ class Probe:
 
     moves: tuple
     """The moves from the start, as plain data."""
+    parent: int | None
+    """The index of the position before it among the reference's (None for the start)."""
     to_move: str
     """The player to move, as jailed.plain.state_key's text."""
     terminal: bool
@@ -145,11 +147,13 @@ def survey(reference: str, game: str, positions: tuple = ()) -> Reference:
             _playouts(made, found)
         for moves in given:
             _add_path(made, found, moves)
-        paths = sorted(found.values(), key=lambda entry: len(entry[0]))
+        entries = sorted(found.values(), key=lambda entry: len(entry[0]))
         labels = {}
-        for _, state in paths:
+        for _, state, _ in entries:
             labels.setdefault(state_key(made.to_move(state)), made.to_move(state))
-        probes = tuple(_probe(made, moves, state, labels) for moves, state in paths)
+        order = {id(entry): index for index, entry in enumerate(entries)}
+        probes = tuple(_probe(made, moves, state, labels, order.get(id(before)))
+                       for moves, state, before in entries)
         return Reference(reference, game, probes, exact, _perft(made), tuple(labels), len(given))
     except Exception as error:  # the reference's own mistake
         raise ValueError(f'the reference {reference} raised {type(error).__name__}: {error}') \
@@ -157,20 +161,22 @@ def survey(reference: str, game: str, positions: tuple = ()) -> Reference:
 
 
 def _breadth_first(game: Game) -> tuple[dict, bool]:
-    """The positions reachable from the start, by state_key, each with the first
-    moves found to reach it, up to POSITION_LIMIT; and whether that was all of them."""
-    found = {state_key(game.initial): ((), game.initial)}
-    queue = list(found.values())
-    for moves, state in queue:
-        if game.terminal_test(state):
+    """The positions reachable from the start, by state_key, each an entry (the first
+    moves found to reach it, its state, the entry of the position before it), up to
+    POSITION_LIMIT; and whether that was all of them."""
+    root = ((), game.initial, None)
+    found = {state_key(game.initial): root}
+    queue = [root]
+    for entry in queue:  # the queue grows as it is read
+        if game.terminal_test(entry[1]):
             continue
-        for move in game.actions(state):
-            child = game.result(state, move)
+        for move in game.actions(entry[1]):
+            child = game.result(entry[1], move)
             key = state_key(child)
             if key not in found:
                 if len(found) == POSITION_LIMIT:
                     return found, False
-                found[key] = (moves + (to_plain(move),), child)
+                found[key] = (entry[0] + (to_plain(move),), child, entry)
                 queue.append(found[key])
     return found, True
 
@@ -179,19 +185,24 @@ def _playouts(game: Game, found: dict) -> None:
     """Add the positions of PLAYOUTS random games (the same every run) to found."""
     chooser = random.Random(0)
     for _ in range(PLAYOUTS):
-        state, moves = game.initial, ()
-        while not game.terminal_test(state) and len(moves) < PLY_LIMIT:
+        entry, state, plies = found[state_key(game.initial)], game.initial, 0
+        while not game.terminal_test(state) and plies < PLY_LIMIT:
             move = chooser.choice(list(game.actions(state)))
-            state, moves = game.result(state, move), moves + (to_plain(move),)
-            found.setdefault(state_key(state), (moves, state))
+            state, plies = game.result(state, move), plies + 1
+            entry = _walk(found, entry, move, state)
 
 
 def _add_path(game: Game, found: dict, moves: tuple) -> None:
     """Add the positions along moves (legal moves from the start) to found."""
-    state = game.initial
-    for step, move in enumerate(moves):
-        state = game.result(state, _action(game, state, move))
-        found.setdefault(state_key(state), (moves[:step + 1], state))
+    entry = found[state_key(game.initial)]
+    for move in moves:
+        entry = _walk(found, entry, move, game.result(entry[1], _action(game, entry[1], move)))
+
+
+def _walk(found: dict, entry: tuple, move: Any, state: Any) -> tuple:
+    """The entry of state, reached by move from entry's position: found's, or a new
+    one added to found."""
+    return found.setdefault(state_key(state), (entry[0] + (to_plain(move),), state, entry))
 
 
 def _action(game: Game, state, move) -> Any:
@@ -200,14 +211,14 @@ def _action(game: Game, state, move) -> Any:
                 if canonical(to_plain(action)) == canonical(move))
 
 
-def _probe(game: Game, moves: tuple, state, labels: dict) -> Probe:
+def _probe(game: Game, moves: tuple, state, labels: dict, parent: int | None) -> Probe:
     """What the reference says at the position state, reached by moves."""
     terminal = bool(game.terminal_test(state))
     actions = frozenset() if terminal else frozenset(canonical(to_plain(move))
                                                      for move in game.actions(state))
     utilities = tuple((text, value_data(game.utility(state, label)))
                       for text, label in labels.items()) if terminal else ()
-    return Probe(moves, state_key(game.to_move(state)), terminal, actions, utilities)
+    return Probe(moves, parent, state_key(game.to_move(state)), terminal, actions, utilities)
 
 
 def _perft(game: Game) -> tuple:

@@ -1,24 +1,28 @@
 """The jail's side of grading a student's Game class: make it, play the grader's
-move sequences on it, and say what its methods answer at each position reached,
-as plain data; and count its move sequences to a small depth (perft).
+moves on it, and say what its methods answer at each position reached, as plain
+data; and count its move sequences to a small depth (perft).
 
 A request is {"rules": the class's call, such as "GameOfNim(board=[3, 1])",
 "seconds": the time each call of the class's methods may take} with either
-"paths" (move sequences from the start, each move as plain data) and "ends" (the
-indexes of the paths after which the reference's game is over), answered by
-chunks {"positions": [answer, ...]} and then {"done": true}; or "perft" (a depth)
-and "limit" (the most move sequences to count), answered by {"done": true,
-"perft": [count at depth 1, ...]} (with "stopped" past the limit, or "error").
-A class that cannot be made is answered by {"done": true, "error": why}.
+"positions" (each [the index of the position before it, or null for the start;
+the move from there, as plain data], numbered from "first", every position
+after the one before it) and "ends" (the indexes of the positions where the
+reference's game is over), answered by chunks {"positions": [answer, ...]} and
+then {"done": true}; or "perft" (a depth) and "limit" (the most move sequences
+to count), answered by {"done": true, "perft": [count at depth 1, ...]} (with
+"stopped" past the limit, or "error"). A class that cannot be made is answered
+by {"done": true, "error": why}.
 
-An answer says, for the position after a path: "to_move" (the label, as
-plain.state_key's text), "terminal", "actions" (as plain data; asked only where
-the reference's game goes on), "utilities" ([[label, value], ...] for each label
-to_move has named so far; asked only at the reference's ends), "mutated" (the
-last move's result changed the state it was given), "errors" (method -> why it
-failed here), or only "unreached" (an earlier move of the path could not be
-made: the reason is in that earlier position's answer). Each move is made with
-the class's own action that equals it as plain data, so [0, 1] is (0, 1)."""
+An answer says, for a position: "to_move" (the label, as plain.state_key's
+text), "terminal", "actions" (as plain data; asked only where the reference's
+game goes on), "utilities" ([[label, value], ...] for each label to_move has
+named so far; asked only at the reference's ends), "mutated" (the result that
+made it changed the state it was given), "errors" (method -> why it failed
+here), or only "unreached" (the position before it was not reached, or its
+move was not among the actions there). Each move is made with the class's own
+action that equals it as plain data, so [0, 1] is (0, 1). The states reached
+are kept for the positions after them, until a result changes the state it is
+given: from then on each is made afresh from the start."""
 
 from __future__ import annotations
 
@@ -94,7 +98,6 @@ class Timed:
         limit; raise Failed saying what went wrong."""
         if method in self.hung:
             raise Failed('not called again after it hung')
-        previous = signal.signal(signal.SIGALRM, _on_alarm)
         signal.setitimer(signal.ITIMER_REAL, self.seconds)
         try:
             return function(*args)
@@ -109,7 +112,6 @@ class Timed:
             raise Failed(said if isinstance(error, SystemExit) else f'raised {said}') from None
         finally:
             signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, previous)
 
 
 class StudentGame(Timed):
@@ -120,9 +122,15 @@ class StudentGame(Timed):
         self.game = game
         self.labels: dict[str, Any] = {}
         """Each player to_move has named, by its text, in order of first appearance."""
-        self.dead: set[str] = set()
-        """The positions (the canonical texts of their moves) whose moves cannot be
-        made: actions failed there, or they could not be reached."""
+        self.links: dict[int, tuple] = {}
+        """Each position asked about, by its index: (the index of the position before
+        it or None, the move from there)."""
+        self.states: dict[int, Any] = {}
+        """The state of each position reached, by its index, while keeping."""
+        self.keeping = True
+        """Are states kept? Not once a result has changed the state it was given."""
+        self.dead: set[int] = set()
+        """The positions whose moves cannot be made: not reached, or actions failed there."""
         self.start = self.call('initial', lambda: copy.deepcopy(game.initial))
 
     def _actions(self, state) -> list:
@@ -159,15 +167,13 @@ class StudentGame(Timed):
         return [[text, self.call('utility', lambda: value_data(self.game.utility(state, label)))]
                 for text, label in list(self.labels.items())]
 
-    def actions(self, state) -> list:
-        """The plain data of the actions at state."""
-        return [data for _, data, _ in self._actions(state)]
-
-    def position(self, path: list, end: bool) -> dict:
-        """What the class says at the position after path (see the module's docstring)."""
-        said = self._replay(path)
+    def position(self, index: int, parent: int | None, move: Any, end: bool) -> dict:
+        """What the class says at position index, reached by move from position parent
+        (None for the start); see the module's docstring."""
+        self.links[index] = (parent, move)
+        said = self._reach(index)
         if 'state' not in said:
-            self.dead.add(canonical(path))
+            self.dead.add(index)
             return said
         state = said.pop('state')
         asked = [('to_move', self.to_move), ('terminal', self.terminal_test),
@@ -179,28 +185,65 @@ class StudentGame(Timed):
             except Failed as failure:
                 errors[method.__name__] = str(failure)
         if 'actions' in errors:
-            self.dead.add(canonical(path))
+            self.dead.add(index)
         return {**said, 'errors': errors} if errors else said
 
-    def _replay(self, path: list) -> dict:
-        """{'state': the state after path, 'mutated': whether its last move's result
-        changed the state it was given}, or the answer of a position not reached."""
-        if path and canonical(path[:-1]) in self.dead:
+    def actions(self, state) -> list:
+        """The plain data of the actions at state."""
+        return [data for _, data, _ in self._actions(state)]
+
+    def _reach(self, index: int) -> dict:
+        """{'state': the state of position index, 'mutated': whether the result that
+        made it changed the state it was given}, or the answer of a position not reached."""
+        parent, move = self.links[index]
+        if parent is None:
+            return {'state': self._keep(index, self.call('initial', copy.deepcopy, self.start))}
+        if parent in self.dead:
             return {'unreached': True}
-        state, mutated = self.call('initial', copy.deepcopy, self.start), False
-        for step, move in enumerate(path):
-            try:
-                chosen = {text: action for action, _, text in self._actions(state)}
-            except Failed:
-                return {'unreached': True}
-            if canonical(move) not in chosen:
-                return {'unreached': True}
-            try:
-                state, mutated = self.result(state, chosen[canonical(move)])
-            except Failed as failure:
-                return {'errors': {'result': str(failure)}} if step == len(path) - 1 else \
-                    {'unreached': True}
-        return {'state': state, 'mutated': mutated} if path else {'state': state}
+        try:
+            state = self._state(parent)
+            action = self._action(state, move)
+        except Failed:  # the position before could not be reached again
+            return {'unreached': True}
+        if action is None:
+            return {'unreached': True}
+        try:
+            child, mutated = self.result(state, action)
+        except Failed as failure:
+            return {'errors': {'result': str(failure)}}
+        if mutated:  # the states kept may share what it changed: make each one afresh
+            self.keeping = False
+            self.states.clear()
+        return {'state': self._keep(index, child), 'mutated': mutated}
+
+    def _keep(self, index: int, state: Any) -> Any:
+        """Keep the state of position index for the positions after it, unless a result
+        changed its state (then each is made afresh from the start)."""
+        if self.keeping:
+            self.states[index] = state
+        return state
+
+    def _state(self, index: int) -> Any:
+        """The state of a position reached before: the one kept, or one made again by
+        its moves from the start."""
+        if index in self.states:
+            return self.states[index]
+        moves = []
+        while self.links[index][0] is not None:
+            index, move = self.links[index]
+            moves.append(move)
+        state = self.call('initial', copy.deepcopy, self.start)
+        for move in reversed(moves):
+            action = self._action(state, move)
+            if action is None:
+                raise Failed('a move it made before is not among its actions now')
+            state = self.call('result', self.game.result, state, action)
+        return state
+
+    def _action(self, state: Any, move: Any) -> Any:
+        """The class's own action at state that is move as plain data, or None."""
+        wanted = canonical(move)
+        return next((action for action, _, text in self._actions(state) if text == wanted), None)
 
     def perft(self, depth: int, limit: int) -> dict:
         """The number of move sequences of each length up to depth from the start
@@ -257,6 +300,7 @@ def make(module, spec: str, explain: Callable, seconds: float, filename: str) ->
             _made[spec] = f'{filename} has no class {name} of its own ({name} is {home}.{name})'
             return _made[spec]
         try:
+            signal.signal(signal.SIGALRM, _on_alarm)
             game = Timed(explain, seconds).call('__init__', lambda: cls(**(keywords or {})))
             _made[spec] = StudentGame(game, explain, seconds)
         except Failed as failure:
@@ -271,13 +315,14 @@ def answer(module, request: dict, explain: Callable, filename: str) -> Iterator[
         yield {'done': True, 'error': game}
         return
     game.seconds = request['seconds']
+    signal.signal(signal.SIGALRM, _on_alarm)
     if 'perft' in request:
         yield {'done': True, **game.perft(request['perft'], request['limit'])}
         return
-    ends = set(request['ends'])
+    ends, first = set(request['ends']), request['first']
     chunk, size = [], 0
-    for index, path in enumerate(request['paths']):
-        said = game.position(path, index in ends)
+    for index, (parent, move) in enumerate(request['positions'], first):
+        said = game.position(index, parent, move, index in ends)
         text = _json(said)
         if text is None or len(text) > CHUNK:
             said = {'errors': {'actions': 'returned more moves than the grader takes '
