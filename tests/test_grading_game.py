@@ -16,6 +16,7 @@ import variants
 from command_line import run
 from players import grading
 from players.arena import jail
+from players.grading import reference as surveying
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BWRAP_PROBLEM = jail.bwrap_problem()
@@ -321,3 +322,20 @@ def test_a_class_report_has_the_game_column(tmp_path, reference):
             "the reference's 'MIN'), the reference's 'MAX'") in report
     assert ("FAIL 0/2 GameOfNim.utility: after (0, 3); (1, 1): utility gave -1 to 0 (as 'MAX') "
             "and 1 to 1 (as 'MIN'), the reference's 1 to 'MAX' and -1 to 'MIN'") in report
+
+
+def test_where_there_are_many_positions_the_instructors_are_compared_too(tmp_path, reference,
+                                                                         monkeypatch):
+    monkeypatch.setattr(surveying, 'POSITION_LIMIT', 5)
+    monkeypatch.setattr(surveying, 'PLAYOUTS', 0)
+    surveying.survey.cache_clear()
+    wrong = SOLUTION.replace(*MISTAKES['utility from the wrong player'][:2])
+    try:
+        assert grade(tmp_path, wrong, reference)['utility'] == (True, (
+            'agrees with the reference at 5 positions (more than 5 are reachable: the first 5 '
+            'found, those of 0 random games)'))
+        assert grade(tmp_path, wrong, reference, game_positions=('(0, 3); (1, 1)',))[
+            'utility'] == (False, "after (0, 3); (1, 1): utility gave -1 to 'MAX' and 1 to "
+                                  "'MIN', the reference's 1 to 'MAX' and -1 to 'MIN'")
+    finally:
+        surveying.survey.cache_clear()
