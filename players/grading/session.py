@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from games import game_files
 from players.arena import folder_image
 from players.arena.allowed import allowed_packages
 from players.arena.jail import Jail, JailError, Limits
@@ -86,7 +87,9 @@ class Session:
         Raise StudentFault for a timeout, a crash or garbage."""
         jail = self.ready_jail()
         deadline = time.monotonic() + timeout
-        jail.send({'search': case.function, 'position': case.spec, 'limit': limit})
+        source = game_files.message(case.spec['variant']) if 'variant' in case.spec else None
+        jail.send({'search': case.function, 'position': case.spec, 'limit': limit,
+                   'game_source': source})
         calls: list = []
         while True:
             answer = self._receive(deadline, 'search')
