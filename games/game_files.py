@@ -108,6 +108,7 @@ def make(spec: str) -> Game:
     except Exception as error:
         raise ValueError(f'{path}:{name} cannot be made: {_described(error)}') from None
     _check_start(game, f'{path}:{name}', source)
+    game._made_from = normal_spec(spec)  # what it prints as: the spec that makes it again
     return game
 
 
