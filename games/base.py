@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import ast
+
 import contextlib
 import io
 import json
@@ -130,11 +132,16 @@ class Game:
                 'board': _json_or_text(getattr(state, 'board', state))}
 
     def parse_move(self, text: str, state) -> Move:
-        """Turn what a person typed, such as '2 3', into a move, or raise ValueError."""
+        """Turn what a person typed, such as '2 3' or a Python literal such as
+        ((2, 0), (0, 0)), into a move, or raise ValueError."""
         try:
             numbers = tuple(int(word) for word in text.replace(',', ' ').split())
         except ValueError:
-            raise ValueError(f'expected whole numbers, got {text!r}') from None
+            try:
+                return ast.literal_eval(text.strip())
+            except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+                raise ValueError(f'expected whole numbers or a Python literal, '
+                                 f'got {text!r}') from None
         if not numbers:
             raise ValueError('expected a move')
         return numbers[0] if len(numbers) == 1 else numbers
@@ -144,8 +151,11 @@ class Game:
         return self.typed_move(move)
 
     def typed_move(self, move: Move) -> str:
-        """Return a move as a person types it for parse_move: (2, 3) as '2 3'."""
-        return ' '.join(map(str, move)) if isinstance(move, tuple) else str(move)
+        """Return a move as a person types it for parse_move: (2, 3) as '2 3'; a
+        tuple of other things as the Python literal, such as ((2, 0), (0, 0))."""
+        if isinstance(move, tuple) and all(type(part) is int for part in move):
+            return ' '.join(map(str, move))
+        return repr(move) if isinstance(move, tuple) else str(move)
 
     def check_move(self, state, move: Move) -> None:
         """Raise IllegalMoveError unless move is one of the actions of state."""
@@ -158,6 +168,8 @@ class Game:
         return {}
 
     def __repr__(self) -> str:
+        if '_made_from' in vars(self):  # a game from a file: its spec
+            return self._made_from
         if 'name' not in vars(type(self)):  # a subclass of a user's, as AIMA shows it
             return f'<{type(self).__name__}>'
         args = ', '.join(f'{key}={value!r}' for key, value in self.params().items())

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import copy
 import math
+import os
 import random
 import time
+import traceback
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Callable, Sequence
@@ -129,10 +131,32 @@ def play(game: Game, players: Sequence[Player], state=None, max_plies: int | Non
     record = GameRecord(seats=seats, nodes=[None] * len(seats))
     rules = _snapshot(game) if isolate else []
     rng = random.Random() if rng is None else rng
-    while not game.terminal_test(state):
-        if is_chance_node(game, state):
-            chance = game.roll(state, rng)
-            new_state = game.outcome(state, chance)
+    try:
+        return _play(game, players, state, max_plies, on_move, isolate, rng, on_chance,
+                     record, views, rules)
+    except GameFailed as failed:  # the game's own code: the game is a draw, never the run's end
+        return _end(record, game, failed.state, ADJUDICATED, f'the game failed: {failed}')
+
+
+class GameFailed(Exception):
+    """The game's own code raised or broke its contract in the referee's hands."""
+
+    def __init__(self, detail: str, state):
+        super().__init__(detail)
+        self.state = state
+        """The state the game failed in."""
+
+
+def _play(game: Game, players: Sequence[Player], state, max_plies: int | None,
+          on_move, isolate: bool, rng: random.Random, on_chance, record: GameRecord,
+          views: list, rules: list) -> GameRecord:
+    """Play on from state (see play); raise GameFailed when a method of the game
+    raises or names a player who has no seat."""
+    seats = record.seats
+    while not _asked(state, game.terminal_test, state):
+        if _asked(state, is_chance_node, game, state):
+            chance = _asked(state, game.roll, state, rng)
+            new_state = _asked(state, game.outcome, state, chance)
             record.rolls.append(chance)
             if on_chance:
                 on_chance(state, chance, new_state)
@@ -140,11 +164,11 @@ def play(game: Game, players: Sequence[Player], state=None, max_plies: int | Non
             continue
         if max_plies is not None and record.plies >= max_plies:
             return _end(record, game, state, ADJUDICATED, f'no result after {max_plies} plies')
-        seat = seats.index(game.to_move(state))
+        seat = _seat(seats, game, state)
         started = time.perf_counter()
         try:
             move = players[seat](views[seat], copy.deepcopy(state) if isolate else state)
-        except (PlayerQuit, KeyboardInterrupt):
+        except (PlayerQuit, KeyboardInterrupt, GameFailed):
             raise
         except Forfeit as forfeit:
             return _forfeit(record, game, state, seat, forfeit.termination, forfeit.detail)
@@ -160,13 +184,41 @@ def play(game: Game, players: Sequence[Player], state=None, max_plies: int | Non
             move = _legal_move(game, state, move)
         except Exception as error:  # IllegalMoveError, or a move object that breaks comparison
             return _forfeit(record, game, state, seat, ILLEGAL, describe(error))
-        new_state = game.result(state, move)
+        new_state = _asked(state, game.result, state, move)
         record.moves.append(move)
         record.movers.append(seat)
         if on_move:
             on_move(state, move, new_state)
         state = new_state
     return _end(record, game, state, NORMAL, '')
+
+
+def _asked(state, method: Callable, *args):
+    """Return method(*args), a method of the game asked in state (or a question
+    about the game); raise GameFailed saying where it raised."""
+    try:
+        return method(*args)
+    except Exception as error:
+        raise GameFailed(f'{getattr(method, "__name__", "the game")} raised '
+                         f'{describe(error)}{_place(error)}', state) from None
+
+
+def _seat(seats: tuple, game: Game, state) -> int:
+    """Return the seat of the player to move; raise GameFailed if to_move names no seat."""
+    mover = _asked(state, game.to_move, state)
+    if mover not in seats:
+        raise GameFailed(f'to_move names {mover!r}, who has no seat (the players are '
+                         f'{", ".join(map(repr, seats))})', state)
+    return seats.index(mover)
+
+
+def _place(error: BaseException) -> str:
+    """Return ' (file, line N)' of the innermost place an error passed through."""
+    frames = list(traceback.walk_tb(error.__traceback__))
+    if not frames:
+        return ''
+    frame, line = frames[-1]
+    return f' ({os.path.basename(frame.f_code.co_filename)}, line {line})'
 
 
 _MISSING = object()
@@ -239,7 +291,12 @@ def _end(record: GameRecord, game: Game, state, termination: Termination,
     if termination == ADJUDICATED:
         record.utilities = tuple(0 for _ in record.seats)
     else:
-        record.utilities = tuple(game.utility(state, seat) for seat in record.seats)
+        record.utilities = tuple(_asked(state, game.utility, state, seat)
+                                 for seat in record.seats)
+        odd = [value for value in record.utilities
+               if isinstance(value, bool) or not isinstance(value, (int, float))]
+        if odd:
+            raise GameFailed(f'utility returned {odd[0]!r}, not a number', state)
     return record
 
 

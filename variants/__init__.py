@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from games import Game
+from games import Game, game_files
 
 from . import catalog  # noqa: F401  (registers the games and variants)
 from .registry import DEFAULT_VARIANTS, GAMES, VARIANTS, Variant, register_game
@@ -10,8 +10,11 @@ from .spec import parse
 
 
 def make(name_or_spec: str) -> Game:
-    """Return the game of a variant name ('misere-nim') or a spec
-    ('nim(piles=(1, 3, 5, 7), misere=True)'). Raises ValueError naming what is wrong."""
+    """Return the game of a variant name ('misere-nim'), a spec
+    ('nim(piles=(1, 3, 5, 7), misere=True)') or a game file's spec
+    ('course/konane.py:Konane(size=6)'). Raises ValueError naming what is wrong."""
+    if game_files.is_file_spec(name_or_spec):
+        return game_files.make(name_or_spec)
     variant = VARIANTS.get(name_or_spec.strip())
     if variant:
         return parse(variant.spec)

@@ -16,6 +16,7 @@ from typing import Iterable, Iterator, Mapping
 
 import players
 import variants
+from games import game_files
 from games.base import Game
 from players.player_spec import Kind, parse_spec
 from . import jail, naming
@@ -47,7 +48,31 @@ def make_game(name_or_spec: str) -> Game:
 def same_game_key(spec: str) -> str:
     """Return what two variant specs share when they name the same game, however
     spelled: 'nim(piles=(2, 2))' and 'nim(piles=(2,2))' have one key."""
-    return repr(make_game(spec))
+    game = make_game(spec)
+    return game_files.normal_spec(spec) if game_files.is_file_spec(spec) else repr(game)
+
+
+def game_digests(specs: Iterable[str]) -> dict[str, str]:
+    """Return the digest of the source of each game file that specs name, by spec."""
+    return {spec: game_files.source_of(game_files.split(spec)[0]).digest
+            for spec in specs if game_files.is_file_spec(spec)}
+
+
+def changed_game_files(stored: Mapping[str, str]) -> list[str]:
+    """Return a line for each game file whose source is not the one a stored run
+    played (stored gives the digests it kept, by spec), saying so."""
+    lines = []
+    for spec, digest in stored.items():
+        path = game_files.split(spec)[0]
+        try:
+            changed = game_files.read(path).digest != digest
+        except ValueError as error:
+            lines.append(f'Note: the game file of {spec} cannot be read now ({error}).')
+            continue
+        if changed:
+            lines.append(f'Note: {path} has changed since this run played {spec}; its games '
+                         'are shown with the file as it is now.')
+    return lines
 
 
 def distinct_variants(specs: Iterable[str]) -> list[str]:

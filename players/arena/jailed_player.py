@@ -19,7 +19,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
-from games import referee
+from games import game_files, referee
 from games.base import Game
 from games.stochastic import from_json
 from . import folder_image
@@ -80,7 +80,8 @@ class Setup:
     def message(self) -> dict:
         """Return the setup as the jail is sent it (without player, seed and history)."""
         return {'game': self.game, 'make_game': _path(self.make_game),
-                'load_player': _path(self.load_player)}
+                'load_player': _path(self.load_player),
+                'game_source': game_files.message(self.game)}
 
 
 class JailedPlayer:
@@ -90,6 +91,10 @@ class JailedPlayer:
     no longer than the player's time, and returns the referee's own legal move
     equal to the answer; anything else raises referee.Forfeit. Nothing the jail
     sends is run, compared or called: only JSON is read, and only as data."""
+
+    shipped_in_file_game = False
+    """Whether the player is this project's own, playing a game from a file: its
+    error is the game's code failing (see referee.GameFailed)."""
 
     def __init__(self, code: PlayerCode, setup: Setup, seed: str, history: list,
                  timing: TimeControl = TimeControl(), reuse: bool = False,
@@ -105,7 +110,11 @@ class JailedPlayer:
         self.code, self.timing, self.history = code, timing, history
         self.remaining = timing.base
         self.stats: dict = {}
-        self.key = (code.spec, setup.limits) if reuse and code.source is None else None
+        self.shipped_in_file_game = code.source is None and game_files.is_file_spec(setup.game)
+        # a shipped player may import what the game's own file does
+        shipped = code.source is None and not self.shipped_in_file_game
+        allowed = AllowedPackages() if shipped else setup.allowed
+        self.key = (code.spec, setup.limits, allowed) if reuse and code.source is None else None
         waiting = [index for index, (key, _) in enumerate(_idle) if key == self.key]
         if jail is not None:
             self.jail = jail
@@ -114,7 +123,6 @@ class JailedPlayer:
         else:
             level = setup.level if code.source is not None else 'process'  # shipped: no bwrap
             image = folder_image.image_fd(code.files) if code.files else None
-            allowed = setup.allowed if code.source is not None else AllowedPackages()
             self.jail = Jail(ENTRY, level, setup.limits, setup.packages(), image, allowed)
         self._ready = self._sound = False
         self.jail.send({'setup': {**setup.message(), 'player': code.message(), 'seed': seed,
@@ -143,6 +151,9 @@ class JailedPlayer:
         self.seen = len(self.history)
         answer = self._exchange(request, limit)
         if not isinstance(answer, dict) or 'move' not in answer:
+            if self.shipped_in_file_game:  # this project's player: the game's code failed
+                raise referee.GameFailed(f'{_error_text(answer, "error")}, in the search of '
+                                         f'{self.code.spec}', state)
             raise referee.Forfeit(referee.ERROR, _error_text(answer, 'error'))
         self.stats = _stats(answer.get('stats'))
         move = legal_move(game, state, answer['move'])

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Callable, Mapping
+from typing import Callable, Mapping, Sequence
 
-from games import referee
+from games import game_files, referee
 from games.base import Game
 from games.stochastic import is_chance_node
 from . import program
@@ -82,7 +82,8 @@ def play_opening(game: Game, plies: int, seed, dice: random.Random) -> tuple[lis
 def play_scheduled_game(spec: ScheduledGame, rules: Rules,
                         players: Mapping[str, PlayerCode | ProgramCode],
                         make_game: Callable[[str], Game], load_player: Callable,
-                        broken: Mapping[str, str] | None = None) -> dict:
+                        broken: Mapping[str, str] | None = None,
+                        sources: Sequence[dict] = ()) -> dict:
     """Play the game spec describes and return its record as a dict (see record()).
     players gives the code of each player by name; make_game(variant) makes the
     game, here and in the jails, where load_player(spec) loads registry players.
@@ -114,7 +115,10 @@ def play_scheduled_game(spec: ScheduledGame, rules: Rules,
                 return record(spec, opening, played, _ended(jailed, played))
 
         moved = sum(kind == 'move' for kind, _ in opening)
-        max_plies = None if rules.max_plies is None else max(0, rules.max_plies - moved)
+        limit = rules.max_plies
+        if limit is None and game_files.is_file_spec(spec.variant):
+            limit = game_files.MAX_PLIES  # a game of someone's own might never end
+        max_plies = None if limit is None else max(0, limit - moved)
         played = play_with_jails(game, jailed, history, on_move=lambda *_: heartbeat(),
                                  state=state, max_plies=max_plies, isolate=False, rng=dice)
         return record(spec, opening, played, [player.errors() for player in jailed])

@@ -27,7 +27,7 @@ import hashlib
 import json
 from typing import Any
 
-from games import referee
+from games import game_files, referee
 from games.base import Game
 from .command_jail import CommandJail
 from .jail import JailError, JailTimeout
@@ -75,7 +75,8 @@ class ProgramPlayer(JailedPlayer):
         self.key = None
         self._ready = self._sound = self._told = False
         self.jail = CommandJail(code.argv, setup.level, setup.limits, code.folders, code.workdir)
-        self.jail.send({'type': 'start', 'protocol': PROTOCOL, 'game': repr(game), 'seat': seat,
+        named = setup.game if game_files.is_file_spec(setup.game) else repr(game)
+        self.jail.send({'type': 'start', 'protocol': PROTOCOL, 'game': named, 'seat': seat,
                         'player': referee.seats_of(game)[seat],
                         'time': {'move': timing.move_seconds, 'base': timing.base,
                                  'increment': timing.increment},

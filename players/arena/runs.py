@@ -15,10 +15,12 @@ from typing import Callable, Sequence
 
 import players
 import variants
+from games import game_files
 from . import jail, ladder, naming, report, sprt
 from .allowed import allowed_packages
 from .inputs import (UsageError, checked_players, class_submissions, distinct_variants,
-                     make_game, new_setup, sandbox_level, tournament_players, usage_errors)
+                     game_digests, make_game, new_setup, sandbox_level, tournament_players,
+                     usage_errors)
 from .match import Rules, play_scheduled_game
 from .options import folder_limits
 from .outputs import check_output, check_outputs, report_files, reserve, write_results
@@ -59,12 +61,15 @@ def worker_silence(rules: Rules) -> float:
     return 2 * rules.load_seconds() + rules.move_timeout + 5
 
 
-def game_job(rules: Rules, codes: dict, broken: dict[str, str] | None = None) -> Callable:
+def game_job(rules: Rules, codes: dict, broken: dict[str, str] | None = None,
+             chosen: Sequence[str] = ()) -> Callable:
     """Return the job that plays one scheduled game under rules between the players
-    of codes, those of broken forfeiting theirs unplayed."""
+    of codes, those of broken forfeiting theirs unplayed; the sources of the chosen
+    variants' game files go with it, as read here."""
+    sources = [game_files.message(spec) for spec in chosen if game_files.is_file_spec(spec)]
     return functools.partial(play_scheduled_game, rules=rules, players=codes,
                              make_game=variants.make, load_player=players.load_player,
-                             broken=broken)
+                             broken=broken, sources=sources)
 
 
 def stopped(stop: BaseException, created: list[str], done: str, before: str = '') -> int:
@@ -96,7 +101,8 @@ def play_tournament(options: Namespace) -> int:
     codes, broken = checked(specs, chosen, rules, options, options.strict, submitted)
     settings = {'players': names, 'specs': specs, 'variants': chosen, 'games': options.games,
                 'seed': options.seed, 'gauntlet': gauntlet, **vars(rules), 'broken': broken,
-                'digests': ladder.digests(specs, codes, broken)}
+                'digests': ladder.digests(specs, codes, broken),
+                'game_files': game_digests(chosen)}
     executor, in_flight = start_executor(options, worker_silence(rules), rules.sandbox)
     with executor:
         with usage_errors(StoreError):
@@ -109,7 +115,7 @@ def play_tournament(options: Namespace) -> int:
                             options.course), flush=True)
         progress = Progress(total, done=reused)
         try:
-            played = run(games(), game_job(rules, codes, broken), executor, store,
+            played = run(games(), game_job(rules, codes, broken, chosen), executor, store,
                          in_flight=in_flight, progress=progress)
         except (KeyboardInterrupt, MachineryError) as stop:
             progress.close()
@@ -207,7 +213,7 @@ def play_sprt(options: Namespace) -> int:
     try:
         with WorkerPool(options.jobs, hard_timeout=worker_silence(rules)) as pool:
             sprt.run_test(test, sprt.pair_specs(player, baseline, chosen, options.seed, pairs),
-                          game_job(rules, codes), pool, 2 * options.jobs)
+                          game_job(rules, codes, chosen=chosen), pool, 2 * options.jobs)
     except (KeyboardInterrupt, MachineryError) as stop:
         return stopped(stop, created, f'{2 * test.tally.pairs} games', before='\n')
     finally:

@@ -13,7 +13,7 @@ import time
 from types import ModuleType
 from typing import Any
 
-from games import clock, referee, sources
+from games import clock, game_files, referee, sources
 from games.base import Game
 from games.stochastic import from_json
 from .plain_json import canonical, key, to_plain
@@ -36,6 +36,7 @@ def serve(channel) -> None:
             folder = os.getcwd() if code['folder'] else None  # the jail's copy of the folder
             try:
                 if setup['game'] not in games:
+                    game_files.provide(setup.get('game_source'))
                     games[setup['game']] = imported(setup['make_game'])(setup['game'])
                 game = games[setup['game']]
                 state = replay_history(game, game.initial, setup['history'])
@@ -120,6 +121,7 @@ def where(error: BaseException, filename: str, folder: str | None = None) -> str
         found = sources.places_in(error, folder)
     else:
         found = [(filename, line) for _, line in sources.places(error, filename)]
+    found = found or game_files.places(error)
     place = f' ({found[-1][0]}, line {found[-1][1]})' if found else ''
     return text + place + _unused(error, folder)
 

@@ -3,22 +3,27 @@ listing of its games, and one game replayed move by move."""
 
 from __future__ import annotations
 
+import sys
 from argparse import Namespace
 
 import tabulate
 
 import variants
 from . import replay, report, tables
-from .inputs import UsageError, matching_variant, usage_errors
+from .inputs import UsageError, changed_game_files, matching_variant, usage_errors
 from .outputs import check_outputs, report_files, write_results
 from .schedule import count_games
 from .store import Store, StoreError
 
 
 def open_run(path: str) -> Store:
-    """Open the results file of a run to read it."""
+    """Open the results file of a run to read it, saying on stderr if a game file
+    it played has changed since."""
     with usage_errors(StoreError):
-        return Store.read(path)
+        store = Store.read(path)
+    for line in changed_game_files(store.settings.get('game_files', {})):
+        print(line, file=sys.stderr)
+    return store
 
 
 def report_run(options: Namespace) -> int:

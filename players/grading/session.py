@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from games import game_files
 from players.arena import folder_image
 from players.arena.allowed import allowed_packages
 from players.arena.jail import Jail, JailError, Limits
@@ -87,8 +88,9 @@ class Session:
         the states its calls of result generated, as this process's own game makes
         them (see follow), or, under 'forged', why those calls are not a game's.
         Raise StudentFault for a timeout, a crash or garbage."""
-        calls, answer = self.ask({'search': case.function, 'position': case.spec, 'limit': limit},
-                                 'results', limit, timeout)
+        source = game_files.message(case.spec['variant']) if 'variant' in case.spec else None
+        calls, answer = self.ask({'search': case.function, 'position': case.spec, 'limit': limit,
+                                  'game_source': source}, 'results', limit, timeout)
         try:
             return {**answer, 'keys': follow(case, calls)}
         except ValueError as forged:

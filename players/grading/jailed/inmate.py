@@ -27,6 +27,7 @@ import sys
 from typing import Any
 
 import variants
+from games import game_files
 from games.referee import DETAIL_LIMIT, describe
 from games.sources import places, run_source
 from players.arena.plain_json import to_plain
@@ -86,6 +87,7 @@ def load(source: str, filename: str):
 
 def search(module, request: dict, filename: str):
     """Run the student's search on a position; yield the answer's messages."""
+    game_files.provide(request.get('game_source'))
     position = build(request['position'], variants.make)
     recorder = Recorder(request['limit'])
     proxy = counting(position.game, recorder.record)
@@ -127,6 +129,7 @@ def start_game(module, setup: dict, filename: str) -> tuple:
         return None, None, None, {'error': f'{os.path.basename(filename)} has no player '
                                            f'function {function!r}'}
     try:
+        game_files.provide(setup.get('game_source'))
         game = variants.make(setup['game'])
         state = replay_history(game, game.initial, setup['history'])
     except Exception as error:  # the grader's own mistake, said as such

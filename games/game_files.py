@@ -1,0 +1,334 @@
+"""Games from a file: a spec 'course/konane.py:Konane(size=6)' names a Python file, a
+Game class in it and the constructor's arguments (Python literals, given as
+key=value; 'course/konane.py:Konane' takes its defaults).
+
+The trusted side reads the file and the modules it imports from its own folder
+(a student's checkout keeps aima-python's utils.py there) into a GameSource, once
+a process. Each jail is handed that source as plain data (see message and
+provide) and makes the game from it without a path: the referee and every jail
+run the same code. The file runs as a module named after it, not as __main__,
+its folder's modules importable from memory while it loads."""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import contextlib
+import hashlib
+import io
+import os
+import re
+import sys
+import traceback
+from dataclasses import dataclass
+from importlib.abc import Loader, MetaPathFinder
+from importlib.machinery import ModuleSpec
+from typing import Iterator
+
+from . import referee, sources
+from .base import Game
+from .specs import bind, parse_call
+
+FILE_SPEC = re.compile(r'^\s*(?P<path>[^:()]+\.py)\s*:\s*(?P<call>\S.*?)\s*$', re.DOTALL)
+"""A spec that names a file: 'PATH.py:Class' or 'PATH.py:Class(key=literal, ...)'."""
+RULES = 'games'
+"""The module a game file imports from this package, never from its own folder (where
+a student's checkout may keep aima-python's games.py)."""
+MAX_PLIES = 1000
+"""The plies after which a tournament adjudicates a draw in a game from a file,
+unless told otherwise (--max-plies): a game of someone's own might never end."""
+MAX_BYTES = 4_000_000
+"""The most the source files of a game may hold together."""
+MAX_FILES = 200
+"""The most source files a game may bring along."""
+
+
+@dataclass(frozen=True)
+class GameSource:
+    """The Python source of a game file and of the modules it imports from its folder."""
+
+    path: str
+    """The file as specs name it, normalized ('course/konane.py')."""
+    files: tuple[tuple[str, str], ...]
+    """(path in the folder, source) of the file and its folder's modules, the file first."""
+
+    @property
+    def digest(self) -> str:
+        """A SHA-256 of every file's name and source: it changes when any of them does."""
+        hashed = hashlib.sha256()
+        for name, text in self.files:
+            hashed.update(f'{len(name)}:{name}{len(text)}:'.encode() + text.encode())
+        return hashed.hexdigest()
+
+
+_sources: dict[str, GameSource] = {}
+"""The sources this process has read or been handed, by path."""
+_classes: dict[tuple[str, str], type] = {}
+"""The classes made from them, by (digest, class name)."""
+
+
+def is_file_spec(spec: str) -> bool:
+    """Whether spec names a game in a file ('PATH.py:Class(...)')."""
+    return bool(FILE_SPEC.match(spec))
+
+
+def split(spec: str) -> tuple[str, str, dict]:
+    """Return the normalized path, the class name and the keyword literals of a file
+    spec. Raises ValueError naming what is wrong."""
+    match = FILE_SPEC.match(spec)
+    if not match:
+        raise ValueError(f'{spec!r} does not name a game file: expected '
+                         'PATH.py:Class(key=value, ...)')
+    try:
+        name, keywords = parse_call(match['call'], 'game')
+    except ValueError as error:
+        raise ValueError(f'in {spec!r}: {error}') from None
+    return os.path.normpath(match['path'].strip()), name, keywords or {}
+
+
+def normal_spec(spec: str) -> str:
+    """Return the spec as one spelling of it: two specs of the same file, class and
+    arguments have one normal spec."""
+    path, name, keywords = split(spec)
+    args = ', '.join(f'{key}={value!r}' for key, value in sorted(keywords.items()))
+    return f'{path}:{name}({args})' if args else f'{path}:{name}'
+
+
+def make(spec: str) -> Game:
+    """Make the game of a file spec. Raises ValueError, in one line, for a file that
+    is missing or cannot load, a class that is not a Game, an argument its
+    constructor does not take, or a game that cannot start (no legal move, or
+    actions that raise at the initial state)."""
+    path, name, keywords = split(spec)
+    source = source_of(path)
+    cls = game_class(source, name)
+    kwargs = bind(cls, keywords, f'{path}:{name}')
+    try:
+        game = cls(**kwargs)
+    except Exception as error:
+        raise ValueError(f'{path}:{name} cannot be made: {_described(error)}') from None
+    _check_start(game, f'{path}:{name}', source)
+    game._made_from = normal_spec(spec)  # what it prints as: the spec that makes it again
+    return game
+
+
+def _check_start(game: Game, where: str, source: GameSource) -> None:
+    """Raise ValueError if game cannot start: no initial state, actions that raise
+    there, no legal move, or players it cannot tell (see referee.seats_of)."""
+    if not hasattr(game, 'initial'):
+        raise ValueError(f'{where}: the game has no initial state (set self.initial in __init__)')
+    try:
+        moves = list(game.actions(game.initial))
+    except Exception as error:
+        raise ValueError(f'{where}: actions of the initial state raise '
+                         f'{_described(error)}') from None
+    if not moves:
+        raise ValueError(f'{where}: the initial state has no legal move')
+    try:
+        referee.seats_of(game)
+    except Exception as error:
+        raise ValueError(f'{where}: cannot tell its players (to_move, or a first move, '
+                         f'raises {_described(error)})') from None
+
+
+def source_of(path: str) -> GameSource:
+    """Return the source of the game file at path: as handed to this process, or
+    else read (once) from the file and its folder."""
+    path = os.path.normpath(path)
+    if path not in _sources:
+        _sources[path] = read(path)
+    return _sources[path]
+
+
+def read(path: str) -> GameSource:
+    """Read a game file and the modules it imports from its folder (modules and
+    packages of the folder found by following the import statements, but
+    never a games.py). A link leading out of the folder is refused, as in a
+    submission folder. Raises ValueError naming what is wrong."""
+    if not os.path.isfile(path):
+        raise ValueError(f'no game file {path!r}')
+    folder = os.path.dirname(path) or '.'
+    found: dict[str, str] = {}
+    waiting = [os.path.basename(path)]
+    while waiting:
+        name = waiting.pop()
+        if name in found:
+            continue
+        found[name] = _read_text(folder, name)
+        if len(found) > MAX_FILES or sum(map(len, found.values())) > MAX_BYTES:
+            raise ValueError(f'{path!r} imports more than {MAX_FILES} files or '
+                             f'{MAX_BYTES // 1_000_000} MB of its folder')
+        waiting += _imported_files(folder, name, found[name])
+    first = os.path.basename(path)
+    files = [(first, found.pop(first)), *sorted(found.items())]
+    return GameSource(os.path.normpath(path), tuple(files))
+
+
+def _read_text(folder: str, name: str) -> str:
+    """Return the source of a file of the folder; refuse a link that leads out of it."""
+    path = os.path.join(folder, name)
+    real, top = os.path.realpath(path), os.path.realpath(folder)
+    if os.path.commonpath([real, top]) != top:
+        raise ValueError(f'{path} is a link that leads out of its folder (to {real})')
+    try:
+        with open(real, encoding='utf-8') as file:
+            return file.read()
+    except (OSError, UnicodeDecodeError) as error:
+        raise ValueError(f'cannot read game file {path!r}: {error}') from None
+
+
+def _imported_files(folder: str, name: str, text: str) -> list[str]:
+    """Return the files of folder that the module name (its source text) imports:
+    NAME.py, or each .py file of a package NAME/."""
+    try:
+        tree = ast.parse(text, name)
+    except SyntaxError:
+        return []  # its error is reported when it runs
+    package = os.path.dirname(name)
+    tops: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            tops.update(alias.name.split('.')[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            tops.add(node.module.split('.')[0])
+        elif isinstance(node, ast.ImportFrom) and node.level == 1 and package:
+            tops.add(package.split(os.sep)[0])
+    files = []
+    for top in sorted(tops - {RULES}):
+        if os.path.isfile(os.path.join(folder, top + '.py')):
+            files.append(top + '.py')
+        elif os.path.isfile(os.path.join(folder, top, '__init__.py')):
+            files += [os.path.relpath(os.path.join(here, file), folder)
+                      for here, _, names in os.walk(os.path.join(folder, top))
+                      for file in sorted(names) if file.endswith('.py')]
+    return files
+
+
+def message(spec: str) -> dict | None:
+    """Return what a jail needs to make the game of spec, as plain data: None for a
+    game that is not from a file."""
+    if not is_file_spec(spec):
+        return None
+    source = source_of(split(spec)[0])
+    return {'path': source.path, 'files': [list(file) for file in source.files]}
+
+
+def provide(plain: dict | None) -> None:
+    """Take a game's source as message gave it: the game of its path is made from it."""
+    if plain:
+        _sources[plain['path']] = GameSource(plain['path'],
+                                             tuple((name, text) for name, text in plain['files']))
+
+
+def game_class(source: GameSource, name: str) -> type[Game]:
+    """Return the Game class called name of a game file's source, running the file
+    (once a source) as a module named after it. Raises ValueError naming the
+    file's error, or a class that is missing or not a Game."""
+    if (source.digest, name) not in _classes:
+        module = _load(source)
+        cls = getattr(module, name, None)
+        if not isinstance(cls, type):
+            raise ValueError(f'{source.path} has no class {name!r}')
+        if not issubclass(cls, Game):
+            raise ValueError(f'{source.path}:{name} is not a Game (its class must be made '
+                             'from games.Game, as `from games import *` gives it)')
+        _classes[(source.digest, name)] = cls
+    return _classes[(source.digest, name)]
+
+
+def _load(source: GameSource):
+    """Run the file of a source as a module, its folder's modules found in the source."""
+    entry, text = source.files[0]
+    stem = os.path.splitext(entry)[0]
+    name = stem if stem.isidentifier() and stem not in sys.modules else f'game_file_{stem}'
+    filename = source.path
+    finder = _FolderFinder(source)
+    try:
+        with _no_input(source.path), _installed(finder):
+            return sources.run_source(text, filename, name)
+    except ValueError:
+        raise
+    except BaseException as error:  # whatever the file does as it loads
+        if isinstance(error, KeyboardInterrupt):
+            raise
+        raise ValueError(f'{source.path} cannot load: {_described(error)}') from None
+
+
+class _InputAsked(BaseException):
+    """The game file asked for input as it loaded."""
+
+
+@contextlib.contextmanager
+def _no_input(path: str) -> Iterator[None]:
+    """Within this, asking for input fails, and what is printed is dropped: a game
+    file's script belongs under `if __name__ == '__main__':`."""
+    def refuse(*_):
+        raise _InputAsked
+
+    saved = builtins.input, sys.stdin, sys.stdout
+    builtins.input, sys.stdin, sys.stdout = refuse, io.StringIO(), io.StringIO()
+    try:
+        yield
+    except _InputAsked:
+        raise ValueError(f'{path} asks for input when imported: guard its script with '
+                         "if __name__ == '__main__':") from None
+    finally:
+        builtins.input, sys.stdin, sys.stdout = saved
+
+
+@contextlib.contextmanager
+def _installed(finder: '_FolderFinder') -> Iterator[None]:
+    """Within this, finder comes first among the importers (as a script's folder
+    comes first on its path); after, it comes last, and the folder's modules it
+    loaded leave sys.modules (a player's own module of the same name is its own)."""
+    sys.meta_path.insert(0, finder)
+    try:
+        yield
+    finally:
+        sys.meta_path.remove(finder)
+        sys.meta_path.append(finder)
+        for name in finder.loaded:
+            sys.modules.pop(name, None)
+
+
+class _FolderFinder(MetaPathFinder, Loader):
+    """Find the modules of a game's folder in its source, not on disk."""
+
+    def __init__(self, source: GameSource):
+        self.folder = os.path.dirname(source.path)
+        self.files = dict(source.files[1:])
+        self.loaded: list[str] = []
+
+    def find_spec(self, fullname, path=None, target=None):
+        """Return the spec of a module of the folder, or None."""
+        base = fullname.replace('.', os.sep)
+        for file, package in ((base + '.py', False), (os.path.join(base, '__init__.py'), True)):
+            if file in self.files:
+                spec = ModuleSpec(fullname, self, origin=os.path.join(self.folder, file),
+                                  loader_state=file, is_package=package)
+                spec.has_location = True
+                return spec
+        return None
+
+    def exec_module(self, module) -> None:
+        """Run a folder module's source."""
+        self.loaded.append(module.__name__)
+        source = self.files[module.__spec__.loader_state]
+        exec(compile(source, module.__spec__.origin, 'exec'), module.__dict__)
+
+
+def places(error: BaseException) -> list[tuple[str, int]]:
+    """Return (file, line) of each frame of a game file's code (or of its folder's
+    modules) that error passed through, outermost first."""
+    names = {os.path.join(os.path.dirname(source.path), name): name
+             for source in _sources.values() for name, _ in source.files}
+    return [(names[frame.f_code.co_filename], line)
+            for frame, line in traceback.walk_tb(error.__traceback__)
+            if frame.f_code.co_filename in names]
+
+
+def _described(error: BaseException) -> str:
+    """Return 'Type: message (file, line N)', naming the last line of a game file
+    (or of its folder's modules) that error passed through."""
+    found = places(error)
+    return referee.describe(error) + (f' ({found[-1][0]}, line {found[-1][1]})' if found else '')
