@@ -67,7 +67,7 @@ def cmd_bundle(args) -> int:
     grading_options.settings(args)  # the options must make sense before they are baked in
     project, script = os.path.split(os.path.abspath(__file__))
     gradescope.bundle(args.bundle, project, script, grading_options.command_line(args),
-                      args.cases)
+                      args.cases, args.reference)
     print(f'wrote {args.bundle}: upload it as the autograder of a Gradescope assignment')
     return 0
 

@@ -8,11 +8,10 @@ import json
 import os
 import subprocess
 import sys
-import textwrap
+import zipfile
 
 import pytest
 
-import variants
 from command_line import run
 from players import grading
 from players.arena import jail
@@ -123,14 +122,11 @@ that makes each child from the same parent sees the changed parent."""
 
 @pytest.fixture(scope='module')
 def reference(tmp_path_factory):
-    """The solution as a registered game, 'gameofnim'."""
-    folder = tmp_path_factory.mktemp('solution')
-    namespace = {}
-    exec(compile(SOLUTION, str(folder / 'solution.py'), 'exec'), namespace)
-    solution = type('GameOfNim', (namespace['GameOfNim'],), {'name': 'gameofnim'})
-    variants.GAMES['gameofnim'] = solution
-    yield 'gameofnim'
-    del variants.GAMES['gameofnim']
+    """The instructor's solution file, as --reference names it (its class made with
+    the arguments of the student's)."""
+    path = tmp_path_factory.mktemp('course') / 'solution.py'
+    path.write_text(SOLUTION)
+    return f'{path}:GameOfNim'
 
 
 def grade(tmp_path, source, reference, game='GameOfNim(board=[3, 1])', **options):
@@ -153,6 +149,46 @@ def test_a_right_class_passes_every_check(tmp_path, reference, source):
                                      'from the start')
     assert results['perft'][1] == ('4, 9, 10 move sequences of 1 to 3 plies from the start, as '
                                    'the reference')
+
+
+PILES = '''
+from games import *
+
+
+class PileNim(Game):
+    """Nim as the project's nim plays it: piles numbered from 1, whoever cannot move loses."""
+
+    def __init__(self, piles=(3, 4, 5)):
+        self.initial = GameState(to_move='MAX', utility=0, board=list(piles), moves=[])
+
+    def actions(self, state):
+        return [(pile + 1, count) for pile, size in enumerate(state.board)
+                for count in range(1, size + 1)]
+
+    def result(self, state, move):
+        board = list(state.board)
+        board[move[0] - 1] -= move[1]
+        return state._replace(board=board, to_move='MIN' if state.to_move == 'MAX' else 'MAX')
+
+    def utility(self, state, player):
+        if not self.terminal_test(state):
+            return 0
+        return -1 if player == state.to_move else 1
+
+    def terminal_test(self, state):
+        return not any(state.board)
+'''
+"""A student's class that plays the project's nim, move for move."""
+
+
+def test_a_class_is_graded_against_a_registered_game_with_the_same_moves(tmp_path):
+    results = grade(tmp_path, PILES, 'nim', 'PileNim(piles=[3, 1])')
+    assert all(passed for passed, _ in results.values()), results
+    results = grade(tmp_path, PILES.replace('return -1 if', 'return 1 if'), 'nim',
+                    'PileNim(piles=[3, 1])')
+    assert results['utility'] == (False, "after (1, 3); (2, 1): utility gave 1 to 'MAX' (as "
+                                         "'P1') and 1 to 'MIN' (as 'P2'), the reference's -1 to "
+                                         "'P1' and 1 to 'P2'")
 
 
 @pytest.mark.parametrize('mistake', MISTAKES)
@@ -289,19 +325,23 @@ def test_check_grades_a_class_for_gradescope_and_says_which_class_it_cannot_find
 
 
 @pytest.mark.parametrize('options, error', [
-    (['--game', 'GameOfNim(board=[3, 1]', '--reference', 'gameofnim'], "--game: malformed game spec 'GameOfNim(board=[3, "
+    (['--game', 'GameOfNim(board=[3, 1]', '--reference', 'REFERENCE'], "--game: malformed game spec 'GameOfNim(board=[3, "
                                            "1]': expected GAME(key=value, ...)"),
     (['--game', 'GameOfNim(board=[3, 1])', '--reference', 'nosuch'],
-     "--reference nosuch: unknown game 'nosuch'"),
+     "--reference: unknown game 'nosuch'"),
     (['--game', 'GameOfNim(board=[3, 1])'], '--game and --reference go together'),
-    (['--game', 'GameOfNim(board=[3, 1])', '--reference', 'gameofnim', '--game-positions',
+    (['--game', 'GameOfNim(board=[3, 1])', '--reference', 'REFERENCE', '--game-positions',
       '(0, 3); (0, 1)'], "--game-positions: in '(0, 3); (0, 1)': (0, 1) is not a move of the "
                          'reference after (0, 3)'),
+    (['--game', 'GameOfNim(board=[0, 0])', '--reference', 'REFERENCE'],
+     '--reference: REFERENCE: the initial state has no legal move'),
 ])
 def test_a_bad_game_or_reference_is_a_usage_error(tmp_path, reference, options, error):
     student = tmp_path / 'student.py'
     student.write_text(SOLUTION)
-    done = run('check', str(student), *options)
+    done = run('check', str(student), *(option.replace('REFERENCE', reference)
+                                        for option in options))
+    error = error.replace('REFERENCE', reference)
     assert done.returncode == 2 and done.stderr.startswith(f'tournament: error: {error}')
     assert done.stderr.count('\n') == 1 and not done.stdout
 
@@ -339,3 +379,37 @@ def test_where_there_are_many_positions_the_instructors_are_compared_too(tmp_pat
                                   "'MIN', the reference's 1 to 'MAX' and -1 to 'MIN'")
     finally:
         surveying.survey.cache_clear()
+
+
+def test_a_gradescope_bundle_carries_the_reference_file(tmp_path, reference):
+    bundle = tmp_path / 'autograder.zip'
+    made = run('gradescope-bundle', str(bundle), '--game', 'GameOfNim(board=[3, 1])',
+               '--reference', reference, '--game-positions', '(0, 3)', '--timeout', '2',
+               '--sandbox', 'process')
+    assert made.returncode == 0, made.stderr
+    root = tmp_path / 'autograder'
+    with zipfile.ZipFile(bundle) as archive:
+        assert 'project/reference/solution.py' in archive.namelist()
+        archive.extractall(root / 'source')
+    script = root / 'source' / 'run_autograder'
+    assert "--game-positions '(0, 3)' --reference reference/solution.py:GameOfNim" in \
+        script.read_text()
+    (root / 'submission').mkdir()
+    (root / 'submission' / 'game_of_nim.py').write_text(OTHER_LABELS)
+    env = dict(os.environ, AUTOGRADER_ROOT=str(root),
+               PATH=os.path.dirname(sys.executable) + os.pathsep + os.environ['PATH'])
+    subprocess.run(['bash', str(script)], capture_output=True, env=env, timeout=120, check=True)
+    data = json.loads((root / 'results' / 'results.json').read_text())
+    assert data['score'] == 12 and len(data['tests']) == 6
+
+
+def test_a_course_folder_grades_the_class_with_no_options(tmp_path, monkeypatch):
+    (tmp_path / 'solution.py').write_text(SOLUTION)
+    (tmp_path / 'mine.py').write_text(OTHER_LABELS)
+    (tmp_path / 'tournament.toml').write_text(
+        '[check]\ngame = "GameOfNim(board=[3, 1])"\nreference = "solution.py:GameOfNim"\n'
+        'game-positions = ["(0, 3); (1, 1)"]\nsandbox = "process"\n')
+    monkeypatch.chdir(tmp_path)
+    done = run('check', 'mine.py')
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert 'the class GameOfNim(board=[3, 1]) against solution.py:GameOfNim' in done.stdout

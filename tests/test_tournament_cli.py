@@ -310,13 +310,15 @@ def test_the_bundle_writes_back_every_grading_option_it_was_given():
                                '--allow-reference', '--anchors', 'random=0,ab2=70.5',
                                '--sandbox', 'process', '--cases', 'cases.json',
                                '--allow', 'numpy', '--submission-mb', '2.5',
-                               '--submission-files', '30'])
+                               '--submission-files', '30', '--game', 'GameOfNim(board=[3, 1])',
+                               '--reference', 'solution.py:GameOfNim', '--game-positions',
+                               '(0, 1)', '(0, 3); (1, 1)'])
     words = grading_options.command_line(given)
     again = parser.parse_args(['gradescope-bundle', 'a.zip', *words])
     for option in grading_options.OPTIONS:
-        if option.flag != '--cases':  # the bundle carries the file and names it itself
+        if option.bundled:  # the bundle carries --cases's and --reference's files itself
             assert getattr(again, option.dest) == getattr(given, option.dest), option.flag
-    assert '--cases' not in words
+    assert '--cases' not in words and '--reference' not in words
     default = parser.parse_args(['gradescope-bundle', 'a.zip'])
     assert grading_options.command_line(default) == [
         '--timeout', '10', '--move-timeout', '10', '--player-budget', '60',

@@ -17,6 +17,8 @@ import argparse
 import os
 import sys
 
+from games import game_files
+
 from .inputs import UsageError
 
 if sys.version_info >= (3, 11):
@@ -32,6 +34,9 @@ CHECK = 'check'
 """The table of check's settings within the course's."""
 PATHS = ('submissions', 'db', 'json', 'csv', 'html', 'cases', 'out', 'gradescope')
 """The options whose values are paths: in a course file, relative to its folder."""
+GAME_SPECS = ('reference',)
+"""The options whose values are games: a game file's spec ('solution.py:GameOfNim') is
+relative to the course file's folder."""
 
 
 def apply(parser: argparse.ArgumentParser, check: argparse.ArgumentParser,
@@ -94,7 +99,8 @@ def _defaults(parser: argparse.ArgumentParser, table: dict, where: str, base: st
             defaults[action.dest] = _value(action, value)
         except argparse.ArgumentTypeError as error:
             raise UsageError(f'{where}{key}: {error}') from None
-        if action.dest in PATHS:
+        if action.dest in PATHS or action.dest in GAME_SPECS \
+                and game_files.is_file_spec(defaults[action.dest]):
             defaults[action.dest] = os.path.join(base, defaults[action.dest])
     return defaults
 

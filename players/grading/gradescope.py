@@ -10,6 +10,7 @@ import shlex
 import stat
 import zipfile
 
+from games import game_files
 from players import PROJECT_PACKAGES
 
 from .report import Report
@@ -20,6 +21,9 @@ PROJECT_FILES = ('setup.cfg', 'pyproject.toml', 'README.md')
 line, to install it in the autograder."""
 CASES_NAME = 'cases.json'
 """The name of the instructor's case file in the bundle."""
+REFERENCE_FOLDER = 'reference'
+"""The folder of the bundle's project that holds the reference's game file (and the
+modules it imports from its folder)."""
 
 
 def results(report: Report) -> dict:
@@ -97,14 +101,21 @@ exit 0
 
 
 def bundle(path: str, project: str, script: str, options: list[str],
-           cases: str | None = None) -> None:
+           cases: str | None = None, reference: str | None = None) -> None:
     """Write a Gradescope autograder bundle (a zip) to path: setup.sh, run_autograder
     (which runs script, the command line's file in the folder project, to check the
     submission with the grading options), the project's source from the folder
-    project, and the instructor's case file if any (options then name it by its
-    place in the bundle)."""
+    project, and the instructor's case file and the reference's game file if any
+    (options then name them by their place in the bundle)."""
     if cases is not None:
         options = options + ['--cases', CASES_NAME]
+    carried: tuple = ()
+    if reference is not None and game_files.is_file_spec(reference):
+        game_file, _, call = game_files.normal_spec(reference).partition(':')
+        carried = game_files.source_of(game_file).files
+        reference = f'{REFERENCE_FOLDER}/{os.path.basename(game_file)}:{call}'
+    if reference is not None:
+        options = options + ['--reference', reference]
     with zipfile.ZipFile(path, 'w', zipfile.ZIP_DEFLATED) as archive:
         _add_text(archive, 'setup.sh', SETUP)
         _add_text(archive, 'run_autograder',
@@ -122,6 +133,8 @@ def bundle(path: str, project: str, script: str, options: list[str],
                         archive.write(full, 'project/' + os.path.relpath(full, project))
         if cases is not None:
             archive.write(cases, f'project/{CASES_NAME}')
+        for name, text in carried:
+            archive.writestr(f'project/{REFERENCE_FOLDER}/{name}', text)
 
 
 def _add_text(archive: zipfile.ZipFile, name: str, content: str) -> None:

@@ -25,7 +25,8 @@ from .settings import FUNCTIONS, Settings
 @dataclass(frozen=True)
 class Option:
     """One grading option: its flag, its argparse keywords, and whether the bundle's
-    autograder is given it as it is (the bundle carries --cases's file itself)."""
+    autograder is given it as it is (the bundle carries --cases's file, and
+    --reference's game file, itself)."""
 
     flag: str
     keywords: dict = field(default_factory=dict)
@@ -72,7 +73,7 @@ OPTIONS = (
            '--functions defaults to none)')),
     Option('--reference', dict(metavar='GAME', help="the game --game's class is compared with: "
            'a variant, or a class in a game file such as solution.py:GameOfNim (made with '
-           "--game's arguments when it is given none)")),
+           "--game's arguments when it is given none)"), bundled=False),
     Option('--game-positions', dict(nargs='+', metavar='MOVES', help='positions of --reference '
            "the class is also compared at, each the moves from the start, such as '(0, 1); (1, "
            "1)' (for a game with too many positions to compare at every one)")),
@@ -158,5 +159,5 @@ def _game_positions(args: Namespace) -> tuple:
     except PositionError as error:
         raise UsageError(f'--game-positions: {error}') from None
     except ValueError as error:
-        raise UsageError(f'--reference {args.reference}: {error}') from None
+        raise UsageError(f'--reference: {error}') from None
     return positions
