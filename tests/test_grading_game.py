@@ -148,7 +148,7 @@ def test_a_right_class_passes_every_check(tmp_path, reference, source):
     assert results['actions'][1] == ('agrees with the reference at all 12 positions reachable '
                                      'from the start')
     assert results['perft'][1] == ('4, 9, 10 move sequences of 1 to 3 plies from the start, as '
-                                   'the reference')
+                                   "the reference's")
 
 
 PILES = '''
@@ -325,8 +325,8 @@ def test_check_grades_a_class_for_gradescope_and_says_which_class_it_cannot_find
 
 
 @pytest.mark.parametrize('options, error', [
-    (['--game', 'GameOfNim(board=[3, 1]', '--reference', 'REFERENCE'], "--game: malformed game spec 'GameOfNim(board=[3, "
-                                           "1]': expected GAME(key=value, ...)"),
+    (['--game', 'GameOfNim(board=[3, 1]', '--reference', 'REFERENCE'],
+     "--game: malformed game spec 'GameOfNim(board=[3, 1]': expected GAME(key=value, ...)"),
     (['--game', 'GameOfNim(board=[3, 1])', '--reference', 'nosuch'],
      "--reference: unknown game 'nosuch'"),
     (['--game', 'GameOfNim(board=[3, 1])'], '--game and --reference go together'),

@@ -15,22 +15,19 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from games.specs import parse_call
-from players.arena.plain_json import canonical
 from games.stochastic import from_json
+from players.arena.plain_json import canonical
 
-from .reference import PERFT_DEPTH, Probe, Reference, where
+from .reference import PERFT_LIMIT, Probe, Reference, where
 from .session import Session, StudentFault
 
-RULES = {
-    'to_move': 'the player to move, everywhere',
-    'actions': 'the moves, wherever the game goes on',
-    'result': 'a new state for each move, leaving the one it is given as it was',
-    'terminal_test': 'whether the game is over, everywhere',
-    'utility': "each player's utility where the game is over",
-    'perft': f'the number of move sequences of each length up to {PERFT_DEPTH} from the start',
-}
-"""The rules a class is graded on, each a check, with what must agree with the reference."""
+RULES = ('to_move', 'actions', 'result', 'terminal_test', 'utility', 'perft')
+"""The rules a class is graded on, each a check: the player to move everywhere; the
+moves wherever the game goes on; a new state for each move, the one given left as
+it was; whether the game is over, everywhere; each player's utility where it is
+over; the number of move sequences of each length up to PERFT_DEPTH from the start."""
 RULE_POINTS = 2
+"""The points of each rule."""
 BATCH = 500
 """The positions asked about in one request."""
 CALL_SHARE = 5
@@ -59,11 +56,13 @@ class Said:
 
     @property
     def to_move(self) -> str | None:
+        """The player to move, as its state_key text."""
         label = self.answer.get('to_move')
         return label if isinstance(label, str) else None
 
     @property
     def terminal(self) -> bool | None:
+        """Is the game over?"""
         terminal = self.answer.get('terminal')
         return terminal if isinstance(terminal, bool) else None
 
@@ -164,7 +163,8 @@ def _ask(session: Session, reference: Reference, timeout: float) -> Exchange:
             return exchange
         if len(said) != len(batch):
             session.close()
-            raise StudentFault('the jail answered for fewer positions than it was asked', 'garbled')
+            raise StudentFault('the jail answered for other positions than it was asked',
+                               'garbled')
         exchange.said += said
     limit = 2 * sum(reference.perft) + 100
     _, exchange.perft = session.ask({'rules': reference.game, 'seconds': seconds,
@@ -201,7 +201,7 @@ def _judge_actions(probe: Probe, said: Said, players: dict):
         return None
     missing, extra = probe.actions - moves, moves - probe.actions
     difference = '; '.join(part for part in (f'missing {_moves(missing)}' if missing else '',
-                                             f'not moves: {_moves(extra)}' if extra else '')
+                                             f'not legal: {_moves(extra)}' if extra else '')
                            if part)
     return probe, (f"actions gave {_moves(moves)}, the reference's {_moves(probe.actions)} "
                    f'({difference})')
@@ -254,11 +254,13 @@ def _judge_perft(exchange: Exchange) -> tuple[bool, str]:
     want = list(exchange.reference.perft)
     got = exchange.perft.get('perft')
     depths = f'1 to {len(want)}' if len(want) > 1 else '1'
+    if not want:
+        return True, f'not counted: the reference has more than {PERFT_LIMIT} moves at the start'
     if exchange.perft.get('error'):
         return False, f"{exchange.perft['error']} while counting move sequences"
     if got == want:
         return True, (f'{", ".join(map(str, want))} move sequences of {depths} plies from the '
-                      'start, as the reference')
+                      "start, as the reference's")
     if not isinstance(got, list):
         got = []
     shown = ', '.join(map(str, got)) + (' and more (stopped)' if exchange.perft.get('stopped')

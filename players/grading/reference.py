@@ -61,8 +61,6 @@ class Probe:
 class Reference:
     """What the student's class is compared with."""
 
-    spec: str
-    """The reference game's spec, as given."""
     game: str
     """The student's class, called as in the student's file: 'GameOfNim(board=[3, 1])'."""
     probes: tuple
@@ -71,8 +69,6 @@ class Reference:
     """Were all the positions reachable from the start surveyed?"""
     perft: tuple
     """How many move sequences of each length from 1 there are from the start."""
-    players: tuple
-    """The reference's players, as state_key texts, in order of play."""
     given: int = 0
     """How many positions the instructor gave."""
 
@@ -154,7 +150,7 @@ def survey(reference: str, game: str, positions: tuple = ()) -> Reference:
         order = {id(entry): index for index, entry in enumerate(entries)}
         probes = tuple(_probe(made, moves, state, labels, order.get(id(before)))
                        for moves, state, before in entries)
-        return Reference(reference, game, probes, exact, _perft(made), tuple(labels), len(given))
+        return Reference(game, probes, exact, _perft(made), len(given))
     except Exception as error:  # the reference's own mistake
         raise ValueError(f'the reference {reference} raised {type(error).__name__}: {error}') \
             from None

@@ -47,7 +47,8 @@ MOVES_LIMIT = 5000
 PLAYERS_LIMIT = 8
 """The most players to_move may name."""
 PROJECT = ('games', 'variants', 'players')
-"""The project's packages: a class of theirs, lent by `from games import *`, is not the student's."""
+"""The project's packages: a class of theirs (lent by `from games import *`) is not
+the student's."""
 
 
 class Hung(BaseException):
@@ -81,8 +82,13 @@ def _shown(value: Any) -> str:
     return text if len(text) <= TEXT_LIMIT else text[:TEXT_LIMIT - 1] + '…'
 
 
+_armed = False
+"""Is a call of the student's code under way? The alarm stops only such a call."""
+
+
 def _on_alarm(signum, frame):
-    raise Hung
+    if _armed:
+        raise Hung
 
 
 class Timed:
@@ -96,8 +102,10 @@ class Timed:
     def call(self, method: str, function: Callable, *args) -> Any:
         """Return function(*args), a call of the student's method, within the time
         limit; raise Failed saying what went wrong."""
+        global _armed
         if method in self.hung:
             raise Failed('not called again after it hung')
+        _armed = True
         signal.setitimer(signal.ITIMER_REAL, self.seconds)
         try:
             return function(*args)
@@ -111,6 +119,7 @@ class Timed:
             said = self.explain(error)
             raise Failed(said if isinstance(error, SystemExit) else f'raised {said}') from None
         finally:
+            _armed = False
             signal.setitimer(signal.ITIMER_REAL, 0)
 
 
