@@ -26,7 +26,8 @@ from .jailed.rules import value_data
 POSITION_LIMIT = 6000
 """The most positions surveyed by breadth-first search: a game with no more is surveyed whole."""
 PLAYOUTS = 100
-"""The random games surveyed where there are more positions."""
+"""The random games surveyed where there are more positions (while the positions
+surveyed are fewer than twice POSITION_LIMIT)."""
 PLY_LIMIT = 1000
 """The longest random game surveyed."""
 PERFT_DEPTH = 3
@@ -182,7 +183,8 @@ def _playouts(game: Game, found: dict) -> None:
     chooser = random.Random(0)
     for _ in range(PLAYOUTS):
         entry, state, plies = found[state_key(game.initial)], game.initial, 0
-        while not game.terminal_test(state) and plies < PLY_LIMIT:
+        while not game.terminal_test(state) and plies < PLY_LIMIT \
+                and len(found) < 2 * POSITION_LIMIT:
             move = chooser.choice(list(game.actions(state)))
             state, plies = game.result(state, move), plies + 1
             entry = _walk(found, entry, move, state)
