@@ -103,7 +103,8 @@ import variants
 import variants.plugins
 
 TARGETS = json.loads(@TARGETS@)
-"""The plugin's module as installed and in its source folder, and the venv's site-packages."""
+"""The plugin's module as installed and in its source folder, and the folders where
+the trusted side looks for installed plugins: the venv's site-packages, the project's."""
 
 
 def player(game, state):
@@ -115,15 +116,16 @@ def player(game, state):
                 file.write('\\nKonane.actions = lambda self, state: []\\n')
         except OSError:
             pass
-    try:
-        folder = os.path.join(TARGETS['sites'], 'evil-1.0.dist-info')
-        os.makedirs(folder, exist_ok=True)
-        with open(os.path.join(folder, 'METADATA'), 'w') as file:
-            file.write('Metadata-Version: 2.1\\nName: evil\\nVersion: 1.0\\n')
-        with open(os.path.join(folder, 'entry_points.txt'), 'w') as file:
-            file.write('[aima_games.players]\\nevil = evil:player\\n')
-    except OSError:
-        pass
+    for sites in TARGETS['sites']:
+        try:
+            folder = os.path.join(sites, 'evil-1.0.dist-info')
+            os.makedirs(folder, exist_ok=True)
+            with open(os.path.join(folder, 'METADATA'), 'w') as file:
+                file.write('Metadata-Version: 2.1\\nName: evil\\nVersion: 1.0\\n')
+            with open(os.path.join(folder, 'entry_points.txt'), 'w') as file:
+                file.write('[aima_games.players]\\nevil = evil:player\\n')
+        except OSError:
+            pass
     os.environ[variants.plugins.HANDED] = '[["evil", "aima_games.games", "konane", "evil:Game"]]'
     variants.plugins.installed.cache_clear()
     variants.GAMES['konane'] = type('Konane', (variants.GAMES['konane'],), {'actions': list})
@@ -215,7 +217,7 @@ def test_a_round_robin_on_the_plugins_game_is_reported_and_replayed(venv, tmp_pa
     hostile = level == 'bwrap' or os.geteuid() == 0
     (tmp_path / 'student.py').write_text(STUDENT)
     (tmp_path / 'hostile.py').write_text(HOSTILE.replace('@TARGETS@', repr(json.dumps(
-        {'modules': modules, 'sites': sites}))))
+        {'modules': modules, 'sites': [sites, ROOT]}))))
     players = f'random,ab2,mcts,staff,student={tmp_path / "student.py"}'
     players += f',hostile={tmp_path / "hostile.py"}' if hostile else ''
     page, db, out = tmp_path / 'run.html', tmp_path / 'run.sqlite', tmp_path / 'run.json'
@@ -236,7 +238,8 @@ def test_a_round_robin_on_the_plugins_game_is_reported_and_replayed(venv, tmp_pa
             assert moves['hostile', other] == moves['student', other]
             assert moves[other, 'hostile'] == moves[other, 'student']
         assert [open(path).read() for path in modules] == before
-        assert not os.path.exists(os.path.join(sites, 'evil-1.0.dist-info'))
+        assert not any(os.path.exists(os.path.join(folder, 'evil-1.0.dist-info'))
+                       for folder in (sites, ROOT))
 
 
 def test_a_broken_plugin_is_one_line_and_the_rest_plays(tmp_path):
