@@ -283,3 +283,35 @@ def test_a_hostile_player_changes_neither_the_game_nor_another_game(course, leve
     records = json.loads((course / 'run.json').read_text())['games']
     assert {record['termination'] for record in records} == {'normal'}
     assert all(record['score'] in (0, 1) for record in records)
+
+
+MINIMAX = '''\
+def minmax_decision(state, game):
+    player = game.to_move(state)
+
+    def value(state):
+        if game.terminal_test(state):
+            return game.utility(state, player)
+        values = [value(game.result(state, move)) for move in game.actions(state)]
+        return max(values) if game.to_move(state) == player else min(values)
+
+    return max(game.actions(state), key=lambda move: value(game.result(state, move)))
+'''
+
+
+def test_a_course_folder_plays_and_grades_its_game_file_with_no_options(course):
+    (course / 'tournament.toml').write_text(
+        'variants = ["course/konane.py:Konane(size=4)", "hw/game_of_nim.py:GameOfNim"]\n'
+        'players = ["random", "ab2"]\nsubmissions = "subs"\ngames = 1\njson = "class.json"\n'
+        'sandbox = "process"\n\n[check]\nfunctions = ["minmax_decision"]\n'
+        'variants = ["hw/game_of_nim.py:GameOfNim(board=[2, 2])"]\nsandbox = "process"\n')
+    played = run()
+    assert played.returncode == 0, played.stderr
+    records = json.loads((course / 'class.json').read_text())['games']
+    assert {record['variant'] for record in records} == {'course/konane.py:Konane(size=4)',
+                                                         'hw/game_of_nim.py:GameOfNim'}
+    assert {'student'} <= {record['first'] for record in records}
+    (course / 'mine.py').write_text(MINIMAX)
+    graded = run('check', 'mine.py')
+    assert "PASS 1/1 minmax_decision on hw/game_of_nim.py:GameOfNim(board=[2, 2])" in graded.stdout
+    assert 'FAIL' not in graded.stdout, graded.stdout
