@@ -108,12 +108,12 @@ def make(spec: str) -> Game:
         game = cls(**kwargs)
     except Exception as error:
         raise ValueError(f'{path}:{name} cannot be made: {_described(error)}') from None
-    _check_start(game, f'{path}:{name}', source)
+    _check_start(game, f'{path}:{name}')
     game._made_from = normal_spec(spec)  # what it prints as: the spec that makes it again
     return game
 
 
-def _check_start(game: Game, where: str, source: GameSource) -> None:
+def _check_start(game: Game, where: str) -> None:
     """Raise ValueError if game cannot start: no initial state, actions that raise
     there, no legal move, or players it cannot tell (see referee.seats_of)."""
     if not hasattr(game, 'initial'):
