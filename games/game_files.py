@@ -61,8 +61,9 @@ class GameSource:
         return hashed.hexdigest()
 
 
-_sources: dict[str, GameSource] = {}
-"""The sources this process has read or been handed, by path."""
+_sources: dict[str, tuple[tuple | None, GameSource]] = {}
+"""The sources this process has read or been handed, by path, each with the
+stamps of the files it was read from (None: handed over, not read)."""
 _classes: dict[tuple[str, str], type] = {}
 """The classes made from them, by (digest, class name)."""
 
@@ -107,12 +108,12 @@ def make(spec: str) -> Game:
         game = cls(**kwargs)
     except Exception as error:
         raise ValueError(f'{path}:{name} cannot be made: {_described(error)}') from None
-    _check_start(game, f'{path}:{name}', source)
+    _check_start(game, f'{path}:{name}')
     game._made_from = normal_spec(spec)  # what it prints as: the spec that makes it again
     return game
 
 
-def _check_start(game: Game, where: str, source: GameSource) -> None:
+def _check_start(game: Game, where: str) -> None:
     """Raise ValueError if game cannot start: no initial state, actions that raise
     there, no legal move, or players it cannot tell (see referee.seats_of)."""
     if not hasattr(game, 'initial'):
@@ -133,11 +134,27 @@ def _check_start(game: Game, where: str, source: GameSource) -> None:
 
 def source_of(path: str) -> GameSource:
     """Return the source of the game file at path: as handed to this process, or
-    else read (once) from the file and its folder."""
+    else read from the file and its folder (again only once one of them changes)."""
     path = os.path.normpath(path)
-    if path not in _sources:
-        _sources[path] = read(path)
-    return _sources[path]
+    stamps, source = _sources.get(path, (None, None))
+    if source is None or stamps is not None and stamps != _stamps(source):
+        source = read(path)
+        _sources[path] = (_stamps(source), source)
+    return source
+
+
+def _stamps(source: GameSource) -> tuple:
+    """Return where each file of a source is, its size and when it last changed."""
+    folder = os.path.dirname(source.path)
+    stamps = []
+    for name, _ in source.files:
+        path = os.path.abspath(os.path.join(folder, name))
+        try:
+            status = os.stat(path)
+        except OSError:
+            status = None
+        stamps.append((path, status and (status.st_size, status.st_mtime_ns)))
+    return tuple(stamps)
 
 
 def read(path: str) -> GameSource:
@@ -216,8 +233,8 @@ def message(spec: str) -> dict | None:
 def provide(plain: dict | None) -> None:
     """Take a game's source as message gave it: the game of its path is made from it."""
     if plain:
-        _sources[plain['path']] = GameSource(plain['path'],
-                                             tuple((name, text) for name, text in plain['files']))
+        files = tuple((name, text) for name, text in plain['files'])
+        _sources[plain['path']] = (None, GameSource(plain['path'], files))
 
 
 def game_class(source: GameSource, name: str) -> type[Game]:
@@ -321,7 +338,7 @@ def places(error: BaseException) -> list[tuple[str, int]]:
     """Return (file, line) of each frame of a game file's code (or of its folder's
     modules) that error passed through, outermost first."""
     names = {os.path.join(os.path.dirname(source.path), name): name
-             for source in _sources.values() for name, _ in source.files}
+             for _, source in _sources.values() for name, _ in source.files}
     return [(names[frame.f_code.co_filename], line)
             for frame, line in traceback.walk_tb(error.__traceback__)
             if frame.f_code.co_filename in names]

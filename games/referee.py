@@ -199,8 +199,8 @@ def _asked(state, method: Callable, *args):
     try:
         return method(*args)
     except Exception as error:
-        raise GameFailed(f'{getattr(method, "__name__", "the game")} raised '
-                         f'{describe(error)}{_place(error)}', state) from None
+        raise GameFailed(f'{describe(error)}{_place(error)}, in '
+                         f'{getattr(method, "__name__", "the game")}', state) from None
 
 
 def _seat(seats: tuple, game: Game, state) -> int:

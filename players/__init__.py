@@ -11,6 +11,7 @@ from .textbook import (MCT_Node, alpha_beta_cutoff_search, alpha_beta_player, al
                        expect_minmax_player, expectiminimax, expectiminimax_player, mcts_player,
                        minimax_decision, minmax_decision, minmax_player, monte_carlo_tree_search,
                        random_player, ucb)
+from . import plugins  # noqa: F401  (registers the players of the plugins installed)
 
 PROJECT_PACKAGES = ('games', 'players', 'variants')
 """The packages of this project's code: what every machine of a cluster must have

@@ -5,6 +5,7 @@ from __future__ import annotations
 from games import Game, game_files
 
 from . import catalog  # noqa: F401  (registers the games and variants)
+from . import plugins  # noqa: F401  (registers those of the plugins installed)
 from .registry import DEFAULT_VARIANTS, GAMES, VARIANTS, Variant, register_game
 from .spec import parse
 

@@ -42,10 +42,19 @@ def register_game(game: type[Game], *variants: Variant, aliases: tuple[str, ...]
     taken = [name for name in names if name in GAMES or name in ALIASES]
     taken += [variant.name for variant in variants if variant.name in VARIANTS]
     if taken:
-        raise ValueError(f'cannot register {game.__name__}: {", ".join(taken)} already taken')
+        raise ValueError(f'cannot register {game.__name__}: '
+                         f'{", ".join(dict.fromkeys(taken))} already taken')
     GAMES[names[0]] = game
     ALIASES.update(dict.fromkeys(names[1:], names[0]))
     for variant in variants:
-        VARIANTS[variant.name] = variant
-        if variant.default:
-            DEFAULT_VARIANTS.append(variant.name)
+        register_variant(variant)
+
+
+def register_variant(variant: Variant) -> None:
+    """Add a named variant (of a game registered, or to be). Raises ValueError if
+    its name is already taken."""
+    if variant.name in VARIANTS:
+        raise ValueError(f'cannot register the variant {variant.name}: its name is already taken')
+    VARIANTS[variant.name] = variant
+    if variant.default:
+        DEFAULT_VARIANTS.append(variant.name)

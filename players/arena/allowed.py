@@ -1,7 +1,8 @@
 """The installed packages a run allows jailed players to import (--allow numpy),
 found from their installed metadata, without importing them: each with the
-packages it requires, as pip installed them. A jail sees and imports only these
-of the installed packages, besides the standard library and this project's own."""
+packages it requires, as pip installed them; and those of the installed plugins
+(variants.plugins), which every jail may import. A jail sees and imports only
+these of the installed packages, besides the standard library and this project's own."""
 
 from __future__ import annotations
 
@@ -9,9 +10,17 @@ import functools
 import importlib.metadata
 import os
 import re
+import sys
 from dataclasses import dataclass
+from typing import Callable, Iterable
+
+import variants.plugins as plugins
+from players import PROJECT_PACKAGES
 
 _NAME = re.compile(r'\s*([A-Za-z0-9][A-Za-z0-9._-]*)')
+_LEFT_OUT = ('.dist-info', '.egg-info', '.pth')
+"""The ends of the names of what a distribution installs beside its packages that a
+jail needs not: its metadata, and the path files that site (which a jail has not) reads."""
 
 
 @dataclass(frozen=True)
@@ -44,20 +53,64 @@ def allowed_packages(names: tuple[str, ...]) -> AllowedPackages:
         except importlib.metadata.PackageNotFoundError:
             raise ValueError(f'--allow: no installed package {name!r} (install it in this '
                              'Python with pip, or check its name)') from None
+    modules = {name for distribution in named for name, path in _entries(distribution).items()
+               if os.path.isfile(os.path.join(path, '__init__.py')) or name.endswith('.py')}
+    return AllowedPackages(names, tuple(sorted(_closure(named).items())),
+                           tuple(sorted(name.removesuffix('.py') for name in modules)))
+
+
+@functools.lru_cache(maxsize=None)
+def plugin_packages() -> AllowedPackages:
+    """Return the AllowedPackages of the installed plugins this process uses
+    (variants.plugins.USED): the packages of their entries' modules and of their
+    distributions, with the distributions they require but this project's own,
+    which every jail has. (A jail server imports their modules as it imports
+    variants and players, which register them: modules is empty.)"""
+    if not plugins.USED:
+        return AllowedPackages()
+    names = tuple(dict.fromkeys(entry.distribution for entry in plugins.USED))
+    found = _closure([importlib.metadata.distribution(name) for name in names], _ours)
+    tops = dict.fromkeys(entry.module.split('.')[0] for entry in plugins.USED)
+    return AllowedPackages(names, tuple(sorted({**found, **_imported(tops)}.items())))
+
+
+def _ours(distribution: importlib.metadata.Distribution) -> bool:
+    """Is distribution this project's (a plugin may require it)?"""
+    return not set((distribution.read_text('top_level.txt') or '').split()).isdisjoint(
+        PROJECT_PACKAGES)
+
+
+def _imported(modules: Iterable[str]) -> dict[str, str]:
+    """Return the top-level modules of modules that this process imported, by the name a
+    jail imports them by, as real paths: a package's folder (wherever it is, as an
+    editable install leaves it) or a module's file."""
+    found = {}
+    for name in modules:
+        module = sys.modules.get(name)
+        path = getattr(module, '__file__', None)
+        if path and hasattr(module, '__path__'):
+            found[name] = os.path.realpath(os.path.dirname(path))
+        elif path:
+            found[os.path.basename(path)] = os.path.realpath(path)
+    return found
+
+
+def _closure(named: list, leave_out: Callable[[importlib.metadata.Distribution], bool]
+             = lambda distribution: False) -> dict[str, str]:
+    """Return the files and folders of the distributions named and of those they
+    require, by name, as real paths, but for those that leave_out leaves out (and
+    what only they require)."""
     entries: dict[str, str] = {}
     seen: set[str] = set()
     wanted = list(named)
     while wanted:
         distribution = wanted.pop()
         key = distribution.metadata['Name'].lower().replace('_', '-')
-        if key not in seen:
+        if key not in seen and not leave_out(distribution):
             seen.add(key)
             entries.update(_entries(distribution))
             wanted += _required(distribution)
-    modules = {name for distribution in named for name, path in _entries(distribution).items()
-               if os.path.isfile(os.path.join(path, '__init__.py')) or name.endswith('.py')}
-    return AllowedPackages(names, tuple(sorted(entries.items())),
-                           tuple(sorted(name.removesuffix('.py') for name in modules)))
+    return entries
 
 
 def _entries(distribution: importlib.metadata.Distribution) -> dict[str, str]:
@@ -65,7 +118,8 @@ def _entries(distribution: importlib.metadata.Distribution) -> dict[str, str]:
     by name, as real paths (its metadata and scripts left out)."""
     tops = {file.parts[0] for file in distribution.files or ()}
     return {top: os.path.realpath(distribution.locate_file(top)) for top in sorted(tops)
-            if top not in ('..', '__pycache__') and not top.endswith(('.dist-info', '.egg-info'))}
+            if top not in ('..', '__pycache__') and not top.endswith(_LEFT_OUT)
+            and not top.startswith('__editable__')}
 
 
 def _required(distribution: importlib.metadata.Distribution) -> list:

@@ -19,11 +19,12 @@ import sys
 import sysconfig
 import tempfile
 import threading
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from typing import Sequence
 
+import variants.plugins as plugins
 from . import zygote
-from .allowed import AllowedPackages
+from .allowed import AllowedPackages, plugin_packages
 from .zygote import UID_BASE
 from .zygote_start import remove_folder
 
@@ -203,7 +204,9 @@ def _server_command(level: str, packages: Sequence[str], allowed: AllowedPackage
     which makes its folder in temporary (None: none). A Python without its site
     module imports only from the folders named here: the standard library, the
     packages, on their own (a subpackage without its parent's other modules), and
-    the installed packages allowed, without the other installed ones: at
+    the installed packages allowed and those of the plugins this process uses
+    (handed their entries in the environment: see variants.plugins), without the
+    other installed ones: at
     'process', through links in the server's folder (and, run by root, in a view of
     the system of its own: see players.arena.confine.build_view); in bubblewrap,
     each bound where it is installed and the other installed packages hidden."""
@@ -216,7 +219,8 @@ def _server_command(level: str, packages: Sequence[str], allowed: AllowedPackage
     package_dirs = [os.path.dirname(importlib.import_module(name).__file__) for name in on_path]
     settings = {'control': control, 'level': level, 'packages': list(packages),
                 'preload': list(allowed.modules), 'temporary': temporary,
-                'uid_base': _uid_base()}
+                'uid_base': _uid_base(), 'environment': {plugins.HANDED: plugins.handed()}}
+    allowed = _with_plugins(allowed)
     start = [sys.executable, '-I', '-S', '-B',
              os.path.join(os.path.dirname(os.path.abspath(__file__)), 'zygote_start.py')]
     if level == 'process':
@@ -237,6 +241,15 @@ def _server_command(level: str, packages: Sequence[str], allowed: AllowedPackage
     homes = list(dict.fromkeys(os.path.dirname(path) for _, path in allowed.entries))
     return bwrap_options(binds, masks=masks, over=over) + start + [json.dumps(
         {**settings, 'path': roots + library + homes, 'links': [], 'view': None})]
+
+
+def _with_plugins(allowed: AllowedPackages) -> AllowedPackages:
+    """Return allowed with the packages of the installed plugins this process uses
+    among its entries: every jail may import them (see players.arena.allowed)."""
+    entries = dict(plugin_packages().entries)
+    if not entries:
+        return allowed
+    return replace(allowed, entries=tuple(sorted({**dict(allowed.entries), **entries}.items())))
 
 
 def _uid_base() -> int:

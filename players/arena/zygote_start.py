@@ -19,11 +19,14 @@ import tempfile
 
 def start(settings: dict) -> None:
     """Ignore Ctrl-C and SIGTERM (the trusted side ends the server by closing its
-    socket), import only from settings['path'] and, given a temporary folder, the
-    packages linked in a folder of the server's own; serve jails; remove the folder."""
+    socket), set the variables of settings['environment'] (the plugins' entries:
+    see variants.plugins), import only from settings['path'] and, given a
+    temporary folder, the packages linked in a folder of the server's own; serve
+    jails; remove the folder."""
     for name in ('SIGINT', 'SIGTERM'):
         signal.signal(getattr(signal, name), signal.SIG_IGN)
     sys.path[:] = settings['path']
+    os.environ.update(settings['environment'])  # read as the project is imported
     folder = None
     if settings['temporary'] is not None:
         folder = tempfile.mkdtemp(prefix=f'jail-server-{os.getpid()}-',

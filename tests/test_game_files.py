@@ -1,0 +1,317 @@
+"""A game from a file (issue 31): an instructor's Konane and students' GameOfNim
+classes, written as aima-python's users write them, play a round robin of random,
+ab2, mcts and a student's file at each jail level, are drawn in the HTML report
+and replayed; their folder's modules come along; a bad file, class or argument is
+a one-line usage error; a game whose own code fails ends that game alone."""
+
+import json
+import os
+import sqlite3
+import textwrap
+
+import pytest
+
+from command_line import run
+from test_tournament_broken import LEVELS
+
+KONANE = '''\
+"""Konane on a small board: jump an enemy stone into the empty square beyond it."""
+from games import *
+from board import squares
+
+
+class Konane(Game):
+    def __init__(self, size=4):
+        self.size = size
+        board = {square: 'X' if sum(square) % 2 == 0 else 'O' for square in squares(size)}
+        del board[(0, 0)], board[(0, 1)]
+        self.initial = GameState(to_move='X', utility=0, board=board,
+                                 moves=self.jumps(board, 'X'))
+
+    def jumps(self, board, player):
+        found = []
+        for (r, c), who in board.items():
+            for dr, dc in ((0, 1), (0, -1), (1, 0), (-1, 0)):
+                over, to = (r + dr, c + dc), (r + 2 * dr, c + 2 * dc)
+                if (who == player and board.get(over) not in (None, player)
+                        and to not in board and to in squares(self.size)):
+                    found.append(((r, c), to))
+        return sorted(found)
+
+    def actions(self, state):
+        return state.moves
+
+    def result(self, state, move):
+        (r, c), to = move
+        board = dict(state.board)
+        board[to] = board.pop((r, c))
+        del board[((r + to[0]) // 2, (c + to[1]) // 2)]
+        other = 'O' if state.to_move == 'X' else 'X'
+        moves = self.jumps(board, other)
+        utility = 0 if moves else (1 if state.to_move == 'X' else -1)
+        return GameState(to_move=other, utility=utility, board=board, moves=moves)
+
+    def utility(self, state, player):
+        return state.utility if player == 'X' else -state.utility
+
+    def terminal_test(self, state):
+        return not state.moves
+
+    def display(self, state):
+        for r in range(self.size):
+            print(' '.join(state.board.get((r, c), '.') for c in range(self.size)))
+
+
+if __name__ == '__main__':
+    print(Konane().play_game(query_player, random_player))
+'''
+BOARD = 'def squares(size):\n    return {(r, c) for r in range(size) for c in range(size)}\n'
+AIMA_GAMES = 'raise ImportError("aima-python\'s own games.py must not be used")\n'
+GAME_OF_NIM = '''\
+from games import *
+
+
+class GameOfNim(Game):
+    """Nim as aima-python's students write it: a list board, the last mover loses."""
+
+    def __init__(self, board=[3, 1]):
+        self.initial = GameState(to_move=FIRST, utility=0, board=board,
+                                 moves=self.moves_of(board))
+
+    def moves_of(self, board):
+        return [MOVE((x, y)) for x in range(len(board)) for y in range(1, board[x] + 1)]
+
+    def actions(self, state):
+        return state.moves
+
+    def result(self, state, move):
+        board = state.board.copy()
+        board[move[0]] -= move[1]
+        turn = SECOND if state.to_move == FIRST else FIRST
+        utility = (1 if turn == FIRST else -1) if sum(board) == 0 else 0
+        return GameState(to_move=turn, utility=utility, board=board, moves=self.moves_of(board))
+
+    def utility(self, state, player):
+        return state.utility if player == FIRST else -state.utility
+
+    def terminal_test(self, state):
+        return sum(state.board) == 0
+
+    def display(self, state):
+        print('board: ', state.board)
+'''
+STUDENT = 'import random\n\n\ndef player(game, state):\n    return random.choice(game.actions(state))\n'
+PLAYERS = 'random,ab2,mcts(N=30),{student}'
+
+
+@pytest.fixture
+def course(tmp_path, monkeypatch):
+    """A course folder: konane.py with its helper module (and aima-python's own
+    games.py beside it, which must not be used), two GameOfNim files and a
+    student's player; the tests run in it."""
+    files = {'course/konane.py': KONANE, 'course/board.py': BOARD, 'course/games.py': AIMA_GAMES,
+             'hw/game_of_nim.py': GAME_OF_NIM.replace('FIRST', "'MAX'").replace(
+                 'SECOND', "'MIN'").replace('MOVE', ''),
+             'hw/nim_numbers.py': GAME_OF_NIM.replace('FIRST', '0').replace(
+                 'SECOND', '1').replace('MOVE', 'list'),
+             'subs/student.py': STUDENT}
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(exist_ok=True)
+        (tmp_path / name).write_text(text)
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+@pytest.mark.parametrize('level', LEVELS)
+def test_a_konane_file_plays_a_round_robin_is_drawn_and_replayed(course, level):
+    done = run('--players', PLAYERS.format(student='subs/student.py'), '--variants',
+               'course/konane.py:Konane(size=4)', '--games', '1', '--sandbox', level,
+               '--db', 'run.db', '--html', 'run.html', '--json', 'run.json', '--jobs', '2')
+    assert done.returncode == 0, done.stderr
+    records = json.loads((course / 'run.json').read_text())['games']
+    assert len(records) == 12
+    assert {record['termination'] for record in records} == {'normal'}
+    page = (course / 'run.html').read_text()
+    assert 'konane.py:Konane(size=4)' in page and 'X . X O' in page.replace('\\n', '\n')
+    shown = run('replay', '--db', 'run.db', '1')
+    assert shown.returncode == 0, shown.stderr
+    assert 'konane.py:Konane(size=4)' in shown.stdout and '. . X O' in shown.stdout
+    assert shown.stderr == ''
+    with open('course/board.py', 'a') as file:  # the folder's module changes
+        file.write('# changed\n')
+    again = run('report', '--db', 'run.db')
+    assert 'course/konane.py has changed since this run' in again.stderr
+
+
+@pytest.mark.parametrize('level', LEVELS)
+@pytest.mark.parametrize('spec', ['hw/game_of_nim.py:GameOfNim(board=[3, 1])',
+                                  'hw/nim_numbers.py:GameOfNim(board=[2, 2])'])
+def test_students_list_board_nims_play_a_round_robin(course, spec, level):
+    done = run('--players', PLAYERS.format(student='subs/student.py'), '--variants', spec,
+               '--games', '1', '--sandbox', level, '--json', 'run.json', '--jobs', '2')
+    assert done.returncode == 0, done.stderr
+    records = json.loads((course / 'run.json').read_text())['games']
+    assert {record['termination'] for record in records} == {'normal'}
+    # the last mover loses, and ab2 sees to the end: it never loses to random
+    assert all(record['score'] != (0 if record['first'] == 'ab2' else 1)
+               for record in records if {record['first'], record['second']} == {'ab2', 'random'})
+
+
+def test_a_list_move_is_told_apart_from_a_tuple(course):
+    done = run('play', 'hw/nim_numbers.py:GameOfNim(board=[1, 1])', 'human', 'random',
+               stdin='(0, 1)\n[0, 1]\n')
+    assert "'(0, 1)' is not a legal move here" in done.stdout
+    assert 'human (0): [0, 1]' in done.stdout
+
+
+def test_two_spellings_of_one_file_game_are_one_variant(course):
+    done = run('--players', 'random,ab2', '--variants', 'hw/game_of_nim.py:GameOfNim(board=[3,1])',
+               './hw/game_of_nim.py:GameOfNim(board=[3, 1])', 'hw/game_of_nim.py:GameOfNim',
+               '--json', 'run.json')
+    assert done.returncode == 0, done.stderr
+    assert len(json.loads((course / 'run.json').read_text())['settings']['variants']) == 2
+
+
+@pytest.mark.parametrize('spec, said', [
+    ('nowhere.py:Konane', "no game file 'nowhere.py'"),
+    ('course/konane.py:Konan', "course/konane.py has no class 'Konan'"),
+    ('course/konane.py:GameState', 'is not a Game'),
+    ('course/konane.py:Konane(side=6)', "has no parameter 'side'; its parameters: size"),
+    ('course/konane.py:Konane(size=1)', 'cannot be made: KeyError: (0, 1) (konane.py, line 10)'),
+    ('hw/game_of_nim.py:GameOfNim(board=[0])', 'the initial state has no legal move'),
+    ('hw/game_of_nim.py:GameOfNim(board=7)', 'cannot be made: TypeError'),
+    ('course/konane.py:Konane(size=[4,)', 'malformed game spec'),
+    ('hw/asks.py:GameOfNim', "asks for input when imported: guard its script with if __name__"),
+])
+def test_a_game_that_cannot_be_had_is_a_one_line_usage_error(course, spec, said):
+    (course / 'hw/asks.py').write_text(GAME_OF_NIM.replace('FIRST', "'MAX'").replace(
+        'SECOND', "'MIN'").replace('MOVE', '') + "\nname = input('Your name? ')\n")
+    for command in (['--players', 'random,ab2', '--variants', spec], ['play', spec, 'random', 'ab2'],
+                    ['tree', spec]):
+        done = run(*command)
+        assert done.returncode == 2, (command, done.stdout)
+        assert said in done.stderr and len(done.stderr.strip().splitlines()) == 1, done.stderr
+        assert 'Traceback' not in done.stderr
+
+
+BROKEN = '''\
+from games import *
+
+
+class Breaks(Game):
+    def __init__(self, how='raise'):
+        self.how = how
+        self.initial = GameState(to_move='A', utility=0, board=[0], moves=[])
+
+    def actions(self, state):
+        return [1, 2]
+
+    def result(self, state, move):
+        n = state.board[0] + 1
+        if self.how == 'raise' and n == 3:
+            raise RuntimeError('result broke')
+        mover = 'Z' if self.how == 'stranger' and n == 3 else 'B' if state.to_move == 'A' else 'A'
+        return GameState(to_move=mover, utility=0, board=[n], moves=[])
+
+    def utility(self, state, player):
+        return None if self.how == 'none' else 0
+
+    def terminal_test(self, state):
+        return self.how != 'endless' and state.board[0] >= 4
+'''
+
+
+@pytest.mark.parametrize('how, detail', [
+    ('raise', 'the game failed: RuntimeError: result broke (breaks.py, line 15)'),
+    ('stranger', "the game failed: to_move names 'Z', who has no seat"),
+    ('none', 'the game failed: utility returned None, not a number'),
+    ('endless', 'no result after 1000 plies'),
+])
+def test_a_game_that_fails_in_a_game_ends_that_game_alone(course, how, detail):
+    (course / 'breaks.py').write_text(BROKEN)
+    done = run('--players', 'random,subs/student.py', '--variants', f"breaks.py:Breaks(how='{how}')",
+               'simple-nim', '--json', 'run.json', '--sandbox', 'process')
+    assert done.returncode == 0, done.stderr
+    records = json.loads((course / 'run.json').read_text())['games']
+    broken = [record for record in records if record['variant'] != 'simple-nim']
+    assert {record['termination'] for record in broken} == {'adjudicated draw'}
+    assert all(detail in record['detail'] for record in broken), broken[0]['detail']
+    assert all(record['termination'] == 'normal' for record in records if record not in broken)
+
+
+def test_a_run_keeps_the_digest_of_its_game_file(course):
+    assert run('--players', 'random,ab2', '--variants', 'hw/game_of_nim.py:GameOfNim',
+               '--db', 'run.db').returncode == 0
+    settings = json.loads(sqlite3.connect('run.db').execute('SELECT json FROM settings')
+                          .fetchone()[0])
+    assert list(settings['game_files']) == ['hw/game_of_nim.py:GameOfNim']
+    (course / 'hw/game_of_nim.py').write_text(textwrap.dedent(GAME_OF_NIM).replace(
+        'FIRST', "'MAX'").replace('SECOND', "'MIN'").replace('MOVE', '') + '# fixed\n')
+    again = run('--players', 'random,ab2', '--variants', 'hw/game_of_nim.py:GameOfNim',
+                '--db', 'run.db', '--resume')
+    assert again.returncode == 2 and 'game_files' in again.stderr
+    assert 'hw/game_of_nim.py has changed since this run' in run('games', '--db', 'run.db').stderr
+
+
+PRYING = '''\
+import os
+
+
+def player(game, state):
+    type(game).utility = lambda self, state, player: 99   # only its own copy
+    for path in (GAME, os.path.join(os.path.dirname(GAME), 'board.py')):
+        try:
+            with open(path, 'a') as file:
+                file.write('raise SystemExit("tampered")\\n')
+        except OSError:
+            pass
+    return game.actions(state)[0]
+'''
+
+
+@pytest.mark.parametrize('level', LEVELS)
+def test_a_hostile_player_changes_neither_the_game_nor_another_game(course, level):
+    game = str(course / 'course/konane.py')
+    (course / 'subs/pry.py').write_text(f'GAME = {game!r}\n' + PRYING)
+    os.chmod(course / 'course', 0o755)
+    before = (course / 'course/konane.py').read_text()
+    done = run('--players', 'random,ab2,subs/pry.py', '--variants',
+               'course/konane.py:Konane(size=4)', '--games', '2', '--sandbox', level,
+               '--json', 'run.json')
+    assert done.returncode == 0, done.stderr
+    assert (course / 'course/konane.py').read_text() == before
+    records = json.loads((course / 'run.json').read_text())['games']
+    assert {record['termination'] for record in records} == {'normal'}
+    assert all(record['score'] in (0, 1) for record in records)
+
+
+MINIMAX = '''\
+def minmax_decision(state, game):
+    player = game.to_move(state)
+
+    def value(state):
+        if game.terminal_test(state):
+            return game.utility(state, player)
+        values = [value(game.result(state, move)) for move in game.actions(state)]
+        return max(values) if game.to_move(state) == player else min(values)
+
+    return max(game.actions(state), key=lambda move: value(game.result(state, move)))
+'''
+
+
+def test_a_course_folder_plays_and_grades_its_game_file_with_no_options(course):
+    (course / 'tournament.toml').write_text(
+        'variants = ["course/konane.py:Konane(size=4)", "hw/game_of_nim.py:GameOfNim"]\n'
+        'players = ["random", "ab2"]\nsubmissions = "subs"\ngames = 1\njson = "class.json"\n'
+        'sandbox = "process"\n\n[check]\nfunctions = ["minmax_decision"]\n'
+        'variants = ["hw/game_of_nim.py:GameOfNim(board=[2, 2])"]\nsandbox = "process"\n')
+    played = run()
+    assert played.returncode == 0, played.stderr
+    records = json.loads((course / 'class.json').read_text())['games']
+    assert {record['variant'] for record in records} == {'course/konane.py:Konane(size=4)',
+                                                         'hw/game_of_nim.py:GameOfNim'}
+    assert {'student'} <= {record['first'] for record in records}
+    (course / 'mine.py').write_text(MINIMAX)
+    graded = run('check', 'mine.py')
+    assert "PASS 1/1 minmax_decision on hw/game_of_nim.py:GameOfNim(board=[2, 2])" in graded.stdout
+    assert 'FAIL' not in graded.stdout, graded.stdout
