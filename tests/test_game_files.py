@@ -8,6 +8,7 @@ import json
 import os
 import sqlite3
 import textwrap
+import zipfile
 
 import pytest
 
@@ -315,3 +316,17 @@ def test_a_course_folder_plays_and_grades_its_game_file_with_no_options(course):
     graded = run('check', 'mine.py')
     assert "PASS 1/1 minmax_decision on hw/game_of_nim.py:GameOfNim(board=[2, 2])" in graded.stdout
     assert 'FAIL' not in graded.stdout, graded.stdout
+
+
+def test_a_gradescope_bundle_carries_its_game_files(course):
+    made = run('gradescope-bundle', 'autograder.zip', '--functions', 'minmax_decision',
+               '--variants', 'course/konane.py:Konane(size=4)', 'hw/game_of_nim.py:GameOfNim')
+    assert made.returncode == 0, made.stderr
+    with zipfile.ZipFile(course / 'autograder.zip') as archive:
+        names = set(archive.namelist())
+        script = archive.read('run_autograder').decode()
+    assert {'project/game_files/konane.py', 'project/game_files/board.py',
+            'project/game_files_2/game_of_nim.py'} <= names
+    assert 'project/game_files/games.py' not in names  # aima-python's own is never used
+    assert ("--variants 'game_files/konane.py:Konane(size=4)' "
+            'game_files_2/game_of_nim.py:GameOfNim') in script

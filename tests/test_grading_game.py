@@ -389,10 +389,10 @@ def test_a_gradescope_bundle_carries_the_reference_file(tmp_path, reference):
     assert made.returncode == 0, made.stderr
     root = tmp_path / 'autograder'
     with zipfile.ZipFile(bundle) as archive:
-        assert 'project/reference/solution.py' in archive.namelist()
+        assert 'project/game_files/solution.py' in archive.namelist()
         archive.extractall(root / 'source')
     script = root / 'source' / 'run_autograder'
-    assert "--game-positions '(0, 3)' --reference reference/solution.py:GameOfNim" in \
+    assert "--game-positions '(0, 3)' --reference game_files/solution.py:GameOfNim" in \
         script.read_text()
     (root / 'submission').mkdir()
     (root / 'submission' / 'game_of_nim.py').write_text(OTHER_LABELS)

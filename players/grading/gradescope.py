@@ -21,9 +21,10 @@ PROJECT_FILES = ('setup.cfg', 'pyproject.toml', 'README.md')
 line, to install it in the autograder."""
 CASES_NAME = 'cases.json'
 """The name of the instructor's case file in the bundle."""
-REFERENCE_FOLDER = 'reference'
-"""The folder of the bundle's project that holds the reference's game file (and the
-modules it imports from its folder)."""
+GAME_FOLDER = 'game_files'
+"""The folder of the bundle's project that holds the game files its options name
+(the reference's, the variants'), with the modules they import from their folder;
+a second folder of game files goes in game_files_2, and so on."""
 
 
 def results(report: Report) -> dict:
@@ -109,13 +110,11 @@ def bundle(path: str, project: str, script: str, options: list[str],
     (options then name them by their place in the bundle)."""
     if cases is not None:
         options = options + ['--cases', CASES_NAME]
-    carried: tuple = ()
-    if reference is not None and game_files.is_file_spec(reference):
-        game_file, _, call = game_files.normal_spec(reference).partition(':')
-        carried = game_files.source_of(game_file).files
-        reference = f'{REFERENCE_FOLDER}/{os.path.basename(game_file)}:{call}'
     if reference is not None:
         options = options + ['--reference', reference]
+    carried: dict[str, tuple] = {}  # the folder of each game file's source -> its place
+    options = [_carried(option, carried) if game_files.is_file_spec(option) else option
+               for option in options]
     with zipfile.ZipFile(path, 'w', zipfile.ZIP_DEFLATED) as archive:
         _add_text(archive, 'setup.sh', SETUP)
         _add_text(archive, 'run_autograder',
@@ -133,8 +132,23 @@ def bundle(path: str, project: str, script: str, options: list[str],
                         archive.write(full, 'project/' + os.path.relpath(full, project))
         if cases is not None:
             archive.write(cases, f'project/{CASES_NAME}')
-        for name, text in carried:
-            archive.writestr(f'project/{REFERENCE_FOLDER}/{name}', text)
+        for place, files in carried.values():
+            for name, text in files:
+                archive.writestr(f'project/{place}/{name}', text)
+
+
+def _carried(spec: str, carried: dict[str, tuple]) -> str:
+    """Return a game file's spec as the bundle names it, adding its source to carried
+    ({folder: (its place in the bundle, the files)})."""
+    path, _, call = game_files.normal_spec(spec).partition(':')
+    source = game_files.source_of(path)
+    folder = os.path.dirname(os.path.abspath(path))
+    if folder not in carried:
+        place = GAME_FOLDER if not carried else f'{GAME_FOLDER}_{len(carried) + 1}'
+        carried[folder] = (place, ())
+    place, files = carried[folder]
+    carried[folder] = (place, tuple(sorted(set(files) | set(source.files))))
+    return f'{place}/{os.path.basename(path)}:{call}'
 
 
 def _add_text(archive: zipfile.ZipFile, name: str, content: str) -> None:
