@@ -43,8 +43,9 @@ def make_games(settings: Settings) -> dict[str, Game]:
 def make_checks(settings: Settings, games: dict[str, Game] | None = None) -> list[Check]:
     """Every check of the functions the settings ask for: each search on the made-up
     trees, on a real position of each game and on the instructor's cases, then the
-    player's checks, then those of the student's game class if one is asked for. Games of chance are played only in the legal-moves check: the
-    textbook's searches have no chance nodes, and luck has no place in a pass mark."""
+    player's checks, then those of the student's game class if one is asked for.
+    Games of chance are played only in the legal-moves check: the textbook's
+    searches have no chance nodes, and luck has no place in a pass mark."""
     games = make_games(settings) if games is None else games
     checks = []
     for function in SEARCH_FUNCTIONS:
