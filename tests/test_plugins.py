@@ -218,7 +218,7 @@ def test_a_round_robin_on_the_plugins_game_is_reported_and_replayed(venv, tmp_pa
     (tmp_path / 'student.py').write_text(STUDENT)
     (tmp_path / 'hostile.py').write_text(HOSTILE.replace('@TARGETS@', repr(json.dumps(
         {'modules': modules, 'sites': [sites, ROOT]}))))
-    players = f'random,ab2,mcts,staff,student={tmp_path / "student.py"}'
+    players = f'random,ab2,mcts(N=30),staff,student={tmp_path / "student.py"}'
     players += f',hostile={tmp_path / "hostile.py"}' if hostile else ''
     page, db, out = tmp_path / 'run.html', tmp_path / 'run.sqlite', tmp_path / 'run.json'
     done = run(python, '--players', players, '--variants', 'konane', '--sandbox', level,
