@@ -2,19 +2,20 @@
 """Benchmark the tournament runner (not a test; pytest does not collect it).
 
     python players/bench/benchmark_tournament.py                    # every figure
-    python players/bench/benchmark_tournament.py --baseline b72f42f # also the same runs on an older commit
+    python players/bench/benchmark_tournament.py --goals            # the goals' rows alone
+    python players/bench/benchmark_tournament.py --baseline REV     # another anchor commit
 
-Prints the wall time of a class tournament of ten students' files (at each jail
-level), the same class handing in folders (a player.py, a helper module and a
-data file each) beside it, what importing an allowed package (numpy) adds to a
-jail's start, and the wall time of the default run (with --baseline, each beside the same run of an
-older commit of this repository, such as b72f42f, the last before jails, the
-runs interleaved), the --jobs 1 against
---jobs 2 speed-up on a tournament of 300 heavy games, what a jail costs (its
-start-up a game, at each level, and its protocol a move, for a Python player and
-for a program in Python speaking JSON lines), and the peak memory
-(resident set) of runs of growing size, which should stay flat because records
-stream to the store."""
+Prints the wall time of a class tournament of ten students' files at each jail
+level, beside the same run of the anchor commit (b72f42f, the last before jails,
+unless --baseline names another; the runs interleaved), the same class handing in
+folders (a player.py, a helper module and a data file each) beside single files,
+what importing an allowed package (numpy) adds to a jail's start, the default run
+beside the anchor's, the --jobs 1 against --jobs 2 speed-up on a tournament of 300
+heavy games, what a jail costs (its start-up a game, at each level, and its
+protocol a move, for a Python player and for a program in Python speaking JSON
+lines), the peak memory (resident set) of runs of growing size, which should stay
+flat because records stream to the store, and last the goals' table: each
+measure beside its anchor and its goal."""
 
 from __future__ import annotations
 
@@ -26,6 +27,8 @@ import subprocess
 import sys
 import tempfile
 import time
+
+import tabulate
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path[:0] = [ROOT]
@@ -46,6 +49,14 @@ SPEEDUP = ['--players', 'mcts,ab3,random', '--variants', 'tictactoe', 'misere-ni
            '--games', '25', '--openings', '2']
 """3 players, 3 pairings, 2 variants, 25 pairs of 2 games: 300 games, most with mcts."""
 MEMORY = ['--players', 'random,ab1', '--variants', 'simple-nim']
+ANCHOR = 'b72f42f'
+"""The commit the class tournament is timed against: the last before jails."""
+CLASS_GOAL = 1.5
+"""The class tournament's goal: at most this many times the anchor's wall time."""
+SPEEDUP_GOAL = 1.8
+"""The --jobs 2 speed-up's goal: at least this."""
+GOAL_HEADERS = ['Measure', 'Anchor', 'Now', 'Ratio', 'Goal', '']
+"""The columns of the goals' table."""
 CLASS_VARIANTS = ['--variants', 'simple-nim', 'tictactoe', 'nim', '--games', '1']
 """The class workload: ten students, random and ab2 on three games, a pair of games a
 pairing: 66 pairings x 3 variants x 2 = 396 games."""
@@ -125,9 +136,10 @@ def default_run(baseline: str | None, repeat: int) -> None:
     print(f'  ratio: {best["this tree"][0] / best[baseline][0]:.2f}x the baseline\'s wall time')
 
 
-def class_workload(baseline: str | None, repeat: int) -> None:
+def class_workload(baseline: str | None, repeat: int) -> list[list]:
     """Print the wall time of the class tournament (see CLASS_VARIANTS) at each jail
-    level, beside the baseline commit's when given (which may know no levels)."""
+    level, beside the baseline commit's when given (which may know no levels);
+    return a row of GOAL_HEADERS for each level measured beside the baseline."""
     with tempfile.TemporaryDirectory() as folder:
         os.chmod(folder, 0o755)
         specs = []
@@ -151,6 +163,13 @@ def class_workload(baseline: str | None, repeat: int) -> None:
     for label, (seconds, _, _) in best.items():
         ratio = f' ({seconds / best[baseline][0]:.2f}x {baseline})' if baseline else ''
         print(f'  {label}: {seconds:.1f} s wall{ratio}')
+    if not baseline:
+        return []
+    return [[f'class tournament, 396 games, {label.split(", ")[1]}',
+             f'{baseline}: {best[baseline][0]:.1f} s', f'{seconds:.1f} s',
+             f'{seconds / best[baseline][0]:.2f}x', f'at most {CLASS_GOAL:g}x',
+             _met(seconds / best[baseline][0] <= CLASS_GOAL)]
+            for label, (seconds, _, _) in best.items() if label != baseline]
 
 
 def class_folders(repeat: int) -> None:
@@ -241,13 +260,30 @@ def worktree(revision: str | None, folder: str):
         subprocess.run(['git', 'worktree', 'remove', '--force', path], cwd=ROOT)
 
 
-def speedup(repeat: int) -> None:
-    """Print the --jobs 1 against --jobs 2 speed-up on 300 heavy games."""
+def speedup(repeat: int) -> list:
+    """Print the --jobs 1 against --jobs 2 speed-up on 300 heavy games; return its
+    row of GOAL_HEADERS."""
     print(f'speed-up on 300 games ({" ".join(SPEEDUP)}), best of {repeat}, interleaved:')
     best = interleaved({jobs: ([*SPEEDUP, '--jobs', str(jobs)], ROOT) for jobs in (1, 2)}, repeat)
     for jobs, (seconds, _, _) in best.items():
         print(f'  --jobs {jobs}: {seconds:.1f} s wall')
-    print(f'  speed-up: {best[1][0] / best[2][0]:.2f}x')
+    ratio = best[1][0] / best[2][0]
+    print(f'  speed-up: {ratio:.2f}x')
+    return ['--jobs 2 speed-up, 300 games', f'--jobs 1: {best[1][0]:.1f} s',
+            f'{best[2][0]:.1f} s', f'{ratio:.2f}x', f'at least {SPEEDUP_GOAL:g}x',
+            _met(ratio >= SPEEDUP_GOAL)]
+
+
+def _met(met: bool) -> str:
+    """The goal column's word: met or not."""
+    return 'met' if met else 'NOT MET'
+
+
+def print_goals(rows: list[list]) -> None:
+    """Print the rows of the tournament's speed goals (issue 29), each beside its anchor."""
+    print('\nThe goals, each beside its anchor (the engine\'s are printed by '
+          'tournament.py bench):')
+    print(tabulate.tabulate(rows, GOAL_HEADERS, disable_numparse=True))
 
 
 def jail_costs(count: int = 200) -> None:
@@ -336,22 +372,29 @@ def main() -> None:
     """Print the benchmark's figures."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument('--skip-default', action='store_true', help='skip the default run')
-    parser.add_argument('--baseline', metavar='REV', help='also time the default run of this '
-                        'commit, interleaved with this tree\'s')
+    parser.add_argument('--baseline', metavar='REV', default=ANCHOR, help='the commit whose '
+                        'class tournament and default run are timed beside this tree\'s, '
+                        f'interleaved (default {ANCHOR}, the last before jails)')
     parser.add_argument('--repeat', type=int, default=3, help='runs of each compared case')
+    parser.add_argument('--goals', action='store_true', help='only the rows of the goals: '
+                        'the class tournament and the --jobs 2 speed-up')
     args = parser.parse_args()
     print(f'CPUs usable: {len(os.sched_getaffinity(0))}; Python {sys.version.split()[0]}; '
           f'load average before: {os.getloadavg()[0]:.2f} (other work slows the figures)')
-    class_workload(args.baseline, args.repeat)
+    goals = class_workload(args.baseline, args.repeat)
+    if args.goals:
+        print_goals(goals + [speedup(args.repeat)])
+        return
     class_folders(args.repeat)
     allowed_import()
     if not args.skip_default:
         default_run(args.baseline, args.repeat)
-    speedup(args.repeat)
+    goals.append(speedup(args.repeat))
     jail_costs()
     for pairs in (250, 1000, 4000):
         seconds, _, megabytes = timed_run(*MEMORY, '--games', str(pairs), '--jobs', '2')
         print(f'memory, {2 * pairs} games: peak {megabytes:.0f} MB ({seconds:.1f} s)')
+    print_goals(goals)
 
 
 if __name__ == '__main__':
