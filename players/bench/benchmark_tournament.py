@@ -55,8 +55,7 @@ CLASS_GOAL = 1.5
 """The class tournament's goal: at most this many times the anchor's wall time."""
 SPEEDUP_GOAL = 1.8
 """The --jobs 2 speed-up's goal: at least this."""
-GOAL_HEADERS = ['Measure', 'Anchor', 'Now', 'Ratio', 'Goal', '']
-"""The columns of the goals' table."""
+GOAL_HEADERS = ['Measure', 'Anchor', 'Now', 'Ratio', 'Goal', '']  # the goals' table
 CLASS_VARIANTS = ['--variants', 'simple-nim', 'tictactoe', 'nim', '--games', '1']
 """The class workload: ten students, random and ab2 on three games, a pair of games a
 pairing: 66 pairings x 3 variants x 2 = 396 games."""
