@@ -9,6 +9,7 @@ from games import Nim, TreeGame
 from players.arena.naming import name_players, split_specs
 from players import registry
 from command_line import run
+from theory import chain
 
 def test_commas_inside_brackets_do_not_split_players():
     assert split_specs('ab2, mcts(N=9),x=subs/a.py:player,,') == [
@@ -47,15 +48,6 @@ def test_an_explicit_name_wins_and_others_make_way():
 def test_bad_names_are_errors(entries, message):
     with pytest.raises(ValueError, match=message):
         name_players(entries)
-
-
-def chain(length: int) -> TreeGame:
-    """A tree where MAX's first move a only pays off length plies deep, and b scores 0."""
-    succs, node = {'A': {'a': 'N1', 'b': 'Z'}}, 'N1'
-    for depth in range(1, length):
-        succs[node] = {'m': f'N{depth + 1}'}
-        node = f'N{depth + 1}'
-    return TreeGame(succs, {node: 1, 'Z': 0})
 
 
 def test_ab_with_a_depth_looks_exactly_that_far():

@@ -5,20 +5,12 @@ import pytest
 from games import Nim, TicTacToe, TreeGame
 from players import (PLAYER, PlayerLoadError, alpha_beta_cutoff_search, load_player,
                      make_alpha_beta_player, register)
+from theory import chain
 
 
 def test_registry_has_the_standard_players():
     for name in ['random', 'human', 'minimax', 'mcts'] + [f'ab{n}' for n in range(1, 21)]:
         assert callable(PLAYER[name]), name
-
-
-def chain(length: int) -> TreeGame:
-    """A tree where MAX's first move a only pays off `length` plies deep, and b scores 0."""
-    succs, node = {'A': {'a': 'N1', 'b': 'Z'}}, 'N1'
-    for depth in range(1, length):
-        succs[node] = {'m': f'N{depth + 1}'}
-        node = f'N{depth + 1}'
-    return TreeGame(succs, {node: 1, 'Z': 0})
 
 
 @pytest.mark.parametrize('depth', [1, 2, 3, 5])

@@ -1,7 +1,5 @@
 """The tournament command: its tables, files, determinism, resuming, and bad input."""
 
-import contextlib
-import io
 import json
 import os
 import signal
@@ -13,6 +11,7 @@ import time
 import pytest
 
 import tournament as command
+from command_line import run
 from players.grading import options as grading_options
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -24,14 +23,8 @@ SMALL = ['--players', 'random,ab1,ab2', '--variants', 'nim(piles=(2, 3))', 'simp
 def tournament(*args, check=True):
     """Run the tournament command with args in this process, as python tournament.py
     would (a subprocess adds nothing here but its start); return what it did: its
-    returncode, stdout and stderr."""
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            code = command.main(list(args))
-        except SystemExit as leaving:
-            code = leaving.code if isinstance(leaving.code, int) else 1
-    done = subprocess.CompletedProcess(args, code, out.getvalue(), err.getvalue())
+    returncode, stdout and stderr, having checked that it succeeded, with check."""
+    done = run(*args)
     if check:
         assert done.returncode == 0, done.stderr
     return done

@@ -4,7 +4,7 @@ from functools import lru_cache, reduce
 from itertools import product
 from operator import xor
 
-from games import GrundysGame, Nim, NimState
+from games import GrundysGame, Nim, NimState, TreeGame
 
 
 def nim_sum(piles) -> int:
@@ -81,3 +81,13 @@ def small_games():
         yield game, game.initial
     for first, second in product(range(1, 8), repeat=2):
         yield GrundysGame(first), NimState('P2', (first, second))
+
+
+def chain(length: int) -> TreeGame:
+    """A tree where MAX's first move a only pays off length plies deep, and b scores 0:
+    a search sees a's worth exactly when it looks length plies ahead."""
+    succs, node = {'A': {'a': 'N1', 'b': 'Z'}}, 'N1'
+    for depth in range(1, length):
+        succs[node] = {'m': f'N{depth + 1}'}
+        node = f'N{depth + 1}'
+    return TreeGame(succs, {node: 1, 'Z': 0})
