@@ -1,7 +1,7 @@
 """How the search engine sees Othello, Kalah, Hex and Breakthrough.
 
 Othello's, Kalah's and Breakthrough's states are already cheap (two bit masks, or
-Kalah's tuple of counts), so there a position is the game's own state and its
+Kalah's counts packed into one number), so there a position is the game's own state and its
 children come from the game's result; what these encodings add is what the engine
 needs to share its tables between moves and to know a value is exact: a table key
 of the board and the side to move, the values' bounds (-1 and 1), a bound on the
@@ -36,7 +36,7 @@ class StatePositions(_KnownPositions):
 
 
 class KalahPositions(StatePositions):
-    """Kalah: a state (the mover and the tuple of pits) is its own key; a move that
+    """Kalah: a state (the mover and the packed counts) is its own key; a move that
     ends in the mover's store lets the mover move again."""
 
     def key(self, pos, sign: int):
