@@ -195,6 +195,23 @@ def test_breakthrough_moves_captures_and_wins():
     assert game.parse_move('2 2 2 3', game.initial) == ((2, 2), (2, 3))
 
 
+
+def test_a_breakthrough_move_is_checked_however_it_is_given():
+    """actions' own tuples, equal tuples and lists make the same move; numbers that are
+    not whole numbers do not, nor does a move of the player not to move."""
+    import pickle
+    game = Breakthrough(rows=5, columns=4)
+    listed = game.actions(game.initial)[0]
+    assert listed == ((1, 1), (1, 2))
+    after = game.result(game.initial, listed)
+    for same in (((1, 1), (1, 2)), [[1, 1], [1, 2]], game.parse_move('1 1 1 2', game.initial)):
+        assert game.result(game.initial, same) == after
+    for wrong in (((1.0, 1), (1, 2)), ((True, 1), (1, 2)), ((1, 5), (1, 4)), None, ((1, 1),)):
+        with pytest.raises(IllegalMoveError, match='the legal moves include 1 1 1 2'):
+            game.result(game.initial, wrong)
+    assert after.board[(1, 2)] == 'B' and (1, 1) not in after.board and len(after.board) == 8
+    assert pickle.loads(pickle.dumps(after)) == after
+
 def test_breakthrough_boards_are_set_up_as_openspiels_and_too_small_ones_refused():
     """One row of pieces each on fewer than 6 rows, two from 6 up; OpenSpiel's first
     player starts at the top, so its board upside down is ours."""
