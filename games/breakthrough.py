@@ -11,24 +11,35 @@ from .base import Game, IllegalMoveError
 from .discs import Discs, check_size, grid_text
 
 
-class BreakthroughState(namedtuple('BreakthroughState', 'to_move, utility, board')):
+class BreakthroughState(namedtuple('BreakthroughState',
+                                  'to_move, utility, black, white, columns, rows')):
     """A position: the player to move ('B' or 'W'), the utility to B (1 or -1 once
-    someone has broken through, else 0) and the board (a Discs mapping of squares to
-    'B' and 'W')."""
+    someone has broken through, else 0), the bit masks of B's and W's pieces and the
+    board's size; board reads them as a Discs mapping of squares to 'B' and 'W'."""
 
     __slots__ = ()
+
+    @property
+    def board(self) -> Discs:
+        """The pieces, a Discs mapping of squares to 'B' and 'W'."""
+        return Discs(self.columns, self.rows, self.black, self.white)
 
     def _repr_svg_(self) -> str:
         """The board as a picture, for Jupyter notebooks."""
         caption = {1: 'B won', -1: 'W won'}.get(self.utility, f'{self.to_move} to move')
-        return pictures.grid(self.board, self.board.h, self.board.v, caption)
+        return pictures.grid(self.board, self.columns, self.rows, caption)
+
+
+_make = tuple.__new__
+"""Make a state of its fields (as namedtuple's _make does), with no check."""
 
 
 class Shape:
-    """The fixed bit tables of a board of columns x rows: square (x, y) is bit
-    (y - 1) * columns + x - 1; for each player the shifts of a step forward (straight,
-    then diagonally left and right, with the squares that can make it without leaving
-    the board) and the far row."""
+    """The fixed tables of a board of columns x rows: square (x, y) is bit
+    (y - 1) * columns + x - 1; for each player the shifts of a step forward (diagonally
+    left, straight, diagonally right, with the squares that can make it without
+    leaving the board), every move as a tuple ((x, y), (x2, y2)), found by its step
+    (listed) and by itself (bits), and the far row."""
 
     def __init__(self, columns: int, rows: int):
         self.columns, self.rows = columns, rows
@@ -39,14 +50,30 @@ class Shape:
         self.far = {'B': row << columns * (rows - 1), 'W': row}
         self.row_masks = [row << columns * y for y in range(rows)]
         c = columns
-        self.steps = {'B': ((c, full), (c - 1, not_first), (c + 1, not_last)),
-                      'W': ((-c, full), (-c - 1, not_first), (-c + 1, not_last))}
+        self.steps = {'B': ((c - 1, not_first), (c, full), (c + 1, not_last)),
+                      'W': ((-c - 1, not_first), (-c, full), (-c + 1, not_last))}
+        self.listed = {player: [None] * 3 * columns * rows for player in self.steps}
+        """For each player, the move of the piece on bit i with step s at index 3 i + s."""
+        self.bits = {player: {} for player in self.steps}
+        """For each player, each move's (start bit, end bit, straight ahead, the move)."""
+        for player, steps in self.steps.items():
+            for start in range(columns * rows):
+                for step, (shift, source) in enumerate(steps):
+                    end = start + shift
+                    if source >> start & 1 and 0 <= end < columns * rows:
+                        move = (self.square(start), self.square(end))
+                        self.listed[player][3 * start + step] = move
+                        self.bits[player][move] = (1 << start, 1 << end, step == 1, move)
 
     @classmethod
     @lru_cache(maxsize=8)
     def of(cls, columns: int, rows: int) -> 'Shape':
         """The shape of a board, built once per process."""
         return cls(columns, rows)
+
+    def square(self, index: int) -> tuple:
+        """The square (x, y) of a bit index."""
+        return index % self.columns + 1, index // self.columns + 1
 
     def rows_ahead(self, pieces: int, player) -> int:
         """The rows player's pieces have advanced from player's first row, in all."""
@@ -55,20 +82,20 @@ class Shape:
                    for y, mask in enumerate(self.row_masks))
 
     def moves(self, own: int, other: int, player) -> list:
-        """The (from, to) bit indexes of player's moves, own being player's pieces:
-        straight ahead onto an empty square, diagonally onto any but an own piece;
-        ordered by the piece's square, then by the target's column."""
+        """Player's moves, own being player's pieces: straight ahead onto an empty
+        square, diagonally onto any but an own piece; ordered by the piece's square,
+        then by the target's column."""
         found = []
-        for number, (shift, source) in enumerate(self.steps[player]):
+        for step, (shift, source) in enumerate(self.steps[player]):
             targets = (own & source) << shift if shift > 0 else (own & source) >> -shift
-            targets &= ~(own | other) if number == 0 else self.full & ~own
+            targets &= ~(own | other) if step == 1 else self.full & ~own
             while targets:
                 low = targets & -targets
-                to = low.bit_length() - 1
-                found.append((to - shift, to))
+                found.append(3 * (low.bit_length() - 1 - shift) + step)
                 targets ^= low
         found.sort()
-        return found
+        listed = self.listed[player]
+        return [listed[key] for key in found]
 
 
 class Breakthrough(Game):
@@ -92,64 +119,63 @@ class Breakthrough(Game):
         self.shape = Shape.of(columns, rows)
         home = 2 if rows >= self.TWO_ROWS_FROM else 1
         pieces = (1 << home * columns) - 1
-        self.initial = BreakthroughState('B', 0, Discs(columns, rows, pieces,
-                                                       pieces << columns * (rows - home)))
+        self.initial = BreakthroughState('B', 0, pieces, pieces << columns * (rows - home),
+                                         columns, rows)
 
     def params(self) -> dict:
         """Return the constructor arguments that make this game."""
         return {'rows': self.rows, 'columns': self.columns}
 
-    def square(self, index: int) -> tuple:
-        """The square (x, y) of a bit index."""
-        return index % self.columns + 1, index // self.columns + 1
-
     def actions(self, state) -> list:
         """Every move of the player to move, ((x, y), (x2, y2)), by the square of the
         piece (row by row from y = 1), then by the target's column; none once someone
         has won."""
-        if state.utility:
+        mover, utility, black, white, _, _ = state
+        if utility:
             return []
-        black, white = state.board.masks
-        own, other = (black, white) if state.to_move == 'B' else (white, black)
-        square = self.square
-        return [(square(start), square(end))
-                for start, end in self.shape.moves(own, other, state.to_move)]
+        if mover == 'B':
+            return self.shape.moves(black, white, mover)
+        return self.shape.moves(white, black, mover)
 
     def result(self, state, move) -> BreakthroughState:
         """Return the state after the player to move makes move, capturing what it lands on."""
-        mover = state.to_move
-        black, white = state.board.masks
+        mover, utility, black, white, columns, rows = state
         own, other = (black, white) if mover == 'B' else (white, black)
-        start, end = self._bits(state, move, own, other)
+        try:
+            start, end, straight, known = self.shape.bits[mover][move]
+        except (KeyError, TypeError):  # no move of mover's on this board, or unhashable
+            start, end, straight = self._bits(state, move)
+        else:
+            if known is not move:  # equal to one of the tuples actions gives: read it as typed
+                start, end, straight = self._bits(state, move)
+        if utility or not own & start or own & end or straight and other & end:
+            raise self._illegal(state, move)
         own ^= start | end
         other &= ~end
-        utility = 0
         if own & self.shape.far[mover] or not other:
             utility = 1 if mover == 'B' else -1
-        board = Discs(self.columns, self.rows, *((own, other) if mover == 'B' else (other, own)))
-        return BreakthroughState('W' if mover == 'B' else 'B', utility, board)
+        if mover == 'B':
+            return _make(BreakthroughState, ('W', utility, own, other, columns, rows))
+        return _make(BreakthroughState, ('B', utility, other, own, columns, rows))
 
-    def _bits(self, state, move, own: int, other: int) -> tuple:
-        """Return the bits of a legal move's two squares; raise IllegalMoveError for
-        anything else."""
-        forward = 1 if state.to_move == 'B' else -1
+    def _bits(self, state, move) -> tuple:
+        """Return the bits of a move's two squares, ((x, y), (x2, y2)) of whole numbers
+        one step forward for the player to move, and whether it goes straight ahead;
+        raise IllegalMoveError for anything else."""
         try:
             (x, y), (x2, y2) = move
-            legal = (not state.utility and type(x) is type(y) is type(x2) is type(y2) is int
-                     and 1 <= x <= self.columns and 1 <= x2 <= self.columns
-                     and 1 <= y <= self.rows and 1 <= y2 <= self.rows
-                     and y2 == y + forward and abs(x2 - x) <= 1)
-        except (TypeError, ValueError):
-            legal = False
-        if legal:
-            start = 1 << (y - 1) * self.columns + x - 1
-            end = 1 << (y2 - 1) * self.columns + x2 - 1
-            if own & start and not own & end and not (x2 == x and other & end):
-                return start, end
+            if type(x) is type(y) is type(x2) is type(y2) is int:
+                return self.shape.bits[state.to_move][(x, y), (x2, y2)][:3]
+        except (TypeError, ValueError, KeyError):
+            pass
+        raise self._illegal(state, move)
+
+    def _illegal(self, state, move) -> IllegalMoveError:
+        """The error for an illegal move, naming some legal ones."""
         shown = ', '.join(self.typed_move(legal) for legal in self.actions(state)[:8])
-        raise IllegalMoveError(f'illegal move {move!r}: a move is ((x, y), (x2, y2)), one '
-                               f'piece one square forward; the legal moves include '
-                               f'{shown or "none (the game is over)"}')
+        return IllegalMoveError(f'illegal move {move!r}: a move is ((x, y), (x2, y2)), one '
+                                f'piece one square forward; the legal moves include '
+                                f'{shown or "none (the game is over)"}')
 
     def utility(self, state, player) -> float:
         """Return the value to player: 1 for a win, -1 for a loss, 0 while play goes on."""
@@ -162,7 +188,7 @@ class Breakthrough(Game):
 
     def advance(self, state, player) -> tuple:
         """Return player's pieces and the rows they have advanced, in all."""
-        pieces = state.board.mask(player)
+        pieces = state.black if player == 'B' else state.white
         rows = self.shape.rows_ahead(pieces, player)
         return pieces.bit_count(), rows
 
@@ -182,7 +208,8 @@ class Breakthrough(Game):
         """The most plies the game can last: each moves a piece one row nearer its far row."""
         if state.utility:
             return 0
-        return ((self.rows - 1) * len(state.board) - self.advance(state, 'B')[1]
+        pieces = (state.black | state.white).bit_count()
+        return ((self.rows - 1) * pieces - self.advance(state, 'B')[1]
                 - self.advance(state, 'W')[1])
 
     def board_text(self, state, last_move=None) -> str:
@@ -198,7 +225,8 @@ class Breakthrough(Game):
     def drawing(self, state, last_move=None) -> dict:
         """Return the board as a grid of black and white pieces (see TicTacToe.drawing),
         and both squares of last_move."""
-        cells = [''.join(state.board.get((x, y), '.') for x in range(1, self.columns + 1))
+        board = state.board
+        cells = [''.join(board.get((x, y), '.') for x in range(1, self.columns + 1))
                  for y in range(self.rows, 0, -1)]
         return {'kind': 'grid', 'style': 'pieces', 'columns': self.columns, 'rows': self.rows,
                 'cells': cells, 'marks': [list(square) for square in last_move or ()]}

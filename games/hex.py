@@ -23,6 +23,10 @@ class HexState(namedtuple('HexState', 'to_move, utility, board')):
         return pictures.hexes(self.board, self.board.h, caption)
 
 
+_make = tuple.__new__
+"""Make a state of its fields (as namedtuple's _make does), with no check."""
+
+
 class Shape:
     """The fixed bit tables of an n x n Hex board: each cell (x, y) is bit
     (y - 1) * n + x - 1; the masks of B's sides (rows 1 and n) and W's (columns 1 and
@@ -41,6 +45,8 @@ class Shape:
                    + abs(cell[0] + cell[1] - 2 * middle))
         self.order = [(cell, 1 << (cell[1] - 1) * n + cell[0] - 1) for cell in cells]
         """The cells, each with its bit, nearest the centre first (in hexagon steps)."""
+        self.bits = dict(self.order)
+        """Each cell's bit."""
 
     @classmethod
     @lru_cache(maxsize=8)
@@ -140,27 +146,26 @@ class Hex(Game):
 
     def result(self, state, move) -> HexState:
         """Return the state after the player to move puts a stone on the cell move."""
-        black, white = state.board.masks
+        mover, utility, board = state
+        black, white = board.masks
         try:
             x, y = move
-            bit = 1 << ((y - 1) * self.n + x - 1) if 1 <= x <= self.n and 1 <= y <= self.n \
-                and type(x) is type(y) is int else 0
+            bit = self.shape.bits.get((x, y), 0) if type(x) is type(y) is int else 0
         except (TypeError, ValueError):
             bit = 0
-        if state.utility or not bit or (black | white) & bit:
+        if utility or not bit or (black | white) & bit:
             raise IllegalMoveError(f'illegal move {move!r}: the legal moves are the empty '
                                    f'cells, {self.actions(state) or "none (the game is over)"}')
-        mover = state.to_move
         own = (black if mover == 'B' else white) | bit
         start, goal = self.shape.sides[mover]
-        utility = 0
         if own & start and own & goal:  # else no chain can join the sides yet
             group = self.shape.group(own, bit)
             if group & start and group & goal:
                 utility = 1 if mover == 'B' else -1
-        board = Discs(self.n, self.n, own, white) if mover == 'B' else \
-            Discs(self.n, self.n, black, own)
-        return HexState('W' if mover == 'B' else 'B', utility, board)
+        n = self.n
+        if mover == 'B':
+            return _make(HexState, ('W', utility, Discs(n, n, own, white)))
+        return _make(HexState, ('B', utility, Discs(n, n, black, own)))
 
     def utility(self, state, player) -> float:
         """Return the value to player: 1 for a win, -1 for a loss, 0 while play goes on."""

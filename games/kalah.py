@@ -8,17 +8,66 @@ from . import pictures
 from .base import Game, IllegalMoveError
 from .discs import check_size
 
+WIDTH = 16
+"""The bits each pit and store takes in a packed board: room for 65,535 seeds in all."""
+FULL = (1 << WIDTH) - 1
 
-class KalahState(namedtuple('KalahState', 'to_move, board')):
-    """A position: the player to move ('S' or 'N') and the board, a tuple of the
-    seeds in S's pits 1 to p, S's store, N's pits 1 to p and N's store, in the order
-    seeds are sown (counter-clockwise)."""
+
+def pack(board: tuple) -> int:
+    """Return a board's counts packed into one number, WIDTH bits each from the lowest;
+    raise ValueError unless they are whole numbers from 0, at most FULL in all."""
+    if any(type(seeds) is not int or seeds < 0 for seeds in board) or sum(board) > FULL:
+        raise ValueError(f'a Kalah board is counts of seeds from 0, at most {FULL} in all; '
+                         f'got {board!r}')
+    return sum(seeds << WIDTH * at for at, seeds in enumerate(board))
+
+
+def unpack(packed: int, pits: int) -> tuple:
+    """Return the counts of a packed board of pits pits a side, as a tuple."""
+    return tuple(packed >> WIDTH * at & FULL for at in range(2 * pits + 2))
+
+
+class KalahState(namedtuple('KalahState', 'to_move, packed, pits')):
+    """A position: the player to move ('S' or 'N') and the board, the seeds in S's
+    pits 1 to p, S's store, N's pits 1 to p and N's store, in the order seeds are
+    sown (counter-clockwise): KalahState('S', (3, 3, 0, 3, 3, 0)). It keeps them
+    packed into one number (see pack) with p, pits; state.board unpacks them."""
 
     __slots__ = ()
+
+    def __new__(cls, to_move, board: tuple):
+        return super().__new__(cls, to_move, pack(board), len(board) // 2 - 1)
+
+    def __getnewargs__(self) -> tuple:
+        return self.to_move, self.board
+
+    @property
+    def board(self) -> tuple:
+        """The seeds in each pit and store, in the order they are sown."""
+        return unpack(self.packed, self.pits)
+
+    def _replace(self, **changes) -> KalahState:
+        """Return the state with to_move or board changed."""
+        to_move, board = changes.pop('to_move', self.to_move), changes.pop('board', self.board)
+        if changes:
+            raise ValueError(f'Got unexpected field names: {list(changes)!r}')
+        return KalahState(to_move, board)
+
+    def __repr__(self) -> str:
+        return f'KalahState({self.to_move!r}, {self.board!r})'
 
     def _repr_svg_(self) -> str:
         """The board as a picture, for Jupyter notebooks."""
         return pictures.kalah(self.board, f'{self.to_move} to move')
+
+
+_make = tuple.__new__
+"""Make a state of its fields (as namedtuple's _make does), with no check."""
+
+Sowing = namedtuple('Sowing', 'change, last, facing, following')
+Sowing.__doc__ = """What sowing a pit's seeds does: the change to the packed board; the
+shift of the pit the last seed lands in if it is one of the mover's pits (where it
+may capture), else None; the shift of the pit facing it; who moves next."""
 
 
 class Kalah(Game):
@@ -39,83 +88,104 @@ class Kalah(Game):
         self.seeds = check_size('seeds', seeds, 1, 24)
         side = (seeds,) * pits
         self.initial = KalahState('S', side + (0,) + side + (0,))
-        size = 2 * pits + 2
-        self.paths = {}
-        """For each pit's index, the indexes its seeds go to in turn, once round the
-        board: every pit and store but the opponent's store."""
-        for at in range(size):
-            skipped = 2 * pits + 1 if at < pits else pits
-            self.paths[at] = [pit % size for pit in range(at + 1, at + size)
-                              if pit % size != skipped]
+        south = sum(FULL << WIDTH * at for at in range(pits))
+        self.sides = {'S': south, 'N': south << WIDTH * (pits + 1)}
+        """For each player, the mask of their pits in a packed board."""
+        self.pit_masks = {player: [(pit, FULL << WIDTH * (first + pit - 1))
+                                   for pit in range(1, pits + 1)]
+                          for player, first in (('S', 0), ('N', pits + 1))}
+        """For each player, each pit's number and its mask in a packed board."""
+        self.rules = {}
+        """For each player: for each pit number, the pit's index, its shift in a packed
+        board and the Sowing of each count of seeds it can hold at the start (see
+        _sowings); the mask of the opponent's pits; the shift of the player's store."""
+        for player, other, first in (('S', 'N', 0), ('N', 'S', pits + 1)):
+            moves = {pit: (at, WIDTH * at, self._sowings(at, 2 * pits * seeds))
+                     for pit, at in enumerate(range(first, first + pits), 1)}
+            self.rules[player] = moves, self.sides[other], WIDTH * (first + pits)
+
+    def _sowings(self, at: int, most: int) -> list:
+        """The Sowing of the pit at index at holding each count of seeds from 1 to most
+        (None for 0): its seeds go one a pit round the board from the next pit, into
+        every pit and store but the opponent's store and the pit itself."""
+        pits, size = self.pits, 2 * self.pits + 2
+        south = at < pits
+        mover, other = ('S', 'N') if south else ('N', 'S')
+        store, skipped = (pits, size - 1) if south else (size - 1, pits)
+        path = [pit % size for pit in range(at + 1, at + size) if pit % size != skipped]
+        sown = [0]  # sown[r]: the change of a seed in each of the first r pits of the path
+        for pit in path:
+            sown.append(sown[-1] + (1 << WIDTH * pit))
+        sowings = [None]
+        for seeds in range(1, most + 1):
+            laps, rest = divmod(seeds, len(path))
+            last = path[rest - 1]
+            own = last != store and (last < pits) == south
+            sowings.append(Sowing(laps * sown[-1] + sown[rest] - (seeds << WIDTH * at),
+                                  WIDTH * last if own else None, WIDTH * (2 * pits - last),
+                                  mover if last == store else other))
+        return sowings
 
     def params(self) -> dict:
         """Return the constructor arguments that make this game."""
         return {'pits': self.pits, 'seeds': self.seeds}
 
-    def side(self, board: tuple, player) -> tuple:
-        """The seeds in player's pits 1 to p."""
-        start = 0 if player == 'S' else self.pits + 1
-        return board[start:start + self.pits]
-
     def actions(self, state) -> list:
         """The mover's non-empty pits, numbered from 1; none once the game is over."""
-        if self.terminal_test(state):
+        packed, sides = state.packed, self.sides
+        if not packed & sides['S'] or not packed & sides['N']:
             return []
-        return [pit for pit, seeds in enumerate(self.side(state.board, state.to_move), 1)
-                if seeds]
+        return [pit for pit, mask in self.pit_masks[state.to_move] if packed & mask]
 
     def result(self, state, move) -> KalahState:
         """Return the state after the mover sows the seeds of pit move."""
-        board, mover = list(state.board), state.to_move
-        pits = self.pits
-        first = 0 if mover == 'S' else pits + 1
-        if type(move) is not int or not 1 <= move <= pits or not board[first + move - 1] \
-                or self.terminal_test(state):
+        mover, packed, pits = state
+        moves, other_side, store = self.rules[mover]
+        pit = moves.get(move) if type(move) is int else None
+        seeds = packed >> pit[1] & FULL if pit else 0
+        if not seeds or not packed & other_side:
             raise IllegalMoveError(f'illegal move {move!r}: the legal moves are the pits '
                                    f'{self.actions(state) or "none (the game is over)"}')
-        at = first + move - 1
-        path = self.paths[at]
-        laps, rest = divmod(board[at], len(path))
-        board[at] = 0
-        if laps:
-            for pit in path:
-                board[pit] += laps
-        for pit in path[:rest]:
-            board[pit] += 1
-        last = path[rest - 1]
-        store = pits if mover == 'S' else 2 * pits + 1
-        if board[last] == 1 and first <= last < first + pits and board[2 * pits - last]:
-            board[store] += 1 + board[2 * pits - last]
-            board[last] = board[2 * pits - last] = 0
-        if not any(board[:pits]) or not any(board[pits + 1:2 * pits + 1]):
-            board[pits] += sum(board[:pits])
-            board[2 * pits + 1] += sum(board[pits + 1:2 * pits + 1])
-            board[:pits] = board[pits + 1:2 * pits + 1] = [0] * pits
-        following = mover if last == store else ('N' if mover == 'S' else 'S')
-        return KalahState(following, tuple(board))
+        sowings = pit[2]
+        if seeds >= len(sowings):  # more seeds than the game has at the start
+            sowings = self._sowings(pit[0], seeds)
+        change, last, facing, following = sowings[seeds]
+        packed += change
+        if last is not None and packed >> last & FULL == 1 and packed >> facing & FULL:
+            captured = packed >> facing & FULL
+            packed += ((captured + 1) << store) - (1 << last) - (captured << facing)
+        sides = self.sides
+        if not packed & sides['S'] or not packed & sides['N']:
+            board = unpack(packed, pits)
+            south, north = sum(board[:pits]), sum(board[pits + 1:-1])
+            side = (0,) * pits
+            return KalahState(following,
+                              side + (board[pits] + south,) + side + (board[-1] + north,))
+        return _make(KalahState, (following, packed, pits))
 
     def terminal_test(self, state) -> bool:
         """The game is over when a side has no seeds left."""
-        board, pits = state.board, self.pits
-        return not any(board[:pits]) or not any(board[pits + 1:2 * pits + 1])
+        packed, sides = state.packed, self.sides
+        return not packed & sides['S'] or not packed & sides['N']
 
     def utility(self, state, player) -> float:
         """Return the value to player of a final state: 1 for more seeds, -1 for
         fewer, 0 otherwise."""
         if not self.terminal_test(state):
             return 0
-        lead = self.store_lead(state.board, player)
+        lead = self.store_lead(state, player)
         return (lead > 0) - (lead < 0)
 
-    def store_lead(self, board: tuple, player) -> int:
+    def store_lead(self, state, player) -> int:
         """The seeds in player's store less those in the opponent's."""
-        south, north = board[self.pits], board[-1]
+        packed, pits = state.packed, self.pits
+        south, north = packed >> WIDTH * pits & FULL, packed >> WIDTH * (2 * pits + 1) & FULL
         return south - north if player == 'S' else north - south
 
     def evaluate(self, state, player) -> float:
         """The store difference: the seeds in player's store less those in the
         opponent's, squashed into (-0.9, 0.9)."""
-        lead = self.store_lead(state.board, player)
+        lead = self.store_lead(state, player)
         return 0.9 * lead / (abs(lead) + self.pits * self.seeds / 2)
 
     def plies_left(self, state) -> float:

@@ -1,11 +1,12 @@
 """How the search engine sees Othello, Kalah, Hex and Breakthrough.
 
 Othello's, Kalah's and Breakthrough's states are already cheap (two bit masks, or
-Kalah's tuple of counts), so there a position is the game's own state and its
-children come from the game's result; what these encodings add is what the engine
-needs to share its tables between moves and to know a value is exact: a table key
-of the board and the side to move, the values' bounds (-1 and 1), a bound on the
-plies left, and, for Kalah, which moves let the mover move again. Hex's positions
+Kalah's counts packed into one number), so there a position is the game's own state
+and its children come from the game's result; what these encodings add is what the
+engine needs to share its tables between moves and to know a value is exact: a
+table key (the board and the side to move; Kalah's and Breakthrough's states are
+their own), the values' bounds (-1 and 1), a bound on the plies left, and, for
+Kalah, which moves let the mover move again. Hex's positions
 are tuples of masks, so that the many children a search makes and never visits
 cost little; its evaluation is the game's own, computed on the masks."""
 
@@ -35,13 +36,17 @@ class StatePositions(_KnownPositions):
         return self.game.plies_left(pos)
 
 
-class KalahPositions(StatePositions):
-    """Kalah: a state (the mover and the tuple of pits) is its own key; a move that
-    ends in the mover's store lets the mover move again."""
+class PackedPositions(StatePositions):
+    """A known game whose states are tuples of a few numbers (Breakthrough's masks,
+    Kalah's packed counts), each its own key."""
 
     def key(self, pos, sign: int):
         """The state itself."""
         return pos
+
+
+class KalahPositions(PackedPositions):
+    """Kalah: a move that ends in the mover's store lets the mover move again."""
 
     @staticmethod
     def same_mover(pos, child) -> bool:
@@ -108,6 +113,6 @@ class HexPositions(_KnownPositions):
         return HexState(mover, utility, Discs(self.shape.n, self.shape.n, black, white))
 
 
-POSITIONS = {Othello: StatePositions, Hex: HexPositions, Breakthrough: StatePositions,
+POSITIONS = {Othello: StatePositions, Hex: HexPositions, Breakthrough: PackedPositions,
              Kalah: KalahPositions}
 """The encoding of each game class that has one here."""

@@ -107,6 +107,21 @@ def test_connect_four_table_gives_the_median_beside_pons():
     assert all(value in (-1, 0, 1) for value in sets[0].values)
 
 
+
+def test_perft_rows_show_each_sides_best_run_taken_in_turns():
+    from players.bench import boards
+    seconds = {'_ours': [0.4, 0.2, 0.3], '_openspiel': [0.1, 0.3, 0.2]}
+    calls = []
+
+    def run(solve, args, limit):
+        calls.append(solve.__name__)
+        turn = calls.count(solve.__name__) - 1
+        return 1000, None, seconds[solve.__name__][turn % 3]
+    rows = boards.run_perft(run=run)
+    assert calls[:4] == ['_ours', '_openspiel', '_ours', '_openspiel']
+    assert len(calls) == 2 * 3 * len(boards.PERFT)
+    assert rows[0][2:] == ['1,000', '100', '200', '2.0×', 'yes']
+
 def test_the_readme_names_every_benchmark_script():
     assert BENCHMARKS and set(BENCHMARKS) <= NAMED, set(BENCHMARKS) - NAMED
 

@@ -94,13 +94,36 @@ def test_kalah_extra_move_capture_and_the_sweep_at_the_end():
     # which captures the seed sown into S's pit 5 facing it.
     board = (0, 0, 0, 0, 0, 1, 20, 0, 0, 0, 0, 0, 9, 17)
     after = game.result(type(state)('N', board), 6)
-    assert after == ('S', (1, 1, 1, 1, 0, 2, 20, 1, 0, 0, 0, 0, 0, 20))
+    assert after == type(state)('S', (1, 1, 1, 1, 0, 2, 20, 1, 0, 0, 0, 0, 0, 20))
     # N's last seeds leave its side empty: the game ends and S keeps its own.
     after = game.result(type(state)('N', (0, 0, 0, 0, 0, 1, 20, 0, 0, 0, 0, 0, 2, 17)), 6)
     assert after.board == (0, 0, 0, 0, 0, 0, 22, 0, 0, 0, 0, 0, 0, 18)
     assert game.terminal_test(after) and game.utility(after, 'N') == -1
     with pytest.raises(IllegalMoveError):
         game.result(game.initial, 7)
+    # A pit with more seeds than the whole board starts with (a position set by hand):
+    # 27 seeds go round twice (12 a lap: never the pit itself nor N's store) and on
+    # to S's pit 4, which then holds 3 and captures nothing.
+    after = game.result(type(state)('S', (27,) + (0,) * 5 + (0,) + (1,) * 6 + (0,)), 1)
+    assert after.board == (0, 3, 3, 3, 2, 2, 2, 3, 3, 3, 3, 3, 3, 0) and after.to_move == 'N'
+
+
+def test_a_kalah_state_reads_as_its_tuple_of_counts():
+    """The board is kept packed into one number; it reads, copies, pickles and
+    prints as the tuple of counts."""
+    import pickle
+    from games.kalah import KalahState
+    state = Kalah(pits=3, seeds=3).result(Kalah(pits=3, seeds=3).initial, 1)
+    assert state.board == (0, 4, 4, 1, 3, 3, 3, 0) and state.to_move == 'S'
+    assert state == KalahState('S', (0, 4, 4, 1, 3, 3, 3, 0)) and hash(state) == hash(
+        KalahState('S', state.board))
+    assert pickle.loads(pickle.dumps(state)) == state
+    assert repr(state) == "KalahState('S', (0, 4, 4, 1, 3, 3, 3, 0))"
+    assert state._replace(to_move='N', board=(1,) * 8).board == (1,) * 8
+    with pytest.raises(ValueError, match='unexpected field'):
+        state._replace(pits=2)
+    with pytest.raises(ValueError, match='counts of seeds from 0'):
+        KalahState('S', (1, -1, 0, 0))
 
 
 def test_hex_joins_sides_and_its_distance_is_a_shortest_path():
@@ -171,6 +194,23 @@ def test_breakthrough_moves_captures_and_wins():
     assert game.terminal_test(won) and game.utility(won, 'B') == 1
     assert game.parse_move('2 2 2 3', game.initial) == ((2, 2), (2, 3))
 
+
+
+def test_a_breakthrough_move_is_checked_however_it_is_given():
+    """actions' own tuples, equal tuples and lists make the same move; numbers that are
+    not whole numbers do not, nor does a move of the player not to move."""
+    import pickle
+    game = Breakthrough(rows=5, columns=4)
+    listed = game.actions(game.initial)[0]
+    assert listed == ((1, 1), (1, 2))
+    after = game.result(game.initial, listed)
+    for same in (((1, 1), (1, 2)), [[1, 1], [1, 2]], game.parse_move('1 1 1 2', game.initial)):
+        assert game.result(game.initial, same) == after
+    for wrong in (((1.0, 1), (1, 2)), ((True, 1), (1, 2)), ((1, 5), (1, 4)), None, ((1, 1),)):
+        with pytest.raises(IllegalMoveError, match='the legal moves include 1 1 1 2'):
+            game.result(game.initial, wrong)
+    assert after.board[(1, 2)] == 'B' and (1, 1) not in after.board and len(after.board) == 8
+    assert pickle.loads(pickle.dumps(after)) == after
 
 def test_breakthrough_boards_are_set_up_as_openspiels_and_too_small_ones_refused():
     """One row of pieces each on fewer than 6 rows, two from 6 up; OpenSpiel's first

@@ -43,9 +43,9 @@ def print_tables(limit: float, peers: bool = True, only: str | None = None) -> i
         print(tabulate.tabulate(speed.run_first_moves(limit), speed.FIRST_MOVE_HEADERS,
                                 disable_numparse=True))
     if only in (None, 'boards'):
-        print('\nMove counts from the start (perft), every sequence played to its end, cold: '
-              'the Game API (actions, result) beside OpenSpiel\'s C++ games (state.child)',
-              flush=True)
+        print('\nMove counts from the start (perft), every sequence played to its end, cold '
+              f'(the best of {boards.PERFT_REPEAT} runs each, in turns): the Game API '
+              '(actions, result) beside OpenSpiel\'s C++ games (state.child)', flush=True)
         print(tabulate.tabulate(boards.run_perft(limit), boards.PERFT_HEADERS,
                                 disable_numparse=True))
         print('\nab4\'s first move from the start, in a fresh process:', flush=True)
