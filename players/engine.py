@@ -20,6 +20,7 @@ from games import ConnectFour, Game, StochasticGame
 
 from . import connect4
 from .connect4_search import DepthSearch, best_move
+from .pile_search import pile_search
 from .positions import GamePositions, positions_for
 from .timing import CHECK_EVERY, OutOfTime
 
@@ -59,6 +60,7 @@ class _Search:
         self.positions, self.table, self.hints = positions, table, hints
         self.deadline = deadline
         self.nodes = self.hits = self.cutoffs = 0
+        self._won = None
 
     def node(self, pos, key, alpha: float, beta: float, depth: int, sign: int) -> float:
         """Return the value of pos for the player to move: exact if strictly between
@@ -126,6 +128,8 @@ class _Search:
             if len(table) >= TABLE_LIMIT:
                 table.clear()
             flag = UPPER if best <= alpha_in else LOWER if best >= beta else EXACT
+            if depth < 0 and best in positions.bounds:  # no value lies beyond the bounds
+                flag = EXACT
             table[slot] = (best, flag, best_key)
             if hints is not None:
                 if len(hints) >= TABLE_LIMIT:
@@ -133,13 +137,26 @@ class _Search:
                 hints[key] = best_key
         return best
 
+    def top(self, pos, key, alpha: float, beta: float, depth: int, sign: int) -> float:
+        """Return node(...), or the exact value where every position is won or lost
+        and the search goes to the end (by players.pile_search, without windows)."""
+        if depth >= 0 or not self.positions.won_or_lost:
+            return self.node(pos, key, alpha, beta, depth, sign)
+        if self._won is None:
+            self._won = pile_search(self.positions, self.table, TABLE_LIMIT, self.deadline)
+        won, counts = self._won
+        try:
+            return won(pos)
+        finally:
+            self.nodes, self.hits = counts()
+
     def value(self, state, depth: int) -> float:
         """Return the value of a state for the player to move, searched depth plies
         ahead (to the end if depth < 0)."""
         positions = self.positions
         pos = positions.encode(state)
         low, high = positions.bounds
-        return self.node(pos, positions.key(pos, 1), low, high, depth, 1)
+        return self.top(pos, positions.key(pos, 1), low, high, depth, 1)
 
     def root(self, game: Game, state, depth: int) -> Solution:
         """Return the root's value and its first best move in actions order:
@@ -157,8 +174,8 @@ class _Search:
                     if self.node(child, positions.key(child, 1), below, value,
                                  depth - 1, 1) >= value:
                         break
-                elif self.node(child, positions.key(child, -1), -value,
-                               math.nextafter(-value, math.inf), depth - 1, -1) <= -value:
+                elif self.top(child, positions.key(child, -1), -value,
+                              math.nextafter(-value, math.inf), depth - 1, -1) <= -value:
                     break
         return Solution(value, move, self.nodes)
 

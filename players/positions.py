@@ -27,6 +27,8 @@ class GamePositions:
 
     bounds = (-math.inf, math.inf)
     """The least and greatest value a search can return."""
+    won_or_lost = False
+    """Is every position won or lost by the player to move (values 1 and -1 only)?"""
 
     def __init__(self, game: Game, root_player, eval_fn=None):
         self.game, self.root, self.eval_fn = game, root_player, eval_fn
@@ -86,6 +88,8 @@ class _KnownPositions(GamePositions):
 
 class _PilePositions(_KnownPositions):
     """The encoding of pile games, whose positions are canonical tuples of piles."""
+
+    won_or_lost = True
 
     def key(self, pos, sign: int):
         """The position is its own key: it is already canonical."""
@@ -389,3 +393,6 @@ def positions_for(game: Game, root_player, eval_fn=None) -> GamePositions:
         if kind in POSITIONS:
             return POSITIONS[kind](game, root_player)
     return GamePositions(game, root_player, eval_fn)
+
+
+_BoardShape.of(3, 3, 3, False)  # tic-tac-toe's tables are made at import, as a compiled program has them
