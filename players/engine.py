@@ -97,7 +97,10 @@ class _Search:
                 return value
         elif hints is not None and key is not None:
             first = hints.get(key)
-        children = positions.children(pos, sign)
+        if 0 <= depth < 2:
+            children = positions.children(pos, sign)
+        else:
+            children = positions.children_to_search(pos, sign)
         key_of = positions.key
         if first is not None:
             for index, child in enumerate(children):

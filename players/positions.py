@@ -68,6 +68,11 @@ class GamePositions:
         game = self.game
         return [game.result(pos, move) for move in game.actions(pos)]
 
+    def children_to_search(self, pos, sign: int) -> list:
+        """Return the children a search must look at when it sees at least two plies
+        ahead (or to the end): here, all of them."""
+        return self.children(pos, sign)
+
     def same_mover(self, pos, child) -> bool:
         """Does the player to move in pos move again in child, as in Kalah? (The
         search then keeps its side; encodings whose players always alternate set this
@@ -221,6 +226,18 @@ class TicTacToePositions(_KnownPositions):
                 result.append(opponent | (mine | bit) << n)
         return result
 
+    def children_to_search(self, pos: int, sign: int) -> list:
+        """The children, but where the mover cannot make a line and the opponent could
+        at once, the child that takes the opponent's first such square: any other move
+        loses (-1, seen two plies ahead), and none is worth less."""
+        children = self.children(pos, sign)
+        if len(children) > 1:
+            opponent, mine = pos >> self.n, pos & self.low
+            for bit in self.order:
+                if not (mine | opponent) & bit and self.won(opponent | bit):
+                    return [opponent | (mine | bit) << self.n]
+        return children
+
     def state(self, pos: int, sign: int) -> GameState:
         """The game state of a position: the board with pieces by colour, and its empty squares."""
         shape = self.shape
@@ -245,6 +262,7 @@ class ConnectFourPositions(TicTacToePositions):
     are tried first, and a position is its own key."""
 
     gravity = True
+    children_to_search = GamePositions.children_to_search  # a square to block may be out of reach
 
     def __init__(self, game: ConnectFour, root_player, eval_fn=None):
         super().__init__(game, root_player, eval_fn)
