@@ -6,7 +6,8 @@ plies, the other player minimises at odd ones), and the move chosen is the
 first move in actions order with the best value, as the textbook searches
 choose; the table and the move order only make the search faster. Connect
 Four (four in a row, any board) has searches of its own on bit masks
-(players.connect4 and players.connect4_search), with the same values and moves.
+(players.connect4 and players.connect4_search), and so have Nim and Grundy's game
+solved to the end (players.pile_search), with the same values and moves.
 A search given a deadline (a time.monotonic() time) raises OutOfTime past it."""
 
 from __future__ import annotations
