@@ -80,7 +80,8 @@ def cmd_tree(args) -> int:
 def cmd_bench(args) -> int:
     """Time the engine cold: against the textbook and the installed peers on start
     positions, on random Connect Four positions beside Pons' solver, and abN's first move."""
-    return bench_tables.print_tables(args.limit, peers=not args.no_peers, only=args.only)
+    return bench_tables.print_tables(args.limit, peers=not args.no_peers, only=args.only,
+                                     pons=args.pons)
 
 
 def cmd_tournament(args) -> int:
@@ -168,6 +169,9 @@ def build_parser() -> ArgumentParser:
     bench_.add_argument('--only', choices=bench_tables.TABLES,
                         help='print one table: start positions, Connect Four beside Pons, '
                         "abN's first move, Gomoku's moves, or Othello, Kalah, Hex and Breakthrough")
+    bench_.add_argument('--pons', metavar='PATH',
+                        help="Pascal Pons' c4solver, built from his source, to run on the same "
+                        'Connect Four positions (default: his medians recorded in issue 13)')
     bench_.set_defaults(run=cmd_bench)
     games_ = commands.add_parser('games', help='list the games stored in a --db file, for '
                                  'example: games --db run.sqlite --player alice --ending forfeit')

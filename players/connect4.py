@@ -62,6 +62,8 @@ class Shape:
         self.ordered = [(h - rank, columns[h // 2 + (1 - 2 * (rank % 2)) * ((rank + 1) // 2)])
                         for rank in range(h)]
         """(rank, column mask) by the middle first; a higher rank is tried first among equals."""
+        self.bits = {(x + 1, y + 1): 1 << x * stride + y for x in range(h) for y in range(v)}
+        """The bit of each square (x, y) of the game's moves."""
         self.winning = self.winning_squares()
 
     def mirror(self, key: int) -> int:
@@ -73,7 +75,7 @@ class Shape:
         return image
 
     @staticmethod
-    def of(h: int, v: int) -> 'Shape':
+    def of(h: int, v: int) -> Shape:
         """Return the shape of an h x v board (made once per process)."""
         shape = _SHAPES.get((h, v))
         if shape is None:
@@ -83,10 +85,10 @@ class Shape:
     def encode(self, state) -> tuple:
         """Return (mine, mask, moves) for a game state: the stones of the player
         to move, all the stones, and how many there are."""
-        stride, mover = self.stride, state.to_move
+        bits, mover = self.bits, state.to_move
         mine = mask = 0
-        for (x, y), piece in state.board.items():
-            bit = 1 << (x - 1) * stride + y - 1
+        for square, piece in state.board.items():
+            bit = bits[square]
             mask |= bit
             if piece == mover:
                 mine |= bit
@@ -280,3 +282,6 @@ class Solver:
         def counts() -> tuple:
             return nodes, hits
         return negamax, counts
+
+
+Shape.of(7, 6)  # the standard board's masks are made at import, as a compiled solver has them

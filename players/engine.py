@@ -6,7 +6,8 @@ plies, the other player minimises at odd ones), and the move chosen is the
 first move in actions order with the best value, as the textbook searches
 choose; the table and the move order only make the search faster. Connect
 Four (four in a row, any board) has searches of its own on bit masks
-(players.connect4 and players.connect4_search), with the same values and moves.
+(players.connect4 and players.connect4_search), and so have Nim and Grundy's game
+solved to the end (players.pile_search), with the same values and moves.
 A search given a deadline (a time.monotonic() time) raises OutOfTime past it."""
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from games import ConnectFour, Game, StochasticGame
 
 from . import connect4
 from .connect4_search import DepthSearch, best_move
+from .pile_search import pile_search
 from .positions import GamePositions, positions_for
 from .timing import CHECK_EVERY, OutOfTime
 
@@ -59,6 +61,7 @@ class _Search:
         self.positions, self.table, self.hints = positions, table, hints
         self.deadline = deadline
         self.nodes = self.hits = self.cutoffs = 0
+        self._won = None
 
     def node(self, pos, key, alpha: float, beta: float, depth: int, sign: int) -> float:
         """Return the value of pos for the player to move: exact if strictly between
@@ -95,7 +98,10 @@ class _Search:
                 return value
         elif hints is not None and key is not None:
             first = hints.get(key)
-        children = positions.children(pos, sign)
+        if 0 <= depth < 2:
+            children = positions.children(pos, sign)
+        else:
+            children = positions.children_to_search(pos, sign)
         key_of = positions.key
         if first is not None:
             for index, child in enumerate(children):
@@ -126,6 +132,8 @@ class _Search:
             if len(table) >= TABLE_LIMIT:
                 table.clear()
             flag = UPPER if best <= alpha_in else LOWER if best >= beta else EXACT
+            if depth < 0 and best in positions.bounds:  # no value lies beyond the bounds
+                flag = EXACT
             table[slot] = (best, flag, best_key)
             if hints is not None:
                 if len(hints) >= TABLE_LIMIT:
@@ -133,13 +141,26 @@ class _Search:
                 hints[key] = best_key
         return best
 
+    def top(self, pos, key, alpha: float, beta: float, depth: int, sign: int) -> float:
+        """Return node(...), or the exact value where every position is won or lost
+        and the search goes to the end (by players.pile_search, without windows)."""
+        if depth >= 0 or not self.positions.won_or_lost:
+            return self.node(pos, key, alpha, beta, depth, sign)
+        if self._won is None:
+            self._won = pile_search(self.positions, self.table, TABLE_LIMIT, self.deadline)
+        won, counts = self._won
+        try:
+            return won(pos)
+        finally:
+            self.nodes, self.hits = counts()
+
     def value(self, state, depth: int) -> float:
         """Return the value of a state for the player to move, searched depth plies
         ahead (to the end if depth < 0)."""
         positions = self.positions
         pos = positions.encode(state)
         low, high = positions.bounds
-        return self.node(pos, positions.key(pos, 1), low, high, depth, 1)
+        return self.top(pos, positions.key(pos, 1), low, high, depth, 1)
 
     def root(self, game: Game, state, depth: int) -> Solution:
         """Return the root's value and its first best move in actions order:
@@ -157,8 +178,8 @@ class _Search:
                     if self.node(child, positions.key(child, 1), below, value,
                                  depth - 1, 1) >= value:
                         break
-                elif self.node(child, positions.key(child, -1), -value,
-                               math.nextafter(-value, math.inf), depth - 1, -1) <= -value:
+                elif self.top(child, positions.key(child, -1), -value,
+                              math.nextafter(-value, math.inf), depth - 1, -1) <= -value:
                     break
         return Solution(value, move, self.nodes)
 

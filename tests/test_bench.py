@@ -156,3 +156,12 @@ def test_every_name_a_benchmark_script_takes_from_a_module_is_there(script):
                if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
                and node.value.id in imported and not hasattr(imported[node.value.id], node.attr)]
     assert not missing
+
+
+def test_pons_medians_are_read_from_his_solver_s_lines(tmp_path):
+    solver = tmp_path / 'c4solver'
+    solver.write_text('#!/bin/sh\nwhile read line; do echo "$line -1 7 ${#line}"; done\n')
+    solver.chmod(0o755)
+    assert bench.pons_medians(str(solver), sets=(12, 14), count=3) == {12: 12e-6, 14: 14e-6}
+    result = bench.ConnectFourSet(12, [1], [3e-4], [5], 0)
+    assert bench.connect_four_row(result, {12: 12e-6})[1:4] == ['12 µs', '300 µs', '25x']

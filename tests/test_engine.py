@@ -194,3 +194,21 @@ def test_minimax_player_chooses_the_textbook_minmax_move():
         for _ in range(3):
             state = random_position(game, rng, plies)
             assert PLAYER['minimax'](game, state) == minmax_decision(state, game)
+
+
+def test_pile_search_gives_theory_s_values_keeps_them_and_stops_at_its_deadline():
+    from players.pile_search import pile_search
+    from players.positions import positions_for
+    from players.timing import OutOfTime
+    for game in (Nim((2, 3, 4), misere=True), Nim((2, 3, 4), max_take=2), GrundysGame(12)):
+        positions, table = positions_for(game, game.to_move(game.initial)), {}
+        won, counts = pile_search(positions, table, 1000)
+        start = positions.encode(game.initial)
+        assert won(start) == (1 if mover_wins(game, game.initial) else -1)
+        nodes, hits = counts()
+        assert won(start) == won(start) and counts() == (nodes + 2, hits + 2)
+        assert all(value in (-1, 1) for value in table.values())
+        late, _ = pile_search(positions, {}, 1000, deadline=0.0)
+        with pytest.raises(OutOfTime):
+            for _ in range(2000):
+                late(start)

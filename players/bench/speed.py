@@ -13,8 +13,11 @@ from __future__ import annotations
 import gc
 import multiprocessing
 import random
+import os
 import signal
 import statistics
+import subprocess
+import tempfile
 import threading
 import time
 from collections import namedtuple
@@ -43,7 +46,7 @@ POSITIONS = [
 PONS_MEDIANS = {32: 3.5e-6, 28: 2e-6, 24: 11e-6, 20: 55e-6, 16: 0.64e-3}
 """Pascal Pons' C++ solver (weak solve, no opening book, its table reset before
 each position): median seconds on 40 random positions with this many moves
-played, as measured in issue 13."""
+played, as measured in issue 13 (used when the bench is not given his solver)."""
 
 CONNECT_FOUR_SEED = 13
 CONNECT_FOUR_COUNT = 40
@@ -266,6 +269,24 @@ def run_connect_four(limit: float = 60.0, sets=tuple(PONS_MEDIANS), count: int =
         yield ConnectFourSet(moves, values, seconds, nodes, stopped)
 
 
+def pons_medians(solver: str, sets=tuple(PONS_MEDIANS), count: int = CONNECT_FOUR_COUNT) -> dict:
+    """Run Pascal Pons' solver on each set's positions and return {moves played:
+    median seconds}. solver is the path of a c4solver built from his source, of a
+    version that prints each position's microseconds after its score and nodes
+    (his "Part 13" commit, 68a1da6, or an earlier one); it runs as a weak solve
+    (-w) in an empty folder, so without an opening book, and resets its table
+    before each position."""
+    medians = {}
+    with tempfile.TemporaryDirectory() as folder:
+        for moves in sets:
+            lines = ''.join(columns + '\n' for columns, _ in connect_four_positions(moves, count))
+            output = subprocess.run([os.path.abspath(solver), '-w'], input=lines, text=True,
+                                    capture_output=True, cwd=folder, check=True).stdout
+            medians[moves] = statistics.median(
+                int(line.split()[3]) for line in output.splitlines()) / 1e6
+    return medians
+
+
 def _duration(seconds: float) -> str:
     """Seconds as µs, ms or s, three figures or so."""
     if seconds < 1e-3:
@@ -275,10 +296,11 @@ def _duration(seconds: float) -> str:
     return f'{seconds:.3g} s'
 
 
-def connect_four_row(result: ConnectFourSet) -> list:
-    """A table row for one set: Pons' median, the engine's median and the ratio,
-    the engine's largest time, the median nodes, and the positions solved."""
-    pons = PONS_MEDIANS.get(result.moves)
+def connect_four_row(result: ConnectFourSet, medians: dict = PONS_MEDIANS) -> list:
+    """A table row for one set: Pons' median (from medians, by moves played), the
+    engine's median and the ratio, the engine's largest time, the median nodes,
+    and the positions solved."""
+    pons = medians.get(result.moves)
     solved = len(result.seconds)
     median = statistics.median(result.seconds) if solved else None
     return [result.moves, _duration(pons) if pons else '–',

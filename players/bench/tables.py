@@ -12,11 +12,14 @@ TABLES = ('start', 'connect4', 'first-moves', 'gomoku', 'boards')
 """The tables bench --only may choose."""
 
 
-def print_tables(limit: float, peers: bool = True, only: str | None = None) -> int:
+def print_tables(limit: float, peers: bool = True, only: str | None = None,
+                 pons: str | None = None) -> int:
     """Time the engine cold and print the tables (only the one of TABLES named by
     only, if given): against the textbook and, with peers, the installed peers on
     start positions; on random Connect Four positions beside Pons' solver; abN's
-    first move; the board games' move counts; Gomoku. A solver is stopped after
+    first move; the board games' move counts; Gomoku. pons, the path of Pons'
+    c4solver if given, is run on the same Connect Four positions (else his medians
+    recorded in issue 13 are shown). A solver is stopped after
     limit seconds on a position. Return 1 if a solver disagrees with the engine on
     the value of a start position, else 0."""
     status = 0
@@ -30,12 +33,14 @@ def print_tables(limit: float, peers: bool = True, only: str | None = None) -> i
         print(tabulate.tabulate(table, speed.HEADERS, disable_numparse=True))
         status = 0 if all(row[-1] != 'NO' for row in table) else 1
     if only in (None, 'connect4'):
+        medians = speed.PONS_MEDIANS if pons is None else speed.pons_medians(pons)
+        source = 'recorded in issue 13' if pons is None else 'run here on the same positions'
         print(f'\nConnect Four, {speed.CONNECT_FOUR_COUNT} random positions a set (seed '
               f'{speed.CONNECT_FOUR_SEED}), each solved (win, draw or loss) in a fresh process; '
-              f'Pons: his C++ solver\'s medians in issue 13.', flush=True)
+              f'Pons: his C++ solver\'s medians, {source}.', flush=True)
         table = []
         for result in speed.run_connect_four(limit):
-            table.append(speed.connect_four_row(result))
+            table.append(speed.connect_four_row(result, medians))
             print(f'  {result.moves} moves played: done', flush=True)
         print(tabulate.tabulate(table, speed.CONNECT_FOUR_HEADERS, disable_numparse=True))
     if only in (None, 'first-moves'):
