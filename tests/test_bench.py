@@ -165,3 +165,20 @@ def test_pons_medians_are_read_from_his_solver_s_lines(tmp_path):
     assert bench.pons_medians(str(solver), sets=(12, 14), count=3) == {12: 12e-6, 14: 14e-6}
     result = bench.ConnectFourSet(12, [1], [3e-4], [5], 0)
     assert bench.connect_four_row(result, {12: 12e-6})[1:4] == ['12 µs', '300 µs', '25x']
+
+
+def test_the_goals_table_puts_each_measure_beside_its_anchor_and_says_if_it_is_met():
+    from players.bench import goals
+    from players.bench.speed import ENGINE, TEXTBOOK, ConnectFourSet, Measure
+    measures = [Measure(ENGINE, 1, 30, 0.001, ''), Measure(TEXTBOOK, 1, 900, 0.5, ''),
+                Measure('easyAI Negamax + TT', 1, 90, 0.02, ''),
+                Measure('OpenSpiel alpha_beta_search', 1, 90, 0.04, '')]
+    row = goals.start_row('Nim', measures)  # the fastest peer is the anchor, not the textbook
+    assert row[1].startswith('easyAI') and row[3] == '20x faster' and row[-1] == 'NOT MET'
+    assert goals.start_row('Nim', measures[:2]) is None  # no peer, no goal
+    shallow = ConnectFourSet(32, [1, 0, -1], [30e-6, 35e-6, 40e-6], [2, 3, 4], 0)
+    assert goals.connect_four_row(shallow, {32: 3e-6}, 'issue 13')[-1] == 'NOT MET'  # 12x
+    assert goals.connect_four_row(shallow, {32: 3.5e-6 * 10}, 'here')[-1] == 'met'
+    perft = ['Kalah 6 pits, 4 seeds', 8, '1,000', '510', '1,004', '2.0×', 'yes']
+    assert goals.perft_row(perft)[-1] == 'met'
+    assert goals.perft_row([*perft[:5], '2.4×', 'yes'])[-1] == 'NOT MET'

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import tabulate
 
-from . import boards, gomoku, speed
+from . import boards, goals, gomoku, speed
 
 TABLES = ('start', 'connect4', 'first-moves', 'gomoku', 'boards')
 """The tables bench --only may choose."""
@@ -22,13 +22,14 @@ def print_tables(limit: float, peers: bool = True, only: str | None = None,
     recorded in issue 13 are shown). A solver is stopped after
     limit seconds on a position. Return 1 if a solver disagrees with the engine on
     the value of a start position, else 0."""
-    status = 0
+    status, goal_rows = 0, []
     if only in (None, 'start'):
         print(f'Solving each start position cold; runs past {limit:g} s are stopped.',
               flush=True)
         table = []
         for name, measures in speed.run(limit, peers=peers):
             table += speed.rows(name, measures)
+            goal_rows.append(goals.start_row(name, measures))
             print(f'  {name}: done', flush=True)
         print(tabulate.tabulate(table, speed.HEADERS, disable_numparse=True))
         status = 0 if all(row[-1] != 'NO' for row in table) else 1
@@ -41,6 +42,8 @@ def print_tables(limit: float, peers: bool = True, only: str | None = None,
         table = []
         for result in speed.run_connect_four(limit):
             table.append(speed.connect_four_row(result, medians))
+            goal_rows.append(goals.connect_four_row(result, medians, 'issue 13' if pons is None
+                                                    else 'here'))
             print(f'  {result.moves} moves played: done', flush=True)
         print(tabulate.tabulate(table, speed.CONNECT_FOUR_HEADERS, disable_numparse=True))
     if only in (None, 'first-moves'):
@@ -51,12 +54,17 @@ def print_tables(limit: float, peers: bool = True, only: str | None = None,
         print('\nMove counts from the start (perft), every sequence played to its end, cold '
               f'(the best of {boards.PERFT_REPEAT} runs each, in turns): the Game API '
               '(actions, result) beside OpenSpiel\'s C++ games (state.child)', flush=True)
-        print(tabulate.tabulate(boards.run_perft(limit), boards.PERFT_HEADERS,
-                                disable_numparse=True))
+        perft = boards.run_perft(limit)
+        goal_rows += [goals.perft_row(row) for row in perft]
+        print(tabulate.tabulate(perft, boards.PERFT_HEADERS, disable_numparse=True))
         print('\nab4\'s first move from the start, in a fresh process:', flush=True)
         print(tabulate.tabulate(boards.run_first_moves(limit),
                                 boards.FIRST_MOVE_HEADERS, disable_numparse=True))
     if only in (None, 'gomoku'):
         print('\nGomoku 15 x 15, five in a row: one move, cold')
         print(tabulate.tabulate(gomoku.run(), gomoku.HEADERS, disable_numparse=True))
+    goal_rows = [row for row in goal_rows if row is not None]
+    if goal_rows:
+        print('\nThe goals (issue 29), each beside its anchor:')
+        print(tabulate.tabulate(goal_rows, goals.HEADERS, disable_numparse=True))
     return status
