@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import math
+import numbers
 import os
 import random
 import time
@@ -294,7 +295,7 @@ def _end(record: GameRecord, game: Game, state, termination: Termination,
         record.utilities = tuple(_asked(state, game.utility, state, seat)
                                  for seat in record.seats)
         odd = [value for value in record.utilities
-               if isinstance(value, bool) or not isinstance(value, (int, float))]
+               if isinstance(value, bool) or not isinstance(value, numbers.Real)]
         if odd:
             raise GameFailed(f'utility returned {odd[0]!r}, not a number', state)
     return record
