@@ -38,6 +38,8 @@ class Game:
     name = 'game'
     #: The names of the seats in the order they first move, such as ('X', 'O').
     players: tuple = ()
+    #: The state the game starts in, set by each game's constructor.
+    initial: Any
 
     def actions(self, state) -> Sequence[Move]:
         """Return a list of the allowable moves at this point."""
