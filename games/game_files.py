@@ -21,7 +21,6 @@ import re
 import sys
 import traceback
 from dataclasses import dataclass
-from importlib.abc import Loader, MetaPathFinder
 from importlib.machinery import ModuleSpec
 from typing import Iterator
 
@@ -308,8 +307,10 @@ def _installed(finder: '_FolderFinder') -> Iterator[None]:
             sys.modules.pop(name, None)
 
 
-class _FolderFinder(MetaPathFinder, Loader):
-    """Find the modules of a game's folder in its source, not on disk."""
+class _FolderFinder:
+    """Find the modules of a game's folder in its source, not on disk: a finder of
+    sys.meta_path and the loader of what it finds (importlib.abc's protocols, whose
+    module is not imported for them)."""
 
     def __init__(self, source: GameSource):
         self.folder = os.path.dirname(source.path)
@@ -325,6 +326,10 @@ class _FolderFinder(MetaPathFinder, Loader):
                                   loader_state=file, is_package=package)
                 spec.has_location = True
                 return spec
+        return None
+
+    def create_module(self, spec):
+        """Let the import system make the module as it makes any."""
         return None
 
     def exec_module(self, module) -> None:
