@@ -257,27 +257,27 @@ def _load(source: GameSource):
     entry, text = source.files[0]
     stem = os.path.splitext(entry)[0]
     name = stem if stem.isidentifier() and stem not in sys.modules else f'game_file_{stem}'
-    filename = source.path
-    finder = _FolderFinder(source)
     try:
-        with _no_input(source.path), _installed(finder):
-            return sources.run_source(text, filename, name)
-    except ValueError:
+        with _no_input(), _installed(_FolderFinder(source)):
+            return sources.run_source(text, source.path, name)
+    except KeyboardInterrupt:
         raise
+    except _InputAsked:
+        raise ValueError(f'{source.path} asks for input when imported: guard its script with '
+                         "if __name__ == '__main__':") from None
     except BaseException as error:  # whatever the file does as it loads
-        if isinstance(error, KeyboardInterrupt):
-            raise
         raise ValueError(f'{source.path} cannot load: {_described(error)}') from None
 
 
 class _InputAsked(BaseException):
-    """The game file asked for input as it loaded."""
+    """The game file asked for input as it loaded (a BaseException, which the file's
+    own `except Exception` does not catch)."""
 
 
 @contextlib.contextmanager
-def _no_input(path: str) -> Iterator[None]:
-    """Within this, asking for input fails, and what is printed is dropped: a game
-    file's script belongs under `if __name__ == '__main__':`."""
+def _no_input() -> Iterator[None]:
+    """Within this, asking for input raises _InputAsked, and what is printed is
+    dropped: a game file's script belongs under `if __name__ == '__main__':`."""
     def refuse(*_):
         raise _InputAsked
 
@@ -285,9 +285,6 @@ def _no_input(path: str) -> Iterator[None]:
     builtins.input, sys.stdin, sys.stdout = refuse, io.StringIO(), io.StringIO()
     try:
         yield
-    except _InputAsked:
-        raise ValueError(f'{path} asks for input when imported: guard its script with '
-                         "if __name__ == '__main__':") from None
     finally:
         builtins.input, sys.stdin, sys.stdout = saved
 

@@ -184,8 +184,11 @@ def test_two_spellings_of_one_file_game_are_one_variant(course):
     ('hw/game_of_nim.py:GameOfNim(board=7)', 'cannot be made: TypeError'),
     ('course/konane.py:Konane(size=[4,)', 'malformed game spec'),
     ('hw/asks.py:GameOfNim', "asks for input when imported: guard its script with if __name__"),
+    ('hw/raises.py:GameOfNim',
+     'hw/raises.py cannot load: ValueError: no board (raises.py, line 2)'),
 ])
 def test_a_game_that_cannot_be_had_is_a_one_line_usage_error(course, spec, said):
+    (course / 'hw/raises.py').write_text('from games import *\nraise ValueError("no board")\n')
     (course / 'hw/asks.py').write_text(GAME_OF_NIM.replace('FIRST', "'MAX'").replace(
         'SECOND', "'MIN'").replace('MOVE', '') + "\nname = input('Your name? ')\n")
     for command in (['--players', 'random,ab2', '--variants', spec],
