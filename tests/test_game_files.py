@@ -6,6 +6,7 @@ a one-line usage error; a game whose own code fails ends that game alone."""
 
 import json
 import os
+import shutil
 import sqlite3
 import textwrap
 import zipfile
@@ -104,6 +105,7 @@ class GameOfNim(Game):
 STUDENT = ('import random\n\n\ndef player(game, state):\n'
            '    return random.choice(game.actions(state))\n')
 PLAYERS = 'random,ab2,mcts(N=30),{student}'
+STUDENTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'students')
 
 
 @pytest.fixture
@@ -294,20 +296,6 @@ def test_a_hostile_player_changes_neither_the_game_nor_another_game(course, leve
     assert all(record['score'] in (0, 1) for record in records)
 
 
-MINIMAX = '''\
-def minmax_decision(state, game):
-    player = game.to_move(state)
-
-    def value(state):
-        if game.terminal_test(state):
-            return game.utility(state, player)
-        values = [value(game.result(state, move)) for move in game.actions(state)]
-        return max(values) if game.to_move(state) == player else min(values)
-
-    return max(game.actions(state), key=lambda move: value(game.result(state, move)))
-'''
-
-
 def test_a_course_folder_plays_and_grades_its_game_file_with_no_options(course):
     (course / 'tournament.toml').write_text(
         'variants = ["course/konane.py:Konane(size=4)", "hw/game_of_nim.py:GameOfNim"]\n'
@@ -320,7 +308,7 @@ def test_a_course_folder_plays_and_grades_its_game_file_with_no_options(course):
     assert {record['variant'] for record in records} == {'course/konane.py:Konane(size=4)',
                                                          'hw/game_of_nim.py:GameOfNim'}
     assert {'student'} <= {record['first'] for record in records}
-    (course / 'mine.py').write_text(MINIMAX)
+    shutil.copy(os.path.join(STUDENTS, 'star_import_own.py'), course / 'mine.py')
     graded = run('check', 'mine.py')
     assert "PASS 1/1 minmax_decision on hw/game_of_nim.py:GameOfNim(board=[2, 2])" in graded.stdout
     assert 'FAIL' not in graded.stdout, graded.stdout

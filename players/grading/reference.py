@@ -18,7 +18,7 @@ from typing import Any
 import variants
 from games import Game, StochasticGame
 from games.stochastic import from_json
-from players.arena.plain_json import canonical, to_plain
+from players.arena.plain_json import canonical, key, to_plain
 
 from .jailed.plain import state_key
 from .jailed.rules import value_data
@@ -117,12 +117,12 @@ def parse_moves(game: Game, text: str) -> tuple:
     state, moves = game.initial, ()
     for part in filter(str.strip, text.split(';')):
         try:
-            move = canonical(to_plain(ast.literal_eval(part.strip())))
+            move = key(ast.literal_eval(part.strip()))
         except (ValueError, TypeError, SyntaxError, RecursionError, MemoryError):
             raise PositionError(f'in {text!r}: {part.strip()!r} is not a move written as a '
                                 'Python literal, such as (0, 1)') from None
         legal = {} if game.terminal_test(state) else {
-            canonical(to_plain(action)): action for action in game.actions(state)}
+            key(action): action for action in game.actions(state)}
         if move not in legal:
             raise PositionError(f'in {text!r}: {part.strip()} is not a move of the '
                                 f'reference {where(moves)}')
@@ -169,12 +169,12 @@ def _breadth_first(game: Game) -> tuple[dict, bool]:
             continue
         for move in game.actions(entry[1]):
             child = game.result(entry[1], move)
-            key = state_key(child)
-            if key not in found:
+            seen = state_key(child)
+            if seen not in found:
                 if len(found) == POSITION_LIMIT:
                     return found, False
-                found[key] = (entry[0] + (to_plain(move),), child, entry)
-                queue.append(found[key])
+                found[seen] = (entry[0] + (to_plain(move),), child, entry)
+                queue.append(found[seen])
     return found, True
 
 
@@ -206,14 +206,13 @@ def _walk(found: dict, entry: tuple, move: Any, state: Any) -> tuple:
 def _action(game: Game, state, move) -> Any:
     """The reference's own action at state that is move as plain data."""
     return next(action for action in game.actions(state)
-                if canonical(to_plain(action)) == canonical(move))
+                if key(action) == canonical(move))
 
 
 def _probe(game: Game, moves: tuple, state, labels: dict, parent: int | None) -> Probe:
     """What the reference says at the position state, reached by moves."""
     terminal = bool(game.terminal_test(state))
-    actions = frozenset() if terminal else frozenset(canonical(to_plain(move))
-                                                     for move in game.actions(state))
+    actions = frozenset() if terminal else frozenset(key(move) for move in game.actions(state))
     utilities = tuple((text, value_data(game.utility(state, label)))
                       for text, label in labels.items()) if terminal else ()
     return Probe(moves, parent, state_key(game.to_move(state)), terminal, actions, utilities)
