@@ -7,7 +7,7 @@
 
 A course file in the working folder (tournament.toml, or pyproject.toml's
 [tool.aima-games] table) gives the round robin's and check's options their
-defaults (see players/arena/course.py).
+defaults (see players/cli/course.py).
 
 Each command parses its options, calls the one function that does its work, and
 prints; a mistake in what the user typed is a UsageError wherever it is found,
@@ -21,14 +21,14 @@ import sys
 
 import players
 import variants
-from players.arena import course, live, runs, stored
-from players.arena.inputs import UsageError
-from players.arena.options import (ENDING_CHOICES, USAGE_ERROR, ArgumentParser,
-                                   add_output_options, add_sandbox_option, add_sprt_parser,
-                                   add_tournament_options, count, cpu_count, folder_limits,
-                                   seconds, table_format)
-from players.arena.outputs import check_output
-from players.arena.store import RESULTS
+from players.cli import course, live, tournament_runs, stored_runs
+from players.cli.inputs import UsageError
+from players.cli.tournament_options import (ENDING_CHOICES, USAGE_ERROR, ArgumentParser,
+                                            add_output_options, add_sandbox_option,
+                                            add_sprt_parser, add_tournament_options, count,
+                                            cpu_count, folder_limits, seconds, table_format)
+from players.cli.outputs import check_output
+from players.tournaments.store import RESULTS
 from players.bench import tables as bench_tables
 from players.grading import checking, gradescope, options as grading_options, treedraw
 
@@ -86,29 +86,29 @@ def cmd_bench(args) -> int:
 
 def cmd_tournament(args) -> int:
     """Play the round robin (or the gauntlet), print its tables and write its files."""
-    return runs.play_tournament(args)
+    return tournament_runs.play_tournament(args)
 
 
 def cmd_sprt(args) -> int:
     """Play game pairs of PLAYER against BASELINE until the SPRT decides, printing
     its progress on a terminal, then the verdict; write --json if asked."""
-    return runs.play_sprt(args)
+    return tournament_runs.play_sprt(args)
 
 
 def cmd_report(args) -> int:
     """Print the tables of a stored run and write its --json, --csv and --html files."""
-    return stored.report_run(args)
+    return stored_runs.report_run(args)
 
 
 def cmd_games(args) -> int:
     """List the stored games of a run, filtered by player, variant, result and ending."""
-    return stored.list_games(args.db, args.player, args.variant, args.result, args.ending,
+    return stored_runs.list_games(args.db, args.player, args.variant, args.result, args.ending,
                              args.format)
 
 
 def cmd_replay(args) -> int:
     """Show a stored game move by move, with the board after each move."""
-    return stored.replay_game(args.db, args.game, args.step)
+    return stored_runs.replay_game(args.db, args.game, args.step)
 
 
 def build_parser() -> ArgumentParser:
@@ -212,7 +212,7 @@ def main(argv: list[str] | None = None) -> int:
         sys.exit(USAGE_ERROR)
     except KeyboardInterrupt:
         print('\nInterrupted.', file=sys.stderr)
-        return runs.INTERRUPTED
+        return tournament_runs.INTERRUPTED
     except BrokenPipeError:  # output piped into a program that stopped reading, such as head
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0

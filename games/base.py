@@ -128,7 +128,7 @@ class Game:
 
     def state_json(self, state) -> dict:
         """Return the state as a JSON object, the STATE a program playing the game is
-        sent (players.arena.program): here the player to move and the state's board as
+        sent (players.remote.program): here the player to move and the state's board as
         plain data (or as text, where it is not); each game gives its own picture."""
         return {'to_move': _json_or_text(self.to_move(state)),
                 'board': _json_or_text(getattr(state, 'board', state))}

@@ -123,7 +123,7 @@ def play(game: Game, players: Sequence[Player], state=None, max_plies: int | Non
     on_move(state, move, new_state) is told of each move. With
     isolate, players in this process get private copies of the game and the state
     and any change to the game's classes is undone and forfeits; stand-ins for
-    players in other processes (players.arena.jailed_player) need none of that. In a game of
+    players in other processes (players.remote.jailed_player) need none of that. In a game of
     chance the referee rolls the dice with rng (default: a fresh random.Random) and
     tells on_chance(state, chance, new_state) of each roll."""
     seats = seats_of(game)

@@ -306,3 +306,5 @@ def mcts_options(N: int = 1000) -> Player:
 
 register('ab-clock', on_request=True, clocked=True)(make_clocked_alpha_beta_player())
 register('mcts-clock', on_request=True, clocked=True)(make_clocked_mcts_player())
+
+from . import plugins  # noqa: E402,F401  (registers the installed plugins' players)

@@ -11,10 +11,11 @@ import sys
 TRUSTED = ('Rules', 'ScheduledGame', 'Store', 'JailedPlayer', 'WorkerPool', 'Setup', 'Session',
            'Report', 'Settings', 'Case', 'ProgramPlayer')
 """Kinds of object that only the trusted side makes."""
-TRUSTED_MODULES = ('players.arena', 'players.grading')
+TRUSTED_MODULES = ('players.sandbox', 'players.remote', 'players.tournaments', 'players.reports',
+                   'players.cli', 'players.grading')
 """The packages of the machinery and the course kit, which run on the trusted side..."""
-JAIL_SIDE = ('players.arena.zygote', 'players.arena.confine', 'players.arena.serving',
-             'players.arena.plain_json', 'players.grading.jailed')
+JAIL_SIDE = ('players.sandbox.jail_server', 'players.sandbox.confine', 'players.remote.serving',
+             'players.remote.plain_json', 'players.grading.jailed')
 """...except these modules, which run in the jail server and the jail."""
 
 _prophecy: dict = {}

@@ -19,8 +19,8 @@ import tournament
 import variants
 from games import Game
 from players import PLAYER, load_player, solve
-from players.arena import html_report, tables
-from players.arena.results import Results
+from players.reports import html_report, standings
+from players.reports.results import Results
 from players.grading.jailed.plain import describe
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -54,12 +54,12 @@ def race(tmp_path):
     path = tmp_path / 'race.py'
     path.write_text(GAME_MODULE)
     module = load_module(path, 'readme_race')
-    tables = (variants.GAMES, variants.registry.ALIASES, variants.VARIANTS)
-    saved, defaults = [dict(table) for table in tables], list(variants.DEFAULT_VARIANTS)
+    standings = (variants.GAMES, variants.registry.ALIASES, variants.VARIANTS)
+    saved, defaults = [dict(table) for table in standings], list(variants.DEFAULT_VARIANTS)
     exec(REGISTRATION, {'register_game': variants.register_game, 'Race': module.Race,
                         'Variant': variants.Variant})
     yield module.Race
-    for table, entries in zip(tables, saved):
+    for table, entries in zip(standings, saved):
         table.clear()
         table.update(entries)
     variants.DEFAULT_VARIANTS[:] = defaults
@@ -164,7 +164,7 @@ def report_page(result: dict, make_game) -> str:
     """The HTML report of a run's JSON, its boards drawn by make_game's games."""
     settings, records = result['settings'], result['games']
     results = Results(settings['players'], settings['variants']).add_all(records)
-    return html_report.render(settings, results, tables.all_standings(results, None), records,
+    return html_report.render(settings, results, standings.all_standings(results, None), records,
                               make_game)
 
 

@@ -18,12 +18,12 @@ import pytest
 import players
 import variants
 from games import referee
-from players.arena import player_code
-from players.arena.match import Rules, play_scheduled_game
-from players.arena.runner import run
-from players.arena.schedule import schedule
-from players.arena.store import Store
-from players.arena.workers import WorkerPool
+from players.remote import player_code
+from players.tournaments.match import Rules, play_scheduled_game
+from players.tournaments.runner import run
+from players.tournaments.schedule import schedule
+from players.tournaments.store import Store
+from players.tournaments.workers import WorkerPool
 import command_line
 from test_tournament_faults import adopting_orphans
 
@@ -115,7 +115,7 @@ def scheduler(tmp_path_factory, cluster_tmp):
 
 @needs_dask
 def test_a_cluster_plays_the_same_games_as_one_machine(codes, local_games, scheduler, tmp_path):
-    from players.arena.cluster import DaskExecutor
+    from players.tournaments.cluster import DaskExecutor
     executor = DaskExecutor(scheduler, hard_timeout=30)
     assert executor.slots() == 2
     played, records = play(executor, codes, tmp_path / 'games.sqlite')
@@ -130,7 +130,7 @@ def test_a_worker_killed_mid_game_costs_no_game_and_no_forfeit(codes, local_game
     (where Dask clears the folders of killed workers as it next starts one) and
     the folders of the jail servers still running (their name holds their pid)."""
     import distributed
-    from players.arena.cluster import DaskExecutor
+    from players.tournaments.cluster import DaskExecutor
     killed = []
     with adopting_orphans(), distributed.Client(scheduler, set_as_default=False) as client:
         client.wait_for_workers(2)
@@ -157,7 +157,7 @@ def test_a_worker_killed_mid_game_costs_no_game_and_no_forfeit(codes, local_game
 
 @needs_dask
 def test_a_player_that_dies_or_hangs_on_a_worker_forfeits_as_on_one_machine(scheduler, tmp_path):
-    from players.arena.cluster import DaskExecutor
+    from players.tournaments.cluster import DaskExecutor
     codes = {name: player_code.read_player(f'{HOSTILE}:{name}') for name in ('dies', 'sleeps', 'first')}
     job = partial(play_scheduled_game, rules=Rules(move_timeout=0.5, sandbox='process'),
                   players=codes, make_game=variants.make, load_player=players.load_player)

@@ -10,7 +10,7 @@ import pytest
 
 import tournament
 from command_line import run
-from players.arena import course
+from players.cli import course
 
 STUDENTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'students')
 FIRST_MOVE = 'def player(game, state):\n    return game.actions(state)[0]\n'

@@ -8,7 +8,8 @@ import pytest
 
 import tournament
 import variants
-from players.arena import grades, ratings, report, tables
+from players.reports import grades, text_report, standings
+from players.tournaments import ratings
 from test_report import class_results
 
 ANCHORS = [(-314, 0), (105, 70), (397, 100)]
@@ -86,8 +87,8 @@ def test_likelihood_of_superiority_of_two_players_from_their_ratings():
 
 def test_the_los_matrix_shows_the_top_ten_best_first():
     results = class_results(players=14, variants=('nim',))
-    by_variant = tables.all_standings(results)
-    out = report.body(results, by_variant, shown={'los'})
+    by_variant = standings.all_standings(results)
+    out = text_report.body(results, by_variant, shown={'los'})
     assert 'Likelihood of superiority (%, row over column; the top 10)' in out
     matrix = out.split('Likelihood of superiority')[1].split('\n\n')[1].splitlines()
     order = [row['player'] for row in by_variant[None]]
@@ -95,15 +96,15 @@ def test_the_los_matrix_shows_the_top_ten_best_first():
     assert matrix[2].split()[2:] == [f'{100 * p:.0f}' for p in (
         ratings.superiority(order, results.pair_games(None), results.pair_points(None))[
             order[0], other] for other in order[1:10])]
-    assert 'Likelihood' not in report.body(results, by_variant)  # only when asked for
+    assert 'Likelihood' not in text_report.body(results, by_variant)  # only when asked for
 
 
 @pytest.mark.parametrize('count', [len(variants.DEFAULT_VARIANTS), 20])
 def test_the_report_fits_100_columns_whatever_the_number_of_variants(count):
     names = [*variants.DEFAULT_VARIANTS, *(f'nim(piles=(1, {n}))' for n in range(2, 20))][:count]
     results = class_results(players=12, variants=names)
-    by_variant = tables.all_standings(results)
-    out = report.body(results, by_variant)
+    by_variant = standings.all_standings(results)
+    out = text_report.body(results, by_variant)
     assert max(map(len, out.splitlines())) <= 100
     scores = out.split('Score % by variant\n\n')[1].split('\nStandings\n')[0]
     for name in names:  # every variant's column is there, its name wrapped

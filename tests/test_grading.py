@@ -12,7 +12,7 @@ import pytest
 
 import variants
 from games import Fig52Game, Nim, StochasticGame
-from players.arena import jail
+from players.sandbox import jail
 from players import grading, textbook
 from players.grading.cases import (DEEP, DEPTH_TRAP, DEPTH_TRAP_EVALS, EARLY_END_EVALS,
                                    EARLY_END_SUCCS, EARLY_END_UTILS, FIVE_PLY_SUCCS,

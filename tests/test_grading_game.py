@@ -14,7 +14,7 @@ import pytest
 
 from command_line import run
 from players import grading
-from players.arena import jail
+from players.sandbox import jail
 from players.grading import reference as surveying
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

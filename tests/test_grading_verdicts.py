@@ -8,7 +8,7 @@ import os
 
 import pytest
 
-from players.arena import jail
+from players.sandbox import jail
 from players import grading
 
 HERE = os.path.dirname(os.path.abspath(__file__))

@@ -10,9 +10,9 @@ import pytest
 import variants
 from games import clock, referee
 from players import load_player
-from players.arena import jail, zygote
-from players.arena.jailed_player import JailedPlayer, Setup, TimeControl, event
-from players.arena.player_code import read_player
+from players.sandbox import jail, jail_server
+from players.remote.jailed_player import JailedPlayer, Setup, TimeControl, event
+from players.remote.player_code import read_player
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OTHER_PLAYER = os.path.join(ROOT, 'tests', 'hostile_players.py')
@@ -108,7 +108,7 @@ def test_a_jail_started_by_root_has_a_user_of_its_own(tmp_path):
             signalled = 'cannot signal its parent'
         raise RuntimeError(f"uid {os.getuid()}, {signalled}")''')
     uid = int(told.split()[2].rstrip(','))
-    assert uid >= zygote.UID_BASE and 'cannot signal its parent' in told
+    assert uid >= jail_server.UID_BASE and 'cannot signal its parent' in told
 
 
 @BWRAP

@@ -13,7 +13,8 @@ import players
 import tournament
 import variants
 from games import referee
-from players.arena import jail, jail_server, player_code
+from players.sandbox import jail, servers
+from players.remote import player_code
 from players import grading
 
 from test_tournament_faults import adopting_orphans, tournament as round_robin
@@ -103,13 +104,13 @@ def test_a_jail_starts_within_ten_milliseconds_at_each_level():
     """Not a timed test of speed (see players/bench/benchmark_tournament.py): only that a jail is
     forked by a server that already runs, not started afresh."""
     for level in ('process',) + (('bwrap',) if BWRAP_PROBLEM is None else ()):
-        with jail.Jail('players.arena.zygote:probe', level) as warm:
+        with jail.Jail('players.sandbox.jail_server:probe', level) as warm:
             assert warm.receive(30) == {'probe': True}
-        server = jail_server.server(level, ('games',))
+        server = servers.server(level, ('games',))
         started = time.perf_counter()
-        with jail.Jail('players.arena.zygote:probe', level) as probe:
+        with jail.Jail('players.sandbox.jail_server:probe', level) as probe:
             assert probe.receive(30) == {'probe': True}
-        assert jail_server.server(level, ('games',)) is server
+        assert servers.server(level, ('games',)) is server
         assert time.perf_counter() - started < 2.0
 
 

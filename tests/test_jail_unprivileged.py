@@ -10,7 +10,7 @@ import tempfile
 
 import pytest
 
-from players.arena import jail
+from players.sandbox import jail
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PYTHON = '/usr/bin/python3'
@@ -32,10 +32,10 @@ def probe(channel):
 '''
 TWO_JAILS = '''import sys
 sys.path.insert(0, sys.argv[1])
-from players.arena.jail import Jail, bwrap_problem
+from players.sandbox.jail import Jail, bwrap_problem
 print(bwrap_problem())
 for _ in range(2):
-    with Jail('players.arena.marks:probe', 'bwrap', packages=('games',)) as marked:
+    with Jail('players.sandbox.marks:probe', 'bwrap', packages=('games',)) as marked:
         print(marked.receive(30))
 '''
 
@@ -50,7 +50,7 @@ def test_an_ordinary_users_jails_work_and_share_nothing():
         for package in ('games', 'players', 'variants'):
             shutil.copytree(os.path.join(ROOT, package), os.path.join(copy, package),
                             ignore=shutil.ignore_patterns('__pycache__'))
-        with open(os.path.join(copy, 'players', 'arena', 'marks.py'), 'w') as file:
+        with open(os.path.join(copy, 'players', 'sandbox', 'marks.py'), 'w') as file:
             file.write(PROBE)
         subprocess.run(['chmod', '-R', 'a+rX', copy], check=True)
         done = subprocess.run(

@@ -8,9 +8,12 @@ import re
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-LAYERS = ('games', 'variants', 'players', 'players.arena', 'players.grading', 'players.bench',
-          'tournament', 'players.bench.benchmark_')
-"""The project's layers, bottom to top: the benchmark scripts time the command line."""
+LAYERS = ('players.sandbox', 'games', 'variants', 'players', 'players.remote',
+          'players.tournaments', 'players.reports', 'players.cli', 'players.grading',
+          'players.bench', 'tournament', 'players.bench.benchmark_')
+"""The project's layers, bottom to top, each a package (or module) of its own: the
+sandbox knows no game; players' own modules are the searches and the registry; the
+benchmark scripts time the command line."""
 LENT = {('games', 'players'), ('games', 'players.human'), ('games', 'players.textbook')}
 """The one way up: `games` lends AIMA's searches and players, imported on first use,
 so that `from games import alpha_beta_search` works as in aima-python."""
@@ -38,9 +41,9 @@ MODULES = modules()
 
 
 def layer(name: str) -> int:
-    """The layer of a module: the deepest layer whose name it starts with."""
-    return max(rank for rank, top in enumerate(LAYERS)
-               if name == top or name.startswith(top if top.endswith('_') else top + '.'))
+    """The layer of a module: that of the longest layer's name it starts with."""
+    return LAYERS.index(max((top for top in LAYERS if name == top or name.startswith(
+        top if top.endswith('_') else top + '.')), key=len))
 
 
 def named(name: str, path: str) -> set[str]:

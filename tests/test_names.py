@@ -6,7 +6,7 @@ import pytest
 
 import players
 from games import Nim, TreeGame
-from players.arena.naming import name_players, split_specs
+from players.tournaments.naming import name_players, split_specs
 from players import registry
 from command_line import run
 from theory import chain

@@ -13,7 +13,7 @@ import textwrap
 
 import pytest
 
-from players.arena import jail
+from players.sandbox import jail
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 

@@ -1,4 +1,4 @@
-"""Players in any language: programs that speak JSON lines (players.arena.program), at
+"""Players in any language: programs that speak JSON lines (players.remote.program), at
 both jail levels, in tournaments, in play and in the grader; each game's STATE."""
 
 import json
@@ -15,15 +15,16 @@ import players
 import tournament
 import variants
 from games import referee
-from players.arena import command_jail, jail, player_code, program
-from players.arena.jailed_player import Setup, TimeControl, event
-from players.arena.match import Rules, play_scheduled_game
-from players.arena import replay
-from players.arena.naming import name_players
-from players.arena.runner import run
-from players.arena.schedule import schedule
-from players.arena.store import Store
-from players.arena.workers import WorkerPool
+from players.sandbox import command_jail, jail
+from players.remote import player_code, program
+from players.remote.jailed_player import Setup, TimeControl, event
+from players.tournaments.match import Rules, play_scheduled_game
+from players.reports import replay
+from players.tournaments.naming import name_players
+from players.tournaments.runner import run
+from players.tournaments.schedule import schedule
+from players.tournaments.store import Store
+from players.tournaments.workers import WorkerPool
 from test_tournament_faults import adopting_orphans, outcome
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

@@ -10,10 +10,10 @@ import sys
 import pytest
 
 from games import ConnectFour, Nim, TicTacToe
-from players.arena import report, tables
-from players.arena.replay import replay
-from players.arena.results import Results
-from players.arena.store import Store
+from players.reports import text_report, standings
+from players.reports.replay import replay
+from players.reports.results import Results
+from players.tournaments.store import Store
 import command_line
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -48,7 +48,7 @@ def test_players_with_the_same_rating_and_record_share_a_rank():
         for first, second, points in ((a, b, score), (b, a, 1 - score)):
             games.append(record(index, first, second, points))
             index += 1
-    rows = tables.standings(Results('ABCD', ['nim']).add_all(games))
+    rows = standings.standings(Results('ABCD', ['nim']).add_all(games))
     assert [(row['player'], row['rank']) for row in rows] == [
         ('A', 1), ('B', 1), ('C', 3), ('D', 3)]
     assert rows[0]['elo'] == rows[1]['elo'] > 0 > rows[2]['elo'] == rows[3]['elo']
@@ -78,37 +78,37 @@ def class_results(players=24, variants=('simple-nim', 'nim', 'misere-nim', 'nim-
 
 def test_the_default_report_of_24_players_fits_100_columns_and_ends_with_the_standings():
     results = class_results()
-    by_variant = tables.all_standings(results)
-    out = report.body(results, by_variant)
+    by_variant = standings.all_standings(results)
+    out = text_report.body(results, by_variant)
     lines = out.splitlines()
     assert max(map(len, lines)) <= 100
     assert 'Crosstable' not in out and 'Standings: nim' not in out  # too wide, too long
     assert lines[-28] == 'Standings' and len(lines) < 140
     assert lines[-26].split() == ['Rank', 'Player', 'Elo', '±', 'Games', 'Points', 'Score',
                                   '%', 'Forfeits']
-    asked = report.body(results, by_variant, shown={'crosstable'})
+    asked = text_report.body(results, by_variant, shown={'crosstable'})
     assert 'Crosstable' in asked and 'Time per move' not in asked
 
 
 def test_forfeits_are_listed_with_their_reasons_and_the_rest_counted():
     results = class_results(players=12, variants=('nim',))  # forfeits in games 0, 3, 6, 9
-    rows = tables.forfeit_rows(results, results.players)
+    rows = standings.forfeit_rows(results, results.players)
     player, ending, games, first_game, reason = rows[0]
     assert (player, ending) == ('student00', 'error') and games >= 1
     assert reason.startswith("TypeError: 'int' object is not subscriptable (game ")
     assert first_game == 0 and [row[3] for row in rows[1:-1]] == [3, 6]
-    assert len(rows) == tables.FORFEIT_REASONS + 1
+    assert len(rows) == standings.FORFEIT_REASONS + 1
     assert rows[-1][1:] == ['', 1, None, 'more, for other reasons']
-    out = report.body(results, tables.all_standings(results))
+    out = text_report.body(results, standings.all_standings(results))
     assert '\nForfeits' in out and 'ZeroDivisionError' in out and 'no move within' not in out
 
 
 def test_parse_tables():
-    assert report.parse_tables('auto') == 'auto'
-    assert report.parse_tables('all') == set(report.OPTIONAL_TABLES)
-    assert report.parse_tables('crosstable, speed') == {'crosstable', 'speed'}
+    assert text_report.parse_tables('auto') == 'auto'
+    assert text_report.parse_tables('all') == set(text_report.OPTIONAL_TABLES)
+    assert text_report.parse_tables('crosstable, speed') == {'crosstable', 'speed'}
     with pytest.raises(ValueError, match='unknown table chart'):
-        report.parse_tables('chart')
+        text_report.parse_tables('chart')
 
 
 def test_the_header_shows_before_the_games_are_played(tmp_path):
@@ -131,10 +131,10 @@ def test_every_line_of_the_report_fits_in_100_columns_whatever_the_db_path(tmp_p
     done = run('--players', 'random,ab1', '--variants', 'simple-nim', '--jobs', '1',
                '--db', str(long / 'default.sqlite'))
     lines = (done.stdout + done.stderr).splitlines()
-    assert max(map(len, lines)) <= report.WIDTH and 'default.sqlite' in done.stdout
+    assert max(map(len, lines)) <= text_report.WIDTH and 'default.sqlite' in done.stdout
     db = '/tmp/pytest-of-someone/pytest-12/test_a_long_name_of_a_test0/default.sqlite'
-    header = report.header({'players': ['ab1'] * 40, 'variants': ['nim'], 'seed': 0}, 3864, 0, db)
-    assert max(map(len, header.splitlines())) <= report.WIDTH and f'\n  {db}\n' in header
+    header = text_report.header({'players': ['ab1'] * 40, 'variants': ['nim'], 'seed': 0}, 3864, 0, db)
+    assert max(map(len, header.splitlines())) <= text_report.WIDTH and f'\n  {db}\n' in header
 
 
 @pytest.fixture(scope='module')

@@ -8,8 +8,8 @@ import os
 import pytest
 
 import tournament
-from players.arena import jail
-from players.arena import sprt
+from players.sandbox import jail
+from players.tournaments import sprt
 
 HOSTILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'hostile_players.py')
 

@@ -10,7 +10,7 @@ where jails may not mount anything.
 
 What happens to a folder's modules named like modules the jail imported before
 the player (the project's games, the standard json and random: see
-players.arena.zygote.PRELOADED): the jail's own are used, never the folder's,
+players.sandbox.jail_server.PRELOADED): the jail's own are used, never the folder's,
 and an error about them says so; a module named like a standard one the jail
 did not import (glob.py) is the folder's, for that player alone. Where jails
 may not mount (a container without CAP_SYS_ADMIN), a jail sees no file at all

@@ -13,8 +13,8 @@ import time
 
 import pytest
 
-from players.arena import jail
-from players.arena.workers import WorkerLost, WorkerPool
+from players.sandbox import jail
+from players.tournaments.workers import WorkerLost, WorkerPool
 
 from test_jail_server import LEVELS
 from test_tournament_faults import adopting_orphans
@@ -79,7 +79,7 @@ def test_a_run_stopped_by_ctrl_c_or_killed_leaves_nothing(tmp_path, stop, level,
 
 def lost_after_a_jail_starts(level):
     """In a worker: start a jail, see it answer, and end the worker without a word."""
-    with jail.Jail('players.arena.zygote:probe', level) as probe:
+    with jail.Jail('players.sandbox.jail_server:probe', level) as probe:
         probe.receive(WAIT_SECONDS)
         os._exit(9)
 

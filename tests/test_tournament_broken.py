@@ -11,9 +11,9 @@ import pytest
 import variants
 from command_line import run
 from games import referee
-from players.arena import jail
-from players.arena.match import Rules, play_scheduled_game
-from players.arena.schedule import ScheduledGame
+from players.sandbox import jail
+from players.tournaments.match import Rules, play_scheduled_game
+from players.tournaments.schedule import ScheduledGame
 
 FIRST_MOVE = 'def player(game, state):\n    return game.actions(state)[0]\n'
 CLASS = {

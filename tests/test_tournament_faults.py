@@ -13,13 +13,14 @@ import pytest
 import players
 import variants
 from games import referee
-from players.arena import jail_server, player_code, zygote
-from players.arena.jailed_player import LOAD_SECONDS
-from players.arena.match import Rules, play_scheduled_game
-from players.arena.runner import run
-from players.arena.schedule import schedule
-from players.arena.store import Store
-from players.arena.workers import WorkerPool
+from players.sandbox import servers, jail_server
+from players.remote import player_code
+from players.remote.jailed_player import LOAD_SECONDS
+from players.tournaments.match import Rules, play_scheduled_game
+from players.tournaments.runner import run
+from players.tournaments.schedule import schedule
+from players.tournaments.store import Store
+from players.tournaments.workers import WorkerPool
 
 HOSTILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'hostile_players.py')
 TIMEOUT = 0.5
@@ -39,22 +40,22 @@ def adopting_orphans():
     """Make this process adopt every orphan of what it starts, wait for each to end
     (the orphans of those that end meanwhile too), and fail if any process it
     started (or that they started) is still alive ORPHANS_SECONDS after the end."""
-    earlier = set(zygote._children())  # started by other tests, still ending
+    earlier = set(jail_server._children())  # started by other tests, still ending
     prctl = ctypes.CDLL(None).prctl
     prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
     try:
         yield
     finally:
-        jail_server.close_servers()  # this process's jail servers, and every jail they hold
+        servers.close_servers()  # this process's jail servers, and every jail they hold
         deadline = time.monotonic() + ORPHANS_SECONDS
         while True:  # processes killed as the run ended take a moment to go
-            alive = [pid for pid in zygote._children() if pid not in earlier and not _reaped(pid)]
+            alive = [pid for pid in jail_server._children() if pid not in earlier and not _reaped(pid)]
             if not alive or time.monotonic() > deadline:
                 break
             time.sleep(0.05)
         prctl(36, 0, 0, 0, 0)
     for pid in alive:
-        zygote._kill_group(pid)
+        jail_server._kill_group(pid)
         os.waitpid(pid, 0)
     assert not alive, f'processes left after the run: {[_command(pid) for pid in alive]}'
 

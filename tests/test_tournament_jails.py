@@ -11,7 +11,7 @@ import textwrap
 
 import pytest
 
-from players.arena import jail
+from players.sandbox import jail
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HOSTILE = os.path.join(ROOT, 'tests', 'hostile_players.py')

@@ -4,7 +4,7 @@ import math
 
 import pytest
 
-from players.arena.ratings import PRIOR_GAMES, fit
+from players.tournaments.ratings import PRIOR_GAMES, fit
 
 
 def expected_scores(elos, games):

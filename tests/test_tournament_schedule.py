@@ -2,7 +2,7 @@
 
 from collections import Counter
 
-from players.arena.schedule import count_games, pairings, schedule
+from players.tournaments.schedule import count_games, pairings, schedule
 
 PLAYERS = ['a', 'b', 'c', 'd']
 

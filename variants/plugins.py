@@ -17,7 +17,8 @@ its group holds) is one line on standard error, and is skipped.
 
 A jail reads no installed metadata (site-packages is off its path): the trusted side
 hands each jail server the entries it used, as plain data in the environment
-variable HANDED, with the folders of their packages (players.arena.allowed)."""
+variable HANDED, with the folders of their packages, given to every jail
+(jail_extras, which this module hands the sandbox once it uses a plugin)."""
 
 from __future__ import annotations
 
@@ -27,9 +28,12 @@ import json
 import os
 import sys
 from dataclasses import dataclass, replace
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from games import Game
+
+if TYPE_CHECKING:
+    from players.sandbox.allowed import AllowedPackages
 
 from .registry import ALIASES, GAMES, Variant, register_game, register_variant
 
@@ -101,6 +105,35 @@ def register_each(group: str, add: Callable[[PluginEntry, Any], None]) -> None:
             print(f'aima-games: skipped {entry}: {message}', file=sys.stderr)
             continue
         USED.append(entry)
+        from players.sandbox import servers  # here, not above: most runs use no plugin
+        if jail_extras not in servers.JAIL_EXTRAS:
+            servers.JAIL_EXTRAS.append(jail_extras)
+
+
+def jail_extras() -> tuple[AllowedPackages, dict[str, str]]:
+    """Return what every jail is given for the plugins this process uses: the
+    packages of their entries' modules and of their distributions, and the entries,
+    in HANDED, for its jail server's environment."""
+    return _used_packages(tuple(USED)), {HANDED: handed()}
+
+
+@functools.lru_cache(maxsize=None)
+def _used_packages(used: tuple[PluginEntry, ...]) -> AllowedPackages:
+    """Return the AllowedPackages of the plugins' entries used: the packages of their
+    modules and of their distributions, with the distributions they require but this
+    project's own, which every jail has. (A jail server imports their modules as it
+    imports variants and players, which register them: modules is empty.)"""
+    import importlib.metadata
+    from players.sandbox.allowed import AllowedPackages, imported_paths, installed_entries
+    names = tuple(dict.fromkeys(entry.distribution for entry in used))
+    found = installed_entries([importlib.metadata.distribution(name) for name in names], _ours)
+    tops = dict.fromkeys(entry.module.split('.')[0] for entry in used)
+    return AllowedPackages(names, tuple(sorted({**found, **imported_paths(tops)}.items())))
+
+
+def _ours(distribution) -> bool:
+    """Is distribution this project's (a plugin may require it)?"""
+    return __name__.split('.')[0] in (distribution.read_text('top_level.txt') or '').split()
 
 
 def load(entry: PluginEntry) -> Any:

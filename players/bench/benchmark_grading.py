@@ -19,7 +19,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
-from players.arena import jail  # noqa: E402
+from players.sandbox import jail  # noqa: E402
 from players import grading, textbook  # noqa: E402
 from players.grading import batch  # noqa: E402
 

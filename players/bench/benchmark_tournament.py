@@ -5,17 +5,16 @@
     python players/bench/benchmark_tournament.py --goals            # the goals' rows alone
     python players/bench/benchmark_tournament.py --baseline REV     # another anchor commit
 
-Prints the wall time of a class tournament of ten students' files at each jail
-level, beside the same run of the anchor commit (b72f42f, the last before jails,
-unless --baseline names another; the runs interleaved), the same class handing in
-folders (a player.py, a helper module and a data file each) beside single files,
-what importing an allowed package (numpy) adds to a jail's start, the default run
-beside the anchor's, the --jobs 1 against --jobs 2 speed-up on a tournament of 300
-heavy games, what a jail costs (its start-up a game, at each level, and its
-protocol a move, for a Python player and for a program in Python speaking JSON
-lines), the peak memory (resident set) of runs of growing size, which should stay
-flat because records stream to the store, and last the goals' table: each
-measure beside its anchor and its goal."""
+Prints the wall time of a class tournament of ten students' files at each jail level,
+beside the same run of the anchor commit (b72f42f, the last before jails, unless
+--baseline names another; the runs interleaved), the same class handing in folders
+(a player.py, a helper module and a data file each) beside single files, what
+importing an allowed package (numpy) adds to a jail's start, the default run beside
+the anchor's, the --jobs 1 against --jobs 2 speed-up on a tournament of 300 heavy
+games, what a jail costs (its start-up a game, at each level, and its protocol a
+move, for a Python player and for a program in Python speaking JSON lines), the peak
+memory (resident set) of runs of growing size, which should stay flat because records
+stream to the store, and last the goals' table: each beside its anchor and its goal."""
 
 from __future__ import annotations
 
@@ -35,10 +34,11 @@ sys.path[:0] = [ROOT]
 
 import variants  # noqa: E402  (after the path is set)
 from players import load_player  # noqa: E402
-from players.arena import jail, program  # noqa: E402
-from players.arena.allowed import allowed_packages  # noqa: E402
-from players.arena.jailed_player import Setup, event  # noqa: E402
-from players.arena.player_code import read_code, read_player  # noqa: E402
+from players.remote import program  # noqa: E402
+from players.remote.jailed_player import Setup, event  # noqa: E402
+from players.remote.player_code import read_code, read_player  # noqa: E402
+from players.sandbox import jail  # noqa: E402
+from players.sandbox.allowed import allowed_packages  # noqa: E402
 
 PLAYERS = ','.join(['random', 'minimax', 'perfect'] + [f'ab{n}' for n in range(1, 21)] + ['mcts'])
 """The 24 players of the default run before games of chance came."""

@@ -1,7 +1,7 @@
 """The course grader: checks a student's search functions and player, CS188-style,
 and reports each check's points as PASS or FAIL lines, as JSON or for Gradescope.
 
-The student's file runs only in a jail (players.arena.jail), loaded once for all its
+The student's file runs only in a jail (players.sandbox.jail), loaded once for all its
 checks; only plain data comes back (the move chosen, the states generated), and
 every verdict is worked out here.
 

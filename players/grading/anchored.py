@@ -10,8 +10,9 @@ import itertools
 import random
 
 from games import StochasticGame, referee
-from players.arena import grades, ratings
-from players.arena.match import play_opening
+from players.reports import grades
+from players.tournaments import ratings
+from players.tournaments.match import play_opening
 
 from ..registry import load_player
 from .playing import MAX_PLIES, Fixture, PlayerTrial, Sample

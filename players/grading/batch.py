@@ -11,8 +11,8 @@ import multiprocessing
 import os
 from typing import Iterator
 
-from players.arena import jail
-from players.arena.player_code import program_names
+from players.sandbox import jail
+from players.remote.player_code import program_names
 from players.player_spec import parse_spec
 
 from .checks import make_checks, make_games

@@ -8,9 +8,10 @@ from argparse import Namespace
 
 import tabulate
 
-from players.arena import jail, tables
-from players.arena.inputs import UsageError, usage_errors
-from players.arena.outputs import check_output
+from players.sandbox import jail
+from players.reports import standings
+from players.cli.inputs import UsageError, usage_errors
+from players.cli.outputs import check_output
 
 from . import batch, gradescope
 from .grader import grade
@@ -63,7 +64,7 @@ def check_class(files: list[str], settings: Settings, jobs: int, out: str | None
     rows = batch.summary_rows(reports, names, settings.parts)
     print()
     print(tabulate.tabulate([[row['student'], *[row[f] for f in settings.parts],
-                              f'{row["total"]}/{row["max"]}', tables.shorten(row['status'], 40)]
+                              f'{row["total"]}/{row["max"]}', standings.shorten(row['status'], 40)]
                              for row in rows],
                             headers=['Student', *settings.parts, 'Total', 'Status']))
     if out:

@@ -16,7 +16,7 @@ from functools import cached_property
 
 from games.specs import parse_call
 from games.stochastic import from_json
-from players.arena.plain_json import canonical
+from players.remote.plain_json import canonical
 
 from .reference import PERFT_LIMIT, Probe, Reference, where
 from .session import Session, StudentFault

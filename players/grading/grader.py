@@ -8,7 +8,7 @@ import os
 import time
 
 from games import Game
-from players.arena.player_code import read_program
+from players.remote.player_code import read_program
 from players.player_spec import parse_spec
 
 from .anchored import check_anchors
@@ -77,7 +77,7 @@ def grade(path: str, settings: Settings = Settings(), checks: list[Check] | None
 
 def grade_program(spec: str, settings: Settings, checks: list[Check],
                   games: dict[str, Game]) -> Report:
-    """Grade a program (a player spec such as 'exec:./bot', see players.arena.program) on the
+    """Grade a program (a player spec such as 'exec:./bot', see players.remote.program) on the
     player checks of checks, each game played against it in a jail started for that
     game; the search checks need Python functions, and the report says so."""
     started = time.perf_counter()

@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 import os
 
-from players.arena.player_code import FolderLimits, PlayerCode, folder_files, read_folder
+from players.remote.player_code import FolderLimits, PlayerCode, folder_files, read_folder
 
 from .checks import Check
 from .report import Report, Result

@@ -9,12 +9,13 @@ from argparse import ArgumentParser, Namespace
 from dataclasses import dataclass, field
 
 import variants
-from players.arena import jail
+from players.sandbox import jail
 from players.player_spec import Kind, parse_spec
-from players.arena.inputs import UsageError, make_game, player_code, sandbox_level, usage_errors
-from players.arena.allowed import allowed_packages
-from players.arena.options import SANDBOX, anchor_grades, count, megabytes, names, seconds
-from players.arena.player_code import FolderLimits
+from players.cli.inputs import UsageError, make_game, player_code, sandbox_level, usage_errors
+from players.sandbox.allowed import allowed_packages
+from players.cli.tournament_options import (SANDBOX, anchor_grades, count, megabytes, names,
+                                            seconds)
+from players.remote.player_code import FolderLimits
 from games.specs import parse_call
 
 from .cases import CaseError, load_cases

@@ -13,11 +13,11 @@ from typing import Iterator
 
 import variants
 from games import Game, StochasticGame, referee
-from players.arena import program
-from players.arena.jailed_player import JailedPlayer, Setup, TimeControl, play_with_jails
-from players.arena.player_code import PlayerCode, ProgramCode
-from players.arena.jail import Limits
-from players.arena.match import play_opening
+from players.remote import program
+from players.remote.jailed_player import JailedPlayer, Setup, TimeControl, play_with_jails
+from players.remote.player_code import PlayerCode, ProgramCode
+from players.sandbox.jail import Limits
+from players.tournaments.match import play_opening
 
 from ..registry import load_player
 from .session import Session

@@ -18,7 +18,7 @@ from typing import Any
 import variants
 from games import Game, StochasticGame
 from games.stochastic import from_json
-from players.arena.plain_json import canonical, key, to_plain
+from players.remote.plain_json import canonical, key, to_plain
 
 from .jailed.plain import state_key
 from .jailed.rules import value_data

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from typing import Callable
 
-from players.arena.plain_json import to_plain
+from players.remote.plain_json import to_plain
 from games.stochastic import from_json
 from players import textbook
 

@@ -7,17 +7,17 @@ import time
 from typing import Any
 
 from games import game_files
-from players.arena import folder_image
-from players.arena.allowed import allowed_packages
-from players.arena.jail import Jail, JailError, Limits
-from players.arena.jail_server import server
-from players.arena.plain_json import to_plain
+from players.sandbox import folder_image
+from players.sandbox.allowed import allowed_packages
+from players.sandbox.jail import Jail, JailError, Limits
+from players.sandbox.servers import server
+from players.remote.plain_json import to_plain
 
 from .cases import Case
 from .jailed.plain import state_key, text
 
 ENTRY = 'players.grading.jailed.inmate:serve'
-PACKAGES = ('games', 'variants', 'players.grading.jailed')
+PACKAGES = ('games', 'variants', 'players.remote', 'players.grading.jailed')
 """What a student's jail may import from this project: not the reference searches."""
 REFERENCE_PACKAGES = ('games', 'variants', 'players', 'players.grading.jailed')
 """What it may import when the instructor allows the reference implementations."""

@@ -6,9 +6,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import variants
-from players.arena.jail import Limits
-from players.arena.jail import describe as describe_level
-from players.arena.player_code import FolderLimits
+from players.sandbox.jail import Limits
+from players.sandbox.jail import describe as describe_level
+from players.remote.player_code import FolderLimits
 
 from .cases import SEARCH_FUNCTIONS
 

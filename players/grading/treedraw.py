@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games import Game, StochasticGame
-from players.arena.inputs import UsageError, make_game, usage_errors
+from players.cli.inputs import UsageError, make_game, usage_errors
 from players.human import as_typed
 
 from .jailed.plain import describe, parse_position, position_text

@@ -15,7 +15,7 @@ from typing import Any, Callable
 
 from games import Game
 
-from players.arena.plain_json import to_plain
+from players.remote.plain_json import to_plain
 
 from .plain import state_key
 

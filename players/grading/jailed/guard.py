@@ -1,7 +1,7 @@
 """Keeping the project's reference implementations out of a student's reach in a jail.
 
 They are not in the jail's memory: its jail server imported only games,
-variants, this subpackage and the jail's side of players.arena. In a bubblewrap
+variants, this subpackage and the jail's side of players.remote. In a bubblewrap
 jail, or a process-level jail started by root (shut in an empty folder), they
 are not on its disk either. A process-level jail of an ordinary user could
 still read them from disk, so guard() also refuses, from then on, any import of
@@ -18,7 +18,7 @@ import sys
 from typing import Any
 
 import games
-from players.arena import serving
+from players.remote import serving
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(games.__file__)))
 """The project's folder."""

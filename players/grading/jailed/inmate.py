@@ -11,7 +11,7 @@ the jail answers {"defined": [names]} or {"error": why it cannot load}. Then:
   "stopped"). The grader follows the calls with its own game.
 - {"rules": a class's call, ...}: questions about the student's Game class, answered
   as jailed.rules says.
-- a game's setup, then move requests, as players.arena.jailed_player's protocol has them:
+- a game's setup, then move requests, as players.remote.jailed_player's protocol has them:
   the student's player answers them.
 
 The answers to loading and to searches carry "reference": the first use of a
@@ -30,8 +30,8 @@ import variants
 from games import game_files
 from games.referee import DETAIL_LIMIT, describe
 from games.sources import places, run_source
-from players.arena.plain_json import to_plain
-from players.arena.serving import answer_move, replay_history
+from players.remote.plain_json import to_plain
+from players.remote.serving import answer_move, replay_history
 
 from . import guard, rules
 from .counting import Recorder, counting

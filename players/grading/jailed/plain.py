@@ -10,7 +10,7 @@ from json.encoder import encode_basestring_ascii as json_string
 from typing import Any, Callable
 
 from games import Game, TreeGame
-from players.arena.plain_json import canonical as text
+from players.remote.plain_json import canonical as text
 
 ROOT = 'A'
 """The root of every tree given as a table."""
@@ -18,7 +18,7 @@ ROOT = 'A'
 
 def state_key(value: Any) -> str:
     """Return the text by which the grader tells states apart: the canonical JSON
-    text (see players.arena.plain_json.canonical) of the state as plain data, with
+    text (see players.remote.plain_json.canonical) of the state as plain data, with
     tuples and namedtuples as lists of their fields, dicts (and other mappings) as
     {"dict": [[key, value], ...]} sorted by their text, sets as {"set": [...]} sorted,
     floats that are not finite and other objects as their repr ({"repr": ...} for an

@@ -34,7 +34,7 @@ import signal
 from typing import Any, Callable, Iterator
 
 from games.specs import parse_call
-from players.arena.plain_json import canonical, to_plain
+from players.remote.plain_json import canonical, to_plain
 
 from .plain import state_key
 

@@ -1,2 +1,0 @@
-"""Tournament machinery that needs no particular players or games: the schedule,
-the sandboxed workers, the results store, the ratings and the tables."""

@@ -1,0 +1,221 @@
+"""What a user gives the command line, checked before anything is played: the
+games, the players (the gauntlet's and a class's folder of submissions among
+them) and the jail level.
+
+A mistake in them is a UsageError, raised where it is found; the command line
+catches it once and prints its message on one line (exit status 2). A
+submission that exists but cannot play is no mistake of the user's: the run
+lists it and it forfeits its games, unless the user asks for strictness."""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import os
+from typing import Iterable, Iterator, Mapping
+
+import players
+import variants
+from games import game_files
+from games.base import Game
+from players.player_spec import Kind, parse_spec
+from players.sandbox import jail
+from players.tournaments import naming
+from players.remote.jailed_player import Setup
+from players.remote.load_check import check_players
+from players.remote.player_code import (FolderLimits, PlayerCode, ProgramCode, SubmissionError,
+                                        read_code)
+
+
+class UsageError(Exception):
+    """A mistake in what the user typed, said in one line."""
+
+
+@contextlib.contextmanager
+def usage_errors(*kinds: type[Exception]) -> Iterator[None]:
+    """Within this, an exception of kinds (ValueError by default) is a UsageError
+    with its message."""
+    try:
+        yield
+    except kinds or (ValueError,) as error:
+        raise UsageError(str(error)) from None
+
+
+def make_game(name_or_spec: str) -> Game:
+    """Return the game of a variant name or spec."""
+    with usage_errors():
+        return variants.make(name_or_spec)
+
+
+def same_game_key(spec: str) -> str:
+    """Return what two variant specs share when they name the same game, however
+    spelled: 'nim(piles=(2, 2))' and 'nim(piles=(2,2))' have one key."""
+    game = make_game(spec)
+    return game_files.normal_spec(spec) if game_files.is_file_spec(spec) else repr(game)
+
+
+def game_digests(specs: Iterable[str]) -> dict[str, str]:
+    """Return the digest of the source of each game file that specs name, by spec."""
+    return {spec: game_files.source_of(game_files.split(spec)[0]).digest
+            for spec in specs if game_files.is_file_spec(spec)}
+
+
+def changed_game_files(stored: Mapping[str, str]) -> list[str]:
+    """Return a line for each game file whose source is not the one a stored run
+    played (stored gives the digests it kept, by spec), saying so."""
+    lines = []
+    for spec, digest in stored.items():
+        path = game_files.split(spec)[0]
+        try:
+            changed = game_files.read(path).digest != digest
+        except ValueError as error:
+            lines.append(f'Note: the game file of {spec} cannot be read now ({error}).')
+            continue
+        if changed:
+            lines.append(f'Note: {path} has changed since this run played {spec}; its games '
+                         'are shown with the file as it is now.')
+    return lines
+
+
+def distinct_variants(specs: Iterable[str]) -> list[str]:
+    """Return the variant specs that name different games, each game under its first
+    spelling."""
+    first: dict[str, str] = {}
+    for spec in specs:
+        first.setdefault(same_game_key(spec), spec)
+    return list(first.values())
+
+
+def matching_variant(specs: list[str], text: str) -> str | None:
+    """Return the spec among specs of the game text names (as given, or any
+    spelling of the same game), or None."""
+    if text in specs:
+        return text
+    wanted = same_game_key(text)
+    return next((spec for spec in specs if same_game_key(spec) == wanted), None)
+
+
+def sandbox_level(requested: str) -> str:
+    """Return the jail level to use, or raise a UsageError saying why the requested
+    one cannot be had."""
+    with usage_errors():
+        return jail.resolve_level(requested)
+
+
+new_setup = functools.partial(Setup, make_game=variants.make, load_player=players.load_player)
+"""Return the Setup of a game's jails: Setup(game, level=..., limits=...), its players
+loaded by the registry's load_player and its game made by variants.make."""
+
+
+def player_code(spec: str, limits: FolderLimits = FolderLimits()) -> PlayerCode | ProgramCode:
+    """Return the code of a player spec for a jail: a registry player is checked to
+    load here, a file, module or folder player only read (a folder within limits),
+    a program's command only checked to name a program."""
+    with usage_errors():
+        return _read(spec, limits)
+
+
+def _read(spec: str, limits: FolderLimits) -> PlayerCode | ProgramCode:
+    """Return the code of a player spec (see player_code); raise ValueError if it
+    cannot be had."""
+    parsed = parse_spec(spec)
+    if parsed.kind is Kind.REGISTRY:
+        players.load_player(spec)
+    return read_code(parsed, limits)
+
+
+def checked_players(specs: Mapping[str, str], setup: Setup, game: Game, seconds: float,
+                    strict: bool = False, submitted: Iterable[str] = (),
+                    limits: FolderLimits = FolderLimits()
+                    ) -> tuple[dict[str, PlayerCode | ProgramCode], dict[str, str]]:
+    """Return the code of each player by name, and why each player that cannot play
+    cannot ({name: why}, in the players' order). A player cannot play if its code
+    cannot be read as it is (player_code.SubmissionError; for the specs submitted,
+    those of a class's folder, whatever keeps them from being read, and a link,
+    which could lead to another's submission or anywhere), or if it fails
+    to load (a program: to start) within seconds in a jail for game, the game of
+    setup (a file may exit, hang or print as it loads). Any other spec that cannot
+    be read is a UsageError, as is a registry player that fails to load, and with
+    strict the first player that cannot play. A submission folder is read within
+    limits."""
+    for name, spec in specs.items():
+        if players.registry.is_interactive(spec):
+            raise UsageError(f'player {name!r} needs a person at the keyboard; play it with play')
+    submitted = set(submitted)
+    codes, unread = {}, {}
+    for name, spec in specs.items():
+        try:
+            if spec in submitted and os.path.islink(spec):
+                raise SubmissionError(f'{os.path.basename(spec)} is a link, not a file or '
+                                      f'folder of its own (to {os.path.realpath(spec)})')
+            codes[name] = _read(spec, limits)
+        except ValueError as error:
+            if strict or not (isinstance(error, SubmissionError) or spec in submitted):
+                raise UsageError(str(error)) from None
+            unread[name] = str(error)
+    unloaded = check_players(codes, setup, game, seconds)
+    for name, why in unloaded.items():
+        if strict or not naming.is_code_spec(specs[name]):
+            raise UsageError(f'player {name!r} cannot play: {why}')
+    failed = {**unread, **unloaded}
+    return codes, {name: failed[name] for name in specs if name in failed}
+
+
+def class_submissions(folder: str) -> list[str]:
+    """Return the player specs of a class's folder of submissions, in the order of
+    their names: each .py file of it (its function player) and each folder in it
+    (a submission folder), hidden entries and __pycache__ left out. Raises a
+    UsageError for a folder that does not exist or holds no submission."""
+    if not os.path.isdir(folder):
+        raise UsageError(f'--submissions: no folder {folder!r}')
+    specs = [os.path.join(folder, name) for name in sorted(os.listdir(folder))
+             if not name.startswith('.') and name != '__pycache__']
+    specs = [spec for spec in specs if os.path.isdir(spec)
+             or spec.endswith('.py') and os.path.isfile(spec)]
+    if not specs:
+        raise UsageError(f'--submissions: {folder!r} holds no submission (no .py file, '
+                         'no folder)')
+    return specs
+
+
+def tournament_players(text: str | None, gauntlet: str | None, anchors: Iterable[str] = (),
+                       submitted: Iterable[str] = ()) -> tuple[dict[str, str], str | None]:
+    """Return the players of a tournament as {name: spec}: those of text (comma-
+    separated, each SPEC or NAME=SPEC; by default every registered non-interactive
+    player, or none if specs are submitted), then the submitted specs (see
+    class_submissions), then the anchors not among them (registry specs); and the
+    name of the gauntlet player, which is added first if it is none of them. A
+    spec not in UTF-8 (a file name in another encoding) is a UsageError."""
+    submitted = list(submitted)
+    if text is not None:
+        entries = [*naming.split_specs(text), *submitted]
+    else:
+        entries = submitted or players.registry.tournament_names()
+    for entry in entries:  # a name in another encoding: a file of a zip made elsewhere
+        shown = os.fsencode(entry).decode(errors='backslashreplace')
+        if shown != entry:
+            raise UsageError(f"'{shown}' is not named in UTF-8, as player names must be: "
+                             'rename it')
+    with usage_errors():
+        specs = naming.name_players(entries)
+        missing = [name for name in anchors if name not in specs]
+        if missing:
+            specs = naming.name_players([*named_entries(specs), *missing])
+        if gauntlet is not None:
+            gauntlet_name, gauntlet_spec = naming.split_entry(gauntlet)
+            found = [name for name, spec in specs.items()
+                     if name == (gauntlet_name or gauntlet_spec) or spec == gauntlet_spec]
+            if found:
+                gauntlet = found[0]
+            else:
+                specs = naming.name_players([gauntlet, *named_entries(specs)])
+                gauntlet = next(iter(specs))
+    if len(specs) < 2:
+        raise UsageError(f'a tournament needs at least two players, got '
+                         f'{", ".join(specs) or "none"}')
+    return specs, gauntlet
+
+
+def named_entries(specs: Mapping[str, str]) -> list[str]:
+    """Return the entries NAME=SPEC that name the players of specs as they are."""
+    return [f'{name}={spec}' for name, spec in specs.items()]

@@ -1,0 +1,105 @@
+"""A stored run, read back from its --db file: its tables and files again, a
+listing of its games, and one game replayed move by move."""
+
+from __future__ import annotations
+
+import sys
+from argparse import Namespace
+
+import tabulate
+
+import variants
+from players.reports import replay, text_report, standings
+from .inputs import UsageError, changed_game_files, matching_variant, usage_errors
+from .outputs import check_outputs, report_files, write_results
+from players.tournaments.schedule import count_games
+from players.tournaments.store import Store, StoreError
+
+
+def open_run(path: str) -> Store:
+    """Open the results file of a run to read it, saying on stderr if a game file
+    it played has changed since."""
+    with usage_errors(StoreError):
+        store = Store.read(path)
+    for line in changed_game_files(store.settings.get('game_files', {})):
+        print(line, file=sys.stderr)
+    return store
+
+
+def report_run(options: Namespace) -> int:
+    """Print the tables of the stored run in options.db and write its --json, --csv
+    and --html files (see options.add_output_options); return the exit status."""
+    check_outputs(report_files(options), options.db)
+    store = open_run(options.db)
+    settings = store.settings
+    unknown = [name for name in options.anchors or {} if name not in settings['players']]
+    if unknown:
+        raise UsageError(f'--anchors: {unknown[0]!r} is no player of the run in {options.db}; '
+                         f'its players: {", ".join(settings["players"])}')
+    total = count_games(settings['players'], settings['variants'], settings['games'],
+                        settings.get('gauntlet'))
+    print(text_report.header(settings, total))
+    if store.count() < total:
+        print(f'Only {store.count()} of the {total} games were played; '
+              'these tables are of those.\n')
+    write_results(options, store, {'played': 0, 'reused': store.count()})
+    store.close()
+    return 0
+
+
+def list_games(db: str, player: str | None, variant: str | None, result: str | None,
+               ending: str | None, table_format: str) -> int:
+    """Print the stored games of the run in db that match player, variant, result
+    and ending (None: any), as a table of table_format; return the exit status."""
+    store = open_run(db)
+    settings = store.settings
+    if player is not None and player not in settings['players']:
+        raise UsageError(f'no player {player!r} in {db}; players: '
+                         f'{", ".join(settings["players"])}')
+    if result in ('win', 'loss') and player is None:
+        raise UsageError(f'--result {result} needs --player')
+    if variant is not None:
+        stored = matching_variant(settings['variants'], variant)
+        if stored is None:
+            raise UsageError(f'the run has no variant {variant!r}; its variants: '
+                             f'{", ".join(settings["variants"])}')
+        variant = stored
+    rows = [[record['index'], record['variant'], record['first'], record['second'],
+             replay.score_text(record['score']), record['termination'], record['plies'],
+             standings.shorten(record['detail'] or '', 50)]
+            for record in store.records(player, variant, result, ending)]
+    store.close()
+    if not rows:
+        print('No stored game matches.')
+        return 0
+    print(tabulate.tabulate(rows, headers=['#', 'Variant', 'First', 'Second', 'Result',
+                                           'Ending', 'Plies', 'Detail'], tablefmt=table_format))
+    print(f'\n{text_report.plural(len(rows), "game")}; '
+          f'replay one with: tournament.py replay --db {db} #')
+    return 0
+
+
+def replay_game(db: str, index: int, step: bool) -> int:
+    """Show the stored game of the run in db numbered index, move by move with the
+    board after each; with step, wait for Enter after each move. Return the exit
+    status."""
+    store = open_run(db)
+    record = store.record(index)
+    store.close()
+    if record is None:
+        raise UsageError(f'no game {index} in {db}; list them with: tournament.py games '
+                         f'--db {db}')
+    with usage_errors():
+        for number, block in enumerate(replay.lines(variants.make(record['variant']), record)):
+            if step and number >= 2 and not next_step():  # after the headline and start
+                break
+            print(block, flush=True)
+    return 0
+
+
+def next_step() -> bool:
+    """Wait for Enter and return True, or return False for q or the end of input."""
+    try:
+        return input('(Enter: next move, q: stop) ').strip().lower() not in ('q', 'quit')
+    except EOFError:
+        return False

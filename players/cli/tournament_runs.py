@@ -1,0 +1,230 @@
+"""Runs from start to end: a round robin (or a gauntlet) and an SPRT, each with its
+players checked before play, its files reserved, and a clean stop on Ctrl-C or a
+failure of the machinery (the games played so far kept)."""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import json
+import os
+import sys
+from argparse import Namespace
+from concurrent.futures import Executor
+from typing import Callable, Sequence
+
+import players
+import variants
+from games import game_files
+from players.sandbox import jail
+from players.tournaments import ladder, naming, sprt
+from players.reports import text_report
+from players.sandbox.allowed import allowed_packages
+from .inputs import (UsageError, checked_players, class_submissions, distinct_variants,
+                     game_digests, make_game, new_setup, sandbox_level, tournament_players,
+                     usage_errors)
+from players.tournaments.match import Rules, play_scheduled_game
+from .tournament_options import folder_limits
+from .outputs import check_output, check_outputs, report_files, reserve, write_results
+from .progress import Progress
+from players.tournaments.runner import MachineryError, run
+from players.tournaments.schedule import count_games, schedule
+from players.tournaments.store import Store, StoreError
+from players.tournaments.workers import WorkerPool
+
+INTERRUPTED = 130
+"""The exit status of a run stopped by Ctrl-C (a failure of the machinery: 1)."""
+
+
+def rules_of(options: Namespace) -> Rules:
+    """Return how each game is played, from the rules options (see
+    options.add_rules_options); the packages allowed must be installed."""
+    with usage_errors():
+        allowed_packages(options.allow)
+    return Rules(options.openings, options.move_timeout, options.max_plies, options.clock,
+                 sandbox_level(options.sandbox), options.memory, options.allow)
+
+
+def checked(specs: dict[str, str], chosen: list[str], rules: Rules, options: Namespace,
+            strict: bool = True, submitted: Sequence[str] = ()) -> tuple[dict, dict[str, str]]:
+    """Return the code of each player by name, checked to load in a jail for the
+    first of the chosen variants, and why each that cannot play cannot (see
+    inputs.checked_players; with strict, none: the first is a UsageError); a
+    submission folder is read within the limits of options."""
+    setup = new_setup(chosen[0], level=rules.sandbox, allowed=allowed_packages(rules.allow),
+                      limits=jail.Limits(memory_mb=rules.memory_mb))
+    return checked_players(specs, setup, make_game(chosen[0]), rules.load_seconds(), strict,
+                           submitted, folder_limits(options))
+
+
+def worker_silence(rules: Rules) -> float:
+    """Return the seconds a worker may go without a word before it is taken for
+    lost: both players loading, one move, and 5 s to spare."""
+    return 2 * rules.load_seconds() + rules.move_timeout + 5
+
+
+def game_job(rules: Rules, codes: dict, broken: dict[str, str] | None = None,
+             chosen: Sequence[str] = ()) -> Callable:
+    """Return the job that plays one scheduled game under rules between the players
+    of codes, those of broken forfeiting theirs unplayed; the sources of the chosen
+    variants' game files go with it, as read here."""
+    sources = [game_files.message(spec) for spec in chosen if game_files.is_file_spec(spec)]
+    return functools.partial(play_scheduled_game, rules=rules, players=codes,
+                             make_game=variants.make, load_player=players.load_player,
+                             broken=broken, sources=sources)
+
+
+def stopped(stop: BaseException, created: list[str], done: str, before: str = '') -> int:
+    """Remove the files created for a run that stopped (by Ctrl-C or a failure of
+    the machinery) after done, say so on stderr (after before), and return the exit
+    status."""
+    for path in created:
+        os.remove(path)
+    happened = 'Interrupted' if isinstance(stop, KeyboardInterrupt) else f'{stop}.\nStopped'
+    print(f'{before}{happened} after {done}.', file=sys.stderr)
+    return INTERRUPTED if isinstance(stop, KeyboardInterrupt) else 1
+
+
+def play_tournament(options: Namespace) -> int:
+    """Play the round robin (or the gauntlet) of options (see
+    options.add_tournament_options), print its tables and write its files; return
+    the exit status."""
+    chosen = distinct_variants(options.variants or variants.DEFAULT_VARIANTS)
+    check_outputs(report_files(options), options.db)
+    if options.resume and not options.db:
+        raise UsageError('--resume needs the --db file of the run to continue')
+    check_executor(options)
+    rules = rules_of(options)
+    jail.prepare_jailer()
+    submitted = class_submissions(options.submissions) if options.submissions else []
+    specs, gauntlet = tournament_players(options.players, options.gauntlet, options.anchors or (),
+                                         submitted)
+    names = list(specs)
+    codes, broken = checked(specs, chosen, rules, options, options.strict, submitted)
+    settings = {'players': names, 'specs': specs, 'variants': chosen, 'games': options.games,
+                'seed': options.seed, 'gauntlet': gauntlet, **vars(rules), 'broken': broken,
+                'digests': ladder.digests(specs, codes, broken),
+                'game_files': game_digests(chosen)}
+    executor, in_flight = start_executor(options, worker_silence(rules), rules.sandbox)
+    with executor:
+        with usage_errors(StoreError):
+            store = Store(options.db or '', settings, options.resume)
+        games = functools.partial(schedule, names, chosen, options.games, options.seed, gauntlet)
+        reused = ladder.keep_unchanged(store, games(), settings['digests'])
+        created = reserve(report_files(options))
+        total = count_games(names, chosen, options.games, gauntlet)
+        print(text_report.header(settings, total, reused if options.db else None, options.db,
+                            options.course), flush=True)
+        progress = Progress(total, done=reused)
+        try:
+            played = run(games(), game_job(rules, codes, broken, chosen), executor, store,
+                         in_flight=in_flight, progress=progress)
+        except (KeyboardInterrupt, MachineryError) as stop:
+            progress.close()
+            kept = (f'; they are in\n{text_report.path_line(options.db)}\nadd --resume to go on'
+                    if options.db else '')
+            status = stopped(stop, created, f'{store.count()} of {total} games{kept}')
+            store.close()
+            return status
+        progress.close()
+        write_results(options, store, {'played': played, 'reused': reused})
+        store.close()
+    return 0
+
+
+def check_executor(options: Namespace) -> None:
+    """Raise a UsageError unless the executor asked for can be used: Dask's needs
+    its package and a scheduler's address that it can try to reach."""
+    if options.scheduler and options.executor != 'dask':
+        raise UsageError('--scheduler is for --executor dask')
+    if options.executor == 'dask':
+        try:
+            importlib.import_module('distributed')
+        except ImportError as error:
+            raise UsageError(f"--executor dask needs Dask's distributed ({error}); install it "
+                             "with pip install 'aima-games[dask]'") from None
+        from players.tournaments import cluster
+        if options.scheduler:
+            with usage_errors(cluster.ClusterError):
+                cluster.check_address(options.scheduler)
+
+
+def start_executor(options: Namespace, hard_timeout: float,
+                   sandbox: str) -> tuple[Executor, int | Callable[[], int]]:
+    """Return the executor that plays the games (worker processes here, or a Dask
+    cluster's workers) and how many games to keep submitted to it."""
+    if options.executor == 'local':
+        return WorkerPool(options.jobs, hard_timeout=hard_timeout), 2 * options.jobs
+    from players.tournaments import cluster
+    with usage_errors(cluster.ClusterError):
+        executor = cluster.DaskExecutor(options.scheduler, options.jobs, hard_timeout, sandbox)
+    print(executor.describe(), file=sys.stderr, flush=True)
+    return executor, lambda: 2 * max(1, executor.slots())
+
+
+def sprt_hypotheses(options: Namespace) -> sprt.Hypotheses:
+    """Return the SPRT's hypotheses and error rates of options."""
+    for option in ('alpha', 'beta'):
+        if not 0 < getattr(options, option) < 0.5:
+            raise UsageError(f'--{option} must be between 0 and 0.5, got '
+                             f'{getattr(options, option):g}')
+    if not options.elo0 < options.elo1:
+        raise UsageError(f'--elo0 must be below --elo1, got {options.elo0:g} and '
+                         f'{options.elo1:g}')
+    return sprt.Hypotheses(options.elo0, options.elo1, options.alpha, options.beta)
+
+
+def sprt_players(player: str, baseline: str) -> dict[str, str]:
+    """Return the SPRT's two players as {name: spec}, the player first; the same
+    player twice gets two names."""
+    with usage_errors():
+        specs = naming.name_players([player, baseline])
+    if len(specs) == 1:
+        name, spec = next(iter(specs.items()))
+        specs = {name: spec, f'{name}-2': spec}
+    return specs
+
+
+def play_sprt(options: Namespace) -> int:
+    """Play game pairs of the player against the baseline of options (see
+    options.add_sprt_parser) until the SPRT decides, printing its progress on a
+    terminal, then the verdict; write --json if asked; return the exit status."""
+    hypotheses = sprt_hypotheses(options)
+    chosen = distinct_variants(options.variants or variants.DEFAULT_VARIANTS)
+    if options.json:
+        check_output('--json', options.json)
+    rules = rules_of(options)
+    jail.prepare_jailer()
+    specs = sprt_players(options.player, options.baseline)
+    player, baseline = specs
+    codes, _ = checked(specs, chosen, rules, options)
+    lower, upper = hypotheses.bounds()
+    print(f'SPRT: {player} against {baseline}, H0: Elo <= {hypotheses.elo0:g}, H1: Elo >= '
+          f'{hypotheses.elo1:g} (seed {options.seed})\nAlpha {hypotheses.alpha:g}, beta '
+          f'{hypotheses.beta:g}: LLR bounds {lower:.2f}, {upper:.2f}')
+    print(text_report.header_details({'variants': chosen, **vars(rules)}), flush=True)
+    shown = sys.stderr.isatty()
+
+    def show(test: sprt.Sequential) -> None:
+        if shown:
+            print(f'\r{test.status()}  \x1b[K', end='', file=sys.stderr, flush=True)
+
+    test = sprt.Sequential(hypotheses, player, show)
+    pairs = None if options.max_games is None else options.max_games // 2
+    created = reserve([('--json', options.json)] if options.json else [])
+    try:
+        with WorkerPool(options.jobs, hard_timeout=worker_silence(rules)) as pool:
+            sprt.run_test(test, sprt.pair_specs(player, baseline, chosen, options.seed, pairs),
+                          game_job(rules, codes, chosen=chosen), pool, 2 * options.jobs)
+    except (KeyboardInterrupt, MachineryError) as stop:
+        return stopped(stop, created, f'{2 * test.tally.pairs} games', before='\n')
+    finally:
+        if shown:
+            print('\r\x1b[K', end='', file=sys.stderr, flush=True)
+    print('\n'.join(sprt.lines(test, baseline)))
+    if options.json:
+        with open(options.json, 'w', encoding='utf-8') as file:
+            json.dump({**test.summary(), 'player': player, 'baseline': baseline,
+                       'specs': specs, 'variants': chosen, 'seed': options.seed}, file, indent=1)
+            file.write('\n')
+    return 0

@@ -1,0 +1,297 @@
+"""The trusted side's stand-in for a player in a jail (JailedPlayer), which keeps
+the player's clock and turns its answers into the referee's own legal moves; the
+jail's side is players.remote.serving.
+
+The protocol, one JSON object a line. The trusted side first sends the setup,
+{"setup": {...}}: the game's spec, how to make the game and load the player, the
+player (a registry spec, or a file's source), the seed of the player's random
+module and the history so far; the jail answers {"ready": true} or {"error": ...}.
+(A jail of a shipped player may be sent the setup of another game later.) Then,
+for each move, the trusted side sends the history since its last request and the
+time the player has; the jail answers {"move": ..., "stats": {"nodes": N}} or
+{"error": "Type: message (file, line N)"}. A history is a list of events,
+["move", move] or ["chance", outcome], each as plain JSON data.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Sequence
+
+from games import game_files, referee
+from games.base import Game
+from games.stochastic import from_json
+from players.sandbox import folder_image
+from players.sandbox.allowed import AllowedPackages
+from players.sandbox.jail import Jail, JailError, JailTimeout, Limits
+from .plain_json import canonical, key, to_plain
+from .player_code import PlayerCode
+
+ENTRY = 'players.remote.serving:serve'
+"""The jail's side of the protocol, run in each player's jail."""
+LOAD_SECONDS = 10.0
+"""Seconds a jail may take to start and load its player, besides any move's time."""
+IDLE_LIMIT = 32
+"""The most jails of shipped players that a process keeps between games."""
+
+_idle: list = []
+"""Jails of shipped players waiting in this process for their next game, as
+((spec, limits), jail), oldest first."""
+
+
+@dataclass(frozen=True)
+class TimeControl:
+    """How much time each player has: a limit per move, and a game clock of base
+    seconds with increment seconds added after each move (a player whose clock
+    runs out forfeits on time)."""
+
+    move_seconds: float | None = None
+    base: float | None = None
+    increment: float = 0.0
+
+
+@dataclass(frozen=True)
+class Setup:
+    """What every jail of a game is told: the game and how to make it and its players."""
+
+    game: str
+    """The game's spec or variant name."""
+    make_game: Callable[[str], Game]
+    """The module-level function that makes the game from its spec (in the jail too)."""
+    load_player: Callable[[str], Any]
+    """The module-level function that loads a registry player from its spec, in the jail."""
+    level: str = 'process'
+    """The jail level of file and module players: 'process' or 'bwrap'. The
+    players this project ships (registry players) always run at 'process', which
+    spares them bubblewrap's start-up time; their clocks and records are the same."""
+    limits: Limits = field(default_factory=Limits)
+    allowed: AllowedPackages = AllowedPackages()
+    """The installed packages that file and module players may import (see
+    players.sandbox.allowed)."""
+
+    def packages(self) -> tuple[str, ...]:
+        """Return the packages of this project a jail of the setup may import: the
+        rules, and the packages of make_game and load_player."""
+        named = {'games', *(function.__module__.split('.')[0]
+                            for function in (self.make_game, self.load_player))}
+        return tuple(sorted(named))
+
+    def message(self) -> dict:
+        """Return the setup as the jail is sent it (without player, seed and history)."""
+        return {'game': self.game, 'make_game': _path(self.make_game),
+                'load_player': _path(self.load_player),
+                'game_source': game_files.message(self.game)}
+
+
+class JailedPlayer:
+    """A player function (game, state) -> move that asks a player in a jail.
+
+    It sends the jail the events of a shared history that it has not seen, waits
+    no longer than the player's time, and returns the referee's own legal move
+    equal to the answer; anything else raises referee.Forfeit. Nothing the jail
+    sends is run, compared or called: only JSON is read, and only as data."""
+
+    shipped_in_file_game = False
+    """Whether the player is this project's own, playing a game from a file: its
+    error is the game's code failing (see referee.GameFailed)."""
+
+    def __init__(self, code: PlayerCode, setup: Setup, seed: str, history: list,
+                 timing: TimeControl = TimeControl(), reuse: bool = False,
+                 jail: Jail | None = None):
+        """Start the jail and send it the setup; history is the list of events the
+        referee keeps adding to (see event()). A file or module player gets a jail
+        of its own, started for this game, or jail, one already started whose
+        entry answers this protocol (such as the grader's). With reuse, a shipped
+        (registry) player may get a jail that an earlier game of this process left
+        in good order: it starts each game afresh, with a new seed, a new game and the
+        player loaded anew by load_player (which, for a player whose moves depend
+        on its clock, also empties the search engine's tables)."""
+        self.code, self.timing, self.history = code, timing, history
+        self.remaining = timing.base
+        self.stats: dict = {}
+        self.shipped_in_file_game = code.source is None and game_files.is_file_spec(setup.game)
+        # a shipped player may import what the game's own file does
+        shipped = code.source is None and not self.shipped_in_file_game
+        allowed = AllowedPackages() if shipped else setup.allowed
+        self.key = (code.spec, setup.limits, allowed) if reuse and code.source is None else None
+        waiting = [index for index, (key, _) in enumerate(_idle) if key == self.key]
+        if jail is not None:
+            self.jail = jail
+        elif waiting:
+            self.jail = _idle.pop(waiting[0])[1]
+        else:
+            level = setup.level if code.source is not None else 'process'  # shipped: no bwrap
+            image = folder_image.image_fd(code.files) if code.files else None
+            self.jail = Jail(ENTRY, level, setup.limits, setup.packages(), image, allowed)
+        self._ready = self._sound = False
+        self.jail.send({'setup': {**setup.message(), 'player': code.message(), 'seed': seed,
+                                  'history': history}})
+        self.seen = len(history)
+
+    def wait_ready(self, seconds: float = LOAD_SECONDS) -> None:
+        """Wait for the jail to load its player; raise referee.Forfeit if it cannot."""
+        try:
+            answer = self.jail.receive(seconds)
+        except JailError as error:
+            if isinstance(error, JailTimeout):
+                raise referee.Forfeit(referee.ERROR, f'did not load within {seconds:g} s')
+            raise referee.Forfeit(referee.ERROR, f'cannot load player: {error}') from None
+        if answer != {'ready': True}:
+            raise referee.Forfeit(referee.ERROR, _error_text(answer, 'cannot load player'))
+        self._ready = self._sound = True
+
+    def __call__(self, game: Game, state) -> Any:
+        """Ask the jail for its move in state and return the equal legal move."""
+        if not self._ready:
+            self.wait_ready()
+        limit = self.time_left()
+        request = {'history': self.history[self.seen:], 'time': limit,
+                   'clock': self.remaining, 'increment': self.timing.increment}
+        self.seen = len(self.history)
+        answer = self._exchange(request, limit)
+        if not isinstance(answer, dict) or 'move' not in answer:
+            if self.shipped_in_file_game:  # this project's player: the game's code failed
+                raise referee.GameFailed(f'{_error_text(answer, "error")}, in the search of '
+                                         f'{self.code.spec}', state)
+            raise referee.Forfeit(referee.ERROR, _error_text(answer, 'error'))
+        self.stats = _stats(answer.get('stats'))
+        move = legal_move(game, state, answer['move'])
+        self._sound = True
+        return move
+
+    def time_left(self) -> float | None:
+        """Return the seconds the player has for its next move (None: no limit)."""
+        return _smallest(self.timing.move_seconds, self.remaining)
+
+    def _exchange(self, request: dict, limit: float | None) -> Any:
+        """Send a request, wait at most limit seconds for the answer, take the time
+        off the player's clock and return the answer; a jail that fails to answer
+        in time, or as it should, is closed and its player forfeits."""
+        started = time.perf_counter()
+        self._sound = False  # until the answer is a legal move in time
+        try:
+            self.jail.send(request)
+            answer = self.jail.receive(limit)
+        except JailError as error:
+            self.close()
+            if isinstance(error, JailTimeout):
+                raise referee.Forfeit(referee.TIMEOUT, self._late(limit)) from None
+            raise referee.Forfeit(referee.ERROR, self._failure(error)) from None
+        self._charge(time.perf_counter() - started)
+        return answer
+
+    def _failure(self, error: JailError) -> str:
+        """Say how a jail failed to answer."""
+        return str(error)
+
+    def end(self, record: referee.GameRecord) -> None:
+        """Tell the player how its game ended: a Python player is told nothing."""
+
+    def errors(self) -> str | None:
+        """Return what the player wrote on standard error, kept for the game's record:
+        None for a Python player, whose output is thrown away."""
+        return None
+
+    def close(self) -> None:
+        """End the player's game: kill the jail and everything in it, or, for a
+        reusable jail whose every answer was sound, keep it for the next game."""
+        if self.key is None or not self._sound:
+            self.jail.close()
+            return
+        _idle.append((self.key, self.jail))
+        if len(_idle) > IDLE_LIMIT:
+            _idle.pop(0)[1].close()
+        self._sound = False
+
+    def _charge(self, seconds: float) -> None:
+        """Take a move's time off the game clock; raise Forfeit if it ran out."""
+        if self.remaining is None:
+            return
+        self.remaining -= seconds
+        if self.remaining < 0:
+            raise referee.Forfeit(referee.TIMEOUT, f'clock ran out ({self._control()})')
+        self.remaining += self.timing.increment
+
+    def _late(self, limit: float) -> str:
+        """Say why a player ran out of time."""
+        if self.timing.move_seconds is not None and limit == self.timing.move_seconds:
+            return f'no move within {limit:g} s'
+        return f'clock ran out ({self._control()})'
+
+    def _control(self) -> str:
+        """Return the time control as cutechess-cli writes it, such as '60+0.5'."""
+        return f'{self.timing.base:g}+{self.timing.increment:g}'
+
+
+def play_with_jails(game: Game, players: Sequence, history: list,
+                    on_move: Callable | None = None, on_chance: Callable | None = None,
+                    **options) -> referee.GameRecord:
+    """Play a game with referee.play(game, players, **options), some of the players
+    stand-ins for players in jails (JailedPlayer) that share history: each move
+    and roll is added to it (then on_move or on_chance is told, as referee.play
+    tells them), and at the end each stand-in is told how the game ended. The
+    caller closes the stand-ins."""
+    def after_move(state, move, new_state):
+        history.append(event('move', move))
+        if on_move is not None:
+            on_move(state, move, new_state)
+
+    def after_roll(state, chance, new_state):
+        history.append(event('chance', chance))
+        if on_chance is not None:
+            on_chance(state, chance, new_state)
+
+    record = referee.play(game, players, on_move=after_move, on_chance=after_roll, **options)
+    for player in players:
+        if isinstance(player, JailedPlayer):
+            player.end(record)
+    return record
+
+
+def legal_move(game: Game, state, plain: Any) -> Any:
+    """Return the legal move of state whose JSON form is plain; raise
+    referee.Forfeit (illegal move) if there is none."""
+    if plain is None:
+        raise referee.Forfeit(referee.ILLEGAL, 'returned no move (None)')
+    legal = {key(move): move for move in game.actions(state)}
+    found = legal.get(canonical(plain))
+    if found is None:
+        raise referee.Forfeit(referee.ILLEGAL, f'illegal move {_shown(plain)}; legal moves are '
+                                               f'{list(legal.values())}')
+    return found
+
+
+def event(kind: str, value: Any) -> list:
+    """Return a history event: ['move', move] or ['chance', outcome], as plain data."""
+    return [kind, to_plain(value)]
+
+
+def _shown(plain: Any, limit: int = 100) -> str:
+    """Return a player's move as a short text."""
+    text = repr(from_json(plain))
+    return text if len(text) <= limit else text[:limit - 1] + '…'
+
+
+def _smallest(*limits: float | None) -> float | None:
+    """Return the smallest of the limits that are not None, or None."""
+    given = [limit for limit in limits if limit is not None]
+    return max(0.0, min(given)) if given else None
+
+
+def _stats(stats: Any) -> dict:
+    """Return a player's reported stats, keeping only finite numbers under 'nodes'."""
+    nodes = referee.reported_nodes(stats)
+    return {} if nodes is None else {'nodes': nodes}
+
+
+def _error_text(answer: Any, prefix: str) -> str:
+    """Return the error a jail reported, or say that its answer made no sense."""
+    if isinstance(answer, dict) and isinstance(answer.get('error'), str):
+        return answer['error'][:referee.DETAIL_LIMIT]
+    return f'{prefix}: unexpected answer {canonical(answer)[:100]}'
+
+
+def _path(function: Callable) -> str:
+    """Return 'module:name' of a module-level function, for a jail to import it."""
+    return f'{function.__module__}:{function.__qualname__}'

@@ -1,0 +1,170 @@
+"""The jail's side of playing: serve a player's seat, answering the trusted side's
+requests (see players.remote.jailed_player for the protocol). It runs only inside
+a jail, and imports nothing of the trusted side: only the rules, and plain JSON."""
+
+from __future__ import annotations
+
+import copy
+import importlib
+import os
+import random
+import sys
+import time
+from types import ModuleType
+from typing import Any
+
+from games import clock, game_files, referee, sources
+from games.base import Game
+from games.stochastic import from_json
+from .plain_json import canonical, key, to_plain
+
+
+def serve(channel) -> None:
+    """Play one seat of a game in a jail: at each setup, load the player and the
+    game, then answer each request with the player's move, until the trusted side
+    goes (or sends the setup of the next game, for a shipped player)."""
+    games: dict = {}
+    while True:
+        try:
+            message = channel.receive()
+        except EOFError:
+            return
+        if 'setup' in message:
+            setup = message['setup']
+            code = setup['player']
+            random.seed(setup['seed'])
+            folder = os.getcwd() if code['folder'] else None  # the jail's copy of the folder
+            try:
+                if setup['game'] not in games:
+                    game_files.provide(setup.get('game_source'))
+                    games[setup['game']] = imported(setup['make_game'])(setup['game'])
+                game = games[setup['game']]
+                state = replay_history(game, game.initial, setup['history'])
+                player = load(code, setup['load_player'], folder)
+            except BaseException as error:  # whatever the player's file does as it loads
+                channel.send({'error': 'cannot load player: '
+                                       + where(error, code['filename'], folder)})
+                return
+            channel.send({'ready': True})
+            continue
+        state, answer = answer_move(player, game, state, message, code['filename'], folder)
+        channel.send(answer)
+
+
+def answer_move(player, game: Game, state, request: dict, filename: str,
+                folder: str | None = None) -> tuple[Any, dict]:
+    """In a jail: answer one move request (see the protocol), starting the player's
+    clock, and return the new state and the answer to send (an error named in
+    filename, or in any file of a submission's folder)."""
+    limit = request['time']
+    clock.set_current(clock.MoveClock(None if limit is None else time.monotonic() + limit,
+                                      request['clock'], request['increment']))
+    try:
+        state = replay_history(game, state, request['history'])
+        move = to_plain(player(copy.deepcopy(game), copy.deepcopy(state)))
+        nodes = referee.reported_nodes(getattr(player, 'stats', None))
+        return state, {'move': move, 'stats': {} if nodes is None else {'nodes': nodes}}
+    except BaseException as error:  # the player's fault, reported as its error
+        return state, {'error': where(error, filename, folder)[:referee.DETAIL_LIMIT]}
+
+
+def replay_history(game: Game, state, history: list):
+    """Return the state after a history of events (['move', move] or ['chance',
+    outcome], as plain data), each move played as the game's own move."""
+    for kind, plain in history:
+        if kind == 'move':
+            moves = {key(move): move for move in game.actions(state)}
+            state = game.result(state, moves[canonical(plain)])
+        else:
+            state = game.outcome(state, from_json(plain))
+    return state
+
+
+def load(code: dict, load_player: str, folder: str | None = None):
+    """Return the player function of a player's code (PlayerCode.message()): a
+    registry player loaded by load_player ('module:function'), or the function of
+    a file's source, run as a module of its own. A submission's folder (its copy
+    in the jail) comes first on the import path, and its entry's __file__ is there."""
+    if code['source'] is None:
+        return imported(load_player)(code['spec'])
+    stem = os.path.splitext(os.path.basename(code['filename']))[0]
+    filename, name = code['filename'], 'player_file_' + stem
+    if folder is not None:
+        sys.path.insert(0, folder)
+        filename = os.path.join(folder, code['filename'])
+        name = stem if stem.isidentifier() and stem not in sys.modules else name
+    module = sources.run_source(code['source'], filename, name)
+    player = getattr(module, code['function'], None)
+    if not callable(player):
+        raise LookupError(f'{code["filename"]} has no player function {code["function"]!r}')
+    return player
+
+
+def imported(path: str):
+    """Return the object of a 'module:name' path, importing the module."""
+    module, name = path.split(':')
+    return getattr(importlib.import_module(module), name)
+
+
+def where(error: BaseException, filename: str, folder: str | None = None) -> str:
+    """Return 'Type: message (file, line N)' for an exception, naming the last line
+    of the player's own file that it passed through (of a submission, the last
+    line of any file of its folder). A module not found says what a jailed player
+    may import; an error about a module that a submission's folder holds but the
+    jail had imported before the player says that the folder's is not used."""
+    text = referee.describe(error)
+    if isinstance(error, ModuleNotFoundError) and error.name:
+        text += _not_found(error.name.split('.')[0], folder)
+    if isinstance(error, SyntaxError):  # its text names its file and line
+        found = []
+    elif folder is not None:
+        found = sources.places_in(error, folder)
+    else:
+        found = [(filename, line) for _, line in sources.places(error, filename)]
+    found = found or game_files.places(error)
+    place = f' ({found[-1][0]}, line {found[-1][1]})' if found else ''
+    return text + place + _unused(error, folder)
+
+
+def _not_found(top: str, folder: str | None) -> str:
+    """Say what a jailed player may import, for a module top that it could not:
+    the package to allow first, which a line cut short still shows. Nothing for a
+    module of its own folder."""
+    if folder is not None and _own(top, folder):
+        return ''
+    if top in sys.stdlib_module_names:
+        if os.path.isdir(os.path.dirname(os.__file__)):
+            return ''  # a module this Python was built without
+        return (': here a jail sees no files (this system allows it no mounts) and imports '
+                'only the standard modules that its jail server imported')
+    if folder is None:
+        return (f' (installed? --allow {top}): a jailed player file imports the standard '
+                'library and the installed packages a run allows; its own modules come '
+                'along only in a submission folder')
+    return (f' (installed? --allow {top}): a jailed player imports the standard library, '
+            'the modules of its own submission folder and the installed packages a run allows')
+
+
+def _unused(error: BaseException, folder: str | None) -> str:
+    """Say that a submission folder's own module is not used, where error is about a
+    module of that name that the jail had imported before the player (a folder's
+    games.py or random.py: the jail's games and random are this project's and the
+    standard library's); else return ''."""
+    module = getattr(error, 'obj', None) if isinstance(error, AttributeError) else None
+    name = error.name if isinstance(error, ImportError) else None
+    if isinstance(module, ModuleType):
+        name = module.__name__
+    name = (name or '').split('.')[0]
+    if folder is None or name not in sys.modules or not _own(name, folder):
+        return ''
+    if (getattr(sys.modules[name], '__file__', None) or '').startswith(os.path.join(folder, '')):
+        return ''
+    return (f'; its folder\'s {_own(name, folder)} is not used: {name} is the jail\'s own, '
+            'imported before the player')
+
+
+def _own(name: str, folder: str) -> str:
+    """Return the file of a submission's folder that is module name ('games.py' or
+    'games/__init__.py'), or '' if it has none."""
+    return next((path for path in (f'{name}.py', os.path.join(name, '__init__.py'))
+                 if os.path.isfile(os.path.join(folder, path))), '')

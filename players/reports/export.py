@@ -1,0 +1,47 @@
+"""Writing game records and standings to JSON and CSV files, a record at a time."""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+from typing import Iterable
+
+from players.tournaments.store import COLUMNS
+from .standings import STANDING_COLUMNS
+
+
+def write_json(path: str, settings: dict, records: Iterable[dict], standings: dict,
+               counts: dict | None = None) -> None:
+    """Write {**counts, "settings": ..., "games": [...], "standings": {variant: [...]}}
+    to path, one record at a time (counts such as {"played": 3, "reused": 9})."""
+    opening = ''.join(f'{json.dumps(key)}: {json.dumps(value)}, ' for key, value in
+                      (counts or {}).items())
+    with open(path, 'w') as out:
+        out.write('{' + opening + '"settings": ' + json.dumps(settings) + ',\n "games": [')
+        for number, record in enumerate(records):
+            out.write((',\n  ' if number else '\n  ') + json.dumps(record))
+        out.write('\n ],\n "standings": ' + json.dumps(standings, indent=1) + '}\n')
+
+
+def standings_path(path: str) -> str:
+    """Return the name of the standings CSV that goes with a games CSV:
+    results.csv -> results-standings.csv."""
+    stem, extension = os.path.splitext(path)
+    return f'{stem}-standings{extension or ".csv"}'
+
+
+def write_csv(path: str, records: Iterable[dict], standings: dict) -> None:
+    """Write one row per game to path (moves as JSON text) and the standings,
+    one row per player per variant, to standings_path(path)."""
+    with open(path, 'w', newline='') as out:
+        writer = csv.DictWriter(out, fieldnames=list(COLUMNS))
+        writer.writeheader()
+        for record in records:
+            writer.writerow({**record, 'moves': json.dumps(record['moves'])})
+    with open(standings_path(path), 'w', newline='') as out:
+        writer = csv.DictWriter(out, fieldnames=['variant', *STANDING_COLUMNS])
+        writer.writeheader()
+        for variant, rows in standings.items():
+            for row in rows:
+                writer.writerow({'variant': variant, **row})

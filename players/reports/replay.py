@@ -1,0 +1,105 @@
+"""Replaying a stored game: its positions from the start, each stored move checked
+against the rules, and the game told move by move with its boards."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Iterator
+
+from games.base import Game
+from games.referee import CANNOT_LOAD, NORMAL, seats_of
+from games.stochastic import from_json, is_chance_node
+from .text_report import plural
+
+
+@dataclass(frozen=True)
+class Ply:
+    """One move of a replayed game and the position it led to."""
+
+    number: int
+    """The move's number, from 1."""
+    player: str
+    """The name of the player whose seat made it."""
+    opening: bool
+    """True for a random move of the opening, made for the player."""
+    seat: Any
+    """The game's name of the seat that made it, such as 'X'."""
+    move: Any
+    """The move, as the game has it."""
+    state: Any
+    """The state after the move."""
+
+
+def replay(game: Game, record: dict) -> list[Ply]:
+    """Return the plies of a record's game from the start, opening included.
+    Raises ValueError if a stored move is not legal where it was played (a record
+    that does not belong to this game)."""
+    seats = seats_of(game)
+    names = dict(zip(seats, (record['first'], record['second'])))
+    state, plies = game.initial, []
+    rolls = iter(from_json(roll) for roll in record.get('rolls') or [])
+    for number, stored in enumerate(record['moves'], 1):
+        move = from_json(stored)
+        while is_chance_node(game, state):
+            state = game.outcome(state, next(rolls))
+        if game.terminal_test(state) or move not in list(game.actions(state)):
+            raise ValueError(f'game {record["index"]}: move {number}, {stored!r}, is not legal '
+                             f'in {game!r}; the record does not belong to this game')
+        seat = game.to_move(state)
+        state = game.result(state, move)
+        plies.append(Ply(number, names[seat], number <= record['opening'], seat, move, state))
+    return plies
+
+
+def outcome(record: dict) -> str:
+    """Return how a record's game ended, in words: 'alice wins: bob forfeits (error: ...)',
+    or 'alice wins: bob cannot play, so no move was played (SyntaxError: ...)'."""
+    first, second, score = record['first'], record['second'], record['score']
+    result = (f'{first} wins' if score == 1 else f'{second} wins' if score == 0 else 'draw')
+    if record['termination'] == CANNOT_LOAD:
+        return f'{result}: {record["forfeit"]} cannot play, so no move was played ' \
+               f'({record["detail"]})'
+    if record['forfeit'] is not None:
+        return f'{result}: {record["forfeit"]} forfeits ({record["termination"]}: ' \
+               f'{record["detail"]})'
+    if record['termination'] != NORMAL:
+        return f'{result} ({record["termination"]}: {record["detail"]})'
+    return result
+
+
+def score_text(score: float) -> str:
+    """Return the first player's score as a result: '1-0', '0-1' or '½-½'."""
+    return {1: '1-0', 0: '0-1'}.get(score, '½-½')
+
+
+def headline(game: Game, record: dict) -> str:
+    """Return the lines that introduce a stored game: its number, variant, players
+    (with their specs where they differ from the names), seed, opening and result."""
+    seats = seats_of(game)
+    players = []
+    for seat, side in zip(seats, ('first', 'second')):
+        name, spec = record[side], record.get(f'{side}_spec')
+        players.append(f'{name} ({seat})' + (f' = {spec}' if spec and spec != name else ''))
+    return '\n'.join([
+        f'Game {record["index"]}: {record["variant"]}, {players[0]} against {players[1]}',
+        f'Seed {record["seed"]} (pair {record["pair"]}, game {record["leg"] + 1} of 2), '
+        f'{plural(record["opening"], "opening ply")}, {plural(record["plies"], "ply")} in all',
+        f'Result: {score_text(record["score"])}, {outcome(record)}'])
+
+
+def lines(game: Game, record: dict) -> Iterator[str]:
+    """Generate a stored game told move by move: its headline, the start, and each
+    move with the board after it (the move marked), then the result and what each
+    program wrote on standard error."""
+    yield headline(game, record)
+    yield f'\nStart\n{game.board_text(game.initial)}'
+    for ply in replay(game, record):
+        typed, described = game.typed_move(ply.move), game.describe_move(ply.move)
+        about = typed if described == typed else f'{typed} ({described})'
+        who = f'opening for {ply.player}' if ply.opening else ply.player
+        yield f'\n{ply.number}. {who} ({ply.seat}): {about}\n' \
+              f'{game.board_text(ply.state, ply.move)}'
+    yield f'\n{outcome(record)}.'
+    for side in ('first', 'second'):
+        if record.get(f'stderr_{side}'):
+            yield f"\n{record[side]}'s standard error:\n{record[f'stderr_{side}'].rstrip()}"

@@ -1,0 +1,220 @@
+"""The tables of a tournament (tabulate): standings per variant and overall, scores
+by variant, the crosstable, how games ended, time per move and forfeits with reasons."""
+
+from __future__ import annotations
+
+import textwrap
+
+from tabulate import tabulate
+
+from games.referee import ADJUDICATED, CANNOT_LOAD, ERROR, ILLEGAL, NORMAL, TIMEOUT
+from players.tournaments import ratings
+from .grades import add_grades
+from .results import OPPONENT_FORFEIT, OVERALL, Results
+
+STANDING_COLUMNS = {
+    'rank': 'Rank', 'player': 'Player', 'elo': 'Elo', 'margin': '±', 'games': 'Games',
+    'wins': 'W', 'draws': 'D', 'losses': 'L', 'points': 'Points', 'score_pct': 'Score %',
+    'draw_pct': 'Draw %', 'forfeits': 'Forfeits', 'grade': 'Grade'}
+"""The standings' fields and their column headers ('grade' only with anchors)."""
+COMPACT_COLUMNS = ('rank', 'player', 'elo', 'margin', 'games', 'points', 'score_pct', 'forfeits',
+                   'grade')
+"""The fields of the overall standings on a terminal."""
+STANDING_FORMATS = {'score_pct': '.1f', 'draw_pct': '.1f', 'grade': '.1f'}
+"""How the standings' fractional columns are shown: percentages and grades with one
+decimal."""
+ENDING_HEADERS = {NORMAL: 'Normal', ADJUDICATED: 'Adjudicated', TIMEOUT: 'Timeout',
+                  ILLEGAL: 'Illegal', ERROR: 'Error', CANNOT_LOAD: 'Cannot load',
+                  OPPONENT_FORFEIT: 'Opp. forfeit'}
+"""Short column headers for results.ENDINGS."""
+FORFEIT_REASONS = 3
+"""How many different forfeit reasons of each player the forfeits table lists."""
+REASON_WIDTH = 60
+"""The most characters of a forfeit's reason the forfeits table shows."""
+MIN_REASON_WIDTH = 20
+"""The fewest characters of a reason the forfeits table cuts one to, to fit a width."""
+HEADER_WRAP = 7
+"""The width variants' names are wrapped to when the scores by variant are too wide."""
+LOS_PLAYERS = 10
+"""How many of the top players the likelihood-of-superiority matrix shows."""
+
+
+def standings(results: Results, variant=OVERALL) -> list[dict]:
+    """Return the standings of a variant (or OVERALL) as dicts with the fields of
+    STANDING_COLUMNS, best first by Elo (then by points). Players with the same
+    Elo and the same wins, draws and losses share a rank."""
+    entrants = results.entrants(variant)
+    fitted = ratings.fit(entrants, results.pair_games(variant), results.pair_points(variant))
+    rows = []
+    for player in entrants:
+        tally = results.tallies[variant, player]
+        elo, margin = fitted[player]
+        rows.append({
+            'player': player, 'elo': round(elo), 'margin': round(margin), 'games': tally.games,
+            'wins': tally.wins, 'draws': tally.draws, 'losses': tally.losses,
+            'points': tally.points, 'score_pct': round(100 * tally.points / tally.games, 1),
+            'draw_pct': round(100 * tally.draws / tally.games, 1), 'forfeits': tally.forfeits})
+    rows.sort(key=lambda row: (-row['elo'], -row['points']))
+    ranked, previous = [], None
+    for place, row in enumerate(rows, 1):
+        record = (row['elo'], row['wins'], row['draws'], row['losses'])
+        rank = ranked[-1]['rank'] if record == previous else place
+        ranked.append({'rank': rank, **row})
+        previous = record
+    return ranked
+
+
+def standings_table(rows: list[dict], fmt: str, columns=tuple(STANDING_COLUMNS)) -> str:
+    """Return standings as a table of the given fields that the rows have."""
+    columns = [key for key in columns if not rows or key in rows[0]]
+    return tabulate([[row[key] for key in columns] for row in rows],
+                    headers=[STANDING_COLUMNS[key] for key in columns], tablefmt=fmt,
+                    floatfmt=[STANDING_FORMATS.get(key, 'g') for key in columns],
+                    colalign=['left' if key == 'player' else 'right' for key in columns])
+
+
+def variant_scores_table(by_variant: dict, fmt: str, width: int | None = None) -> str:
+    """Return each player's score % on each variant (a column each), players in the
+    order of the overall standings, given the standings by variant. Wider than
+    width, the variants' names are wrapped over lines, and if that is not enough
+    the variants are shown in several tables, each as wide as width allows."""
+    variants = [variant for variant in by_variant if variant is not OVERALL]
+    scores = {(variant, row['player']): row['score_pct']
+              for variant in variants for row in by_variant[variant]}
+    overall = by_variant[OVERALL]
+
+    def render(chosen: list[str], last: bool, wrap: bool) -> str:
+        headers = ['\n'.join(textwrap.wrap(name, HEADER_WRAP, break_long_words=False))
+                   if wrap else name for name in chosen]
+        rows = [[row['player'], *(scores.get((variant, row['player'])) for variant in chosen),
+                 *([row['score_pct']] if last else [])] for row in overall]
+        return tabulate(rows, headers=['Player', *headers, *(['All'] if last else [])],
+                        tablefmt=fmt, floatfmt='.1f', missingval='')
+
+    whole = render(variants, True, False)
+    if width is None or widest(whole) <= width:
+        return whole
+    parts, chunk = [], []
+    for variant in variants:
+        if chunk and widest(render([*chunk, variant], False, True)) > width:
+            parts.append(render(chunk, False, True))
+            chunk = []
+        chunk.append(variant)
+    last = render(chunk, True, True)
+    if widest(last) > width and len(chunk) > 1:
+        parts.append(render(chunk[:-1], False, True))
+        last = render(chunk[-1:], True, True)
+    return '\n\n'.join([*parts, last])
+
+
+def widest(text: str) -> int:
+    """Return the length of the longest line of text."""
+    return max(map(len, text.splitlines()), default=0)
+
+
+def top_superiority(results: Results, order: list[str]) -> tuple[list[str], dict]:
+    """Return the top LOS_PLAYERS players of order (best first) and the likelihood
+    of superiority of every player over every other, {(a, b): chance}, from the
+    overall fit."""
+    likelihood = ratings.superiority(results.entrants(OVERALL), results.pair_games(OVERALL),
+                                     results.pair_points(OVERALL))
+    return order[:LOS_PLAYERS], likelihood
+
+
+def superiority_table(results: Results, order: list[str], fmt: str) -> str:
+    """Return the likelihood of superiority, in percent, of each of the top players
+    over each other (row over column)."""
+    top, likelihood = top_superiority(results, order)
+    rows = [[number, player, *('' if player == other else f'{100 * likelihood[player, other]:.0f}'
+                               for other in top)] for number, player in enumerate(top, 1)]
+    return tabulate(rows, headers=['#', 'Player', *map(str, range(1, len(top) + 1))],
+                    tablefmt=fmt, disable_numparse=True,
+                    colalign=['right', 'left', *['right'] * len(top)])
+
+
+def crosstable(results: Results, order: list[str], fmt: str) -> str:
+    """Return each player's points against each other player (row against column),
+    as points/games, over all variants."""
+    short = {player: str(number) for number, player in enumerate(order, 1)}
+    rows = []
+    for player in order:
+        cells = []
+        for other in order:
+            pair = tuple(sorted((player, other), key=results.players.index))
+            games = results.games[(OVERALL, *pair)]
+            points = results.points[(OVERALL, player, other)]
+            cells.append('' if player == other or not games else f'{points:g}/{games}')
+        rows.append([short[player], player, *cells])
+    return tabulate(rows, headers=['#', 'Player', *short.values()], tablefmt=fmt)
+
+
+def endings_table(results: Results, order: list[str], fmt: str) -> str:
+    """Return how each player's games ended, over all variants."""
+    endings = results.endings()
+    rows = [[player, *(results.tallies[OVERALL, player].endings[ending] for ending in endings)]
+            for player in order]
+    return tabulate(rows, headers=['Player', *(ENDING_HEADERS[e] for e in endings)],
+                    tablefmt=fmt)
+
+
+def speed_table(results: Results, order: list[str], fmt: str) -> str:
+    """Return each player's moves, thinking time per move and reported nodes per move."""
+    rows = []
+    for player in order:
+        tally = results.tallies[OVERALL, player]
+        per_move = 1000 * tally.seconds / tally.moves if tally.moves else None
+        nodes = round(tally.nodes / tally.node_moves) if tally.node_moves else None
+        rows.append([player, tally.moves, per_move, nodes])
+    return tabulate(rows, headers=['Player', 'Moves', 'ms/move', 'Nodes/move'], tablefmt=fmt,
+                    floatfmt='.2f', missingval='')
+
+
+def forfeit_rows(results: Results, order: list[str], reasons: int | None = FORFEIT_REASONS,
+                 width: int | None = REASON_WIDTH) -> list[list]:
+    """Return rows [player, ending, games, first game, reason] of each player's
+    forfeits by kind of fault, the most frequent first: at most reasons of them per
+    player, then a row counting the rest. A reason is the first game's, cut to
+    width characters."""
+    rows = []
+    for player in order:
+        kept = sorted(results.reasons.get(player, {}).values(),
+                      key=lambda reason: (-reason.games, reason.first_game))
+        shown = kept if reasons is None else kept[:reasons]
+        for reason in shown:
+            text = shorten(reason.detail, width) if width else reason.detail
+            rows.append([player, reason.termination, reason.games, reason.first_game, text])
+        rest = sum(reason.games for reason in kept[len(shown):]) + results.unexplained[player]
+        if rest:
+            rows.append([player, '', rest, None, 'more, for other reasons'])
+    return rows
+
+
+def shorten(text: str, width: int) -> str:
+    """Return text cut to width characters, with … where it was cut."""
+    return text if len(text) <= width else text[:width - 1] + '…'
+
+
+def forfeits_table(results: Results, order: list[str], fmt: str,
+                   width: int | None = None) -> str:
+    """Return each player's forfeits with their reasons (see forfeit_rows), the
+    reasons cut shorter than REASON_WIDTH if that makes the table fit width
+    columns (at most to MIN_REASON_WIDTH characters)."""
+    def render(reason_width: int) -> str:
+        return tabulate(forfeit_rows(results, order, width=reason_width),
+                        headers=['Player', 'Ending', 'Games', 'First game',
+                                 "First game's reason"], tablefmt=fmt, missingval='')
+    text = render(REASON_WIDTH)
+    if width is None or widest(text) <= width:
+        return text
+    return render(max(MIN_REASON_WIDTH, REASON_WIDTH - (widest(text) - width)))
+
+
+def all_standings(results: Results, anchors: dict[str, float] | None = None) -> dict:
+    """Return the standings of each variant with games, then OVERALL, by variant;
+    with anchors ({player: grade}), the overall rows have each player's grade.
+    Raises ValueError for an anchor that is no player."""
+    variants = [variant for variant in results.variants if results.entrants(variant)]
+    by_variant = {variant: standings(results, variant) for variant in [*variants, OVERALL]}
+    if anchors:
+        add_grades(by_variant[OVERALL], anchors)
+    return by_variant

@@ -1,0 +1,114 @@
+"""The installed packages a run allows jailed players to import (--allow numpy),
+found from their installed metadata, without importing them: each with the
+packages it requires, as pip installed them. A jail sees and imports only these of
+the installed packages, besides the standard library, this project's own and those
+the layers above give every jail (see players.sandbox.servers.JAIL_EXTRAS)."""
+
+from __future__ import annotations
+
+import functools
+import importlib.metadata
+import os
+import re
+import sys
+from dataclasses import dataclass
+from typing import Callable, Iterable
+
+
+_NAME = re.compile(r'\s*([A-Za-z0-9][A-Za-z0-9._-]*)')
+_LEFT_OUT = ('.dist-info', '.egg-info', '.pth')
+"""The ends of the names of what a distribution installs beside its packages that a
+jail needs not: its metadata, and the path files that site (which a jail has not) reads."""
+
+
+@dataclass(frozen=True)
+class AllowedPackages:
+    """What a jail needs of the allowed packages."""
+
+    names: tuple[str, ...] = ()
+    """The packages allowed, as the user named them, such as ('numpy',)."""
+    entries: tuple[tuple[str, str], ...] = ()
+    """Every file and folder their distributions (and those they require) installed
+    beside the packages, as (name, real path): ('numpy', '/.../site-packages/numpy'),
+    ('numpy.libs', ...)."""
+    modules: tuple[str, ...] = ()
+    """The importable top-level modules among the entries, which a jail server
+    imports once, so that each jail finds them imported."""
+
+
+@functools.lru_cache(maxsize=None)
+def allowed_packages(names: tuple[str, ...]) -> AllowedPackages:
+    """Return the AllowedPackages of installed packages named by their import name
+    (numpy, sklearn) or their distribution's (scikit-learn), with the distributions
+    they require. Raise ValueError naming a package that is not installed."""
+    if not names:
+        return AllowedPackages()
+    by_module = importlib.metadata.packages_distributions()
+    named = []
+    for name in names:
+        try:
+            named += [importlib.metadata.distribution(each) for each in by_module.get(name, [name])]
+        except importlib.metadata.PackageNotFoundError:
+            raise ValueError(f'--allow: no installed package {name!r} (install it in this '
+                             'Python with pip, or check its name)') from None
+    modules = {name for distribution in named for name, path in _entries(distribution).items()
+               if os.path.isfile(os.path.join(path, '__init__.py')) or name.endswith('.py')}
+    return AllowedPackages(names, tuple(sorted(installed_entries(named).items())),
+                           tuple(sorted(name.removesuffix('.py') for name in modules)))
+
+
+def imported_paths(modules: Iterable[str]) -> dict[str, str]:
+    """Return the top-level modules of modules that this process imported, by the name a
+    jail imports them by, as real paths: a package's folder (wherever it is, as an
+    editable install leaves it) or a module's file."""
+    found = {}
+    for name in modules:
+        module = sys.modules.get(name)
+        path = getattr(module, '__file__', None)
+        if path and hasattr(module, '__path__'):
+            found[name] = os.path.realpath(os.path.dirname(path))
+        elif path:
+            found[os.path.basename(path)] = os.path.realpath(path)
+    return found
+
+
+def installed_entries(named: list,
+                      leave_out: Callable[[importlib.metadata.Distribution], bool]
+                      = lambda distribution: False) -> dict[str, str]:
+    """Return the files and folders of the distributions named and of those they
+    require, by name, as real paths, but for those that leave_out leaves out (and
+    what only they require)."""
+    entries: dict[str, str] = {}
+    seen: set[str] = set()
+    wanted = list(named)
+    while wanted:
+        distribution = wanted.pop()
+        key = distribution.metadata['Name'].lower().replace('_', '-')
+        if key not in seen and not leave_out(distribution):
+            seen.add(key)
+            entries.update(_entries(distribution))
+            wanted += _required(distribution)
+    return entries
+
+
+def _entries(distribution: importlib.metadata.Distribution) -> dict[str, str]:
+    """Return the files and folders a distribution installed beside the packages,
+    by name, as real paths (its metadata and scripts left out)."""
+    tops = {file.parts[0] for file in distribution.files or ()}
+    return {top: os.path.realpath(distribution.locate_file(top)) for top in sorted(tops)
+            if top not in ('..', '__pycache__') and not top.endswith(_LEFT_OUT)
+            and not top.startswith('__editable__')}
+
+
+def _required(distribution: importlib.metadata.Distribution) -> list:
+    """Return the installed distributions that distribution requires (not for extras)."""
+    required = []
+    for requirement in distribution.requires or ():
+        if re.search(r'extra\s*==', requirement):
+            continue
+        name = _NAME.match(requirement)
+        try:
+            required.append(importlib.metadata.distribution(name.group(1)))
+        except (importlib.metadata.PackageNotFoundError, AttributeError):
+            continue  # a requirement for another platform or Python, not installed
+    return required

@@ -1,0 +1,253 @@
+"""Jails: untrusted code in a process of its own, under operating-system limits,
+spoken to only in lines of JSON; closing a jail kills everything it started.
+
+The trusted side starts a Jail with an entry, 'module:function', which runs in
+the jail as function(channel) and talks to the trusted side through the
+channel's receive() and send() (players.sandbox.jail_server.Channel); players.sandbox.command_jail runs
+a program instead. No trusted process forks a jail: each asks a jail server of
+its own (players.sandbox.servers), a fresh Python that has imported the project's
+packages and never held anything of the trusted side, which forks the jail
+(players.sandbox.jail_server, players.sandbox.confine). Two levels:
+
+- 'process': each jail is in its own session, with limits on memory, file
+  size, open files, processes and core dumps. When this process runs as root,
+  each jail also has a user id of its own, is shut in a read-only view of the
+  system with a private home and has no network (mount, network and IPC
+  namespaces of its own), so it can neither signal nor read nor write
+  anything of the trusted side or of another jail. (Where mounts are not
+  allowed, it is shut in an empty folder of its own instead, and shares the
+  machine's network: see players.sandbox.confine.shut_in.)
+- 'bwrap': the server runs inside bubblewrap (no network, a read-only view of
+  the system and of the packages it needs), and each jail has user, mount,
+  process, network and IPC namespaces of its own in it, a private /tmp, no
+  /proc and no capabilities (and, when this process runs as root, a user id of
+  its own).
+
+Only JSON crosses, each message one line of at most MESSAGE_LIMIT bytes, so
+nothing the jail sends is ever unpickled, compared or called by the trusted side.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import select
+import shutil
+import signal
+import time
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+from . import confine
+from .allowed import AllowedPackages
+from .servers import SERVER_START_SECONDS, ServerLost, forget, server
+
+LEVELS = ('auto', 'bwrap', 'process')
+"""The sandbox levels a user may ask for; 'auto' is bwrap where it works, else process."""
+MESSAGE_LIMIT = 1 << 16
+"""The most bytes of one message from a jail; a longer one is garbage."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The operating-system limits of each jail."""
+
+    memory_mb: int = 2048
+    """Address space, in MiB: far above what a search needs, so only a runaway player hits it."""
+    file_mb: int = 16
+    """The largest file the jail may write, in MiB (its /tmp under bwrap holds four times that)."""
+    processes: int = 64
+    """Processes and threads the jail may have at once."""
+    open_files: int = 256
+    """Files the jail may hold open at once."""
+
+
+class JailError(Exception):
+    """A jail that failed to answer as it should: one of the three kinds below."""
+
+    reason = 'failed'
+    """The kind of failure in a word, for messages."""
+
+
+class JailTimeout(JailError):
+    """A jail that did not answer in time."""
+
+    reason = 'timeout'
+
+
+class JailDied(JailError):
+    """A jail whose process ended."""
+
+    reason = 'died'
+
+
+class JailGarbled(JailError):
+    """A jail that sent something other than one line of JSON within the size limit."""
+
+    reason = 'garbled'
+
+
+class Jail:
+    """A jailed process running entry ('module:function') as function(channel)."""
+
+    def __init__(self, entry: str, level: str = 'process', limits: Limits = Limits(),
+                 packages: Sequence[str] = (), image: int | None = None,
+                 allowed: AllowedPackages = AllowedPackages()):
+        """Start the jail. level is 'process' or 'bwrap' (see resolve_level);
+        packages are the packages of this project the jail may import (nothing
+        else of the project is there to import: not the other packages, nor the
+        parent package of a subpackage named), and allowed the installed packages
+        it may import; image, a submission's folder image (players.sandbox.folder_image),
+        is unpacked read-only in the jail, its working folder. Raises ServerLost if
+        the jail server cannot start one."""
+        if level not in ('process', 'bwrap'):
+            raise ValueError(f'unknown jail level {level!r}')
+        self.server = server(level, tuple(packages), allowed)
+        request_read, self._request = os.pipe()
+        self._answer, answer_write = os.pipe()
+        job = {'entry': entry} if image is None else {'entry': entry, 'image': True}
+        fds = (request_read, answer_write) + (() if image is None else (image,))
+        try:
+            self.pid = self.server.start(job, limits, fds)
+        except ServerLost:
+            for fd in (self._request, self._answer):
+                os.close(fd)
+            raise
+        finally:
+            os.close(request_read)
+            os.close(answer_write)
+        self._buffer = b''
+        self.status: int | None = None
+        """The jail's wait status once it has ended, else None."""
+
+    def send(self, message: Any) -> None:
+        """Send one JSON message; a jail that is gone raises JailDied."""
+        data = (json.dumps(message, separators=(',', ':')) + '\n').encode()
+        try:
+            while data:
+                data = data[os.write(self._request, data):]
+        except (BrokenPipeError, OSError):
+            raise JailDied(self._ended()) from None
+
+    def receive(self, timeout: float | None) -> Any:
+        """Return the next JSON message, waiting at most timeout seconds (None: for
+        ever); raise JailTimeout if none comes in time, JailDied if the jail ends,
+        JailGarbled if it sends garbage."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while b'\n' not in self._buffer:
+            if len(self._buffer) > MESSAGE_LIMIT:
+                raise JailGarbled(f'sent a message over {MESSAGE_LIMIT} bytes')
+            if not self._wait_answer(deadline):
+                raise JailTimeout(f'no answer within {timeout:g} s')
+            chunk = os.read(self._answer, MESSAGE_LIMIT + 1)
+            if not chunk:
+                raise JailDied(self._ended())
+            self._buffer += chunk
+        line, self._buffer = self._buffer.split(b'\n', 1)
+        if len(line) > MESSAGE_LIMIT:
+            raise JailGarbled(f'sent a message over {MESSAGE_LIMIT} bytes')
+        try:
+            return json.loads(line)
+        except (ValueError, RecursionError):
+            raise JailGarbled(f'sent something that is not JSON: {_shown(line)}') from None
+
+    def _wait_answer(self, deadline: float | None) -> bool:
+        """Wait until the answer pipe can be read (or is closed), at most until the
+        deadline (time.monotonic(); None: for ever); return False if it cannot."""
+        wait = None if deadline is None else max(0.0, deadline - time.monotonic())
+        poll = select.poll()
+        poll.register(self._answer, select.POLLIN)
+        return bool(poll.poll(None if wait is None else 1000 * wait))
+
+    def close(self) -> None:
+        """Kill the jail and everything it started (the server does it while this
+        process goes on, unless the jail's status is wanted: see _reap)."""
+        try:
+            if self.status is None:
+                self.status = -1
+                self.server.close(self.pid, 0.0, wait=False)
+        except ServerLost:
+            pass  # the server is gone, and its jails with it
+        for fd in (self._request, self._answer):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+        self._request = self._answer = -1
+
+    def __enter__(self) -> Jail:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def _reap(self, grace: float = 0.0) -> None:
+        """Have the server give the jail grace seconds to end by itself, then kill
+        it with everything it started and tell its wait status, once."""
+        if self.status is None:
+            self.status = -1  # in case the server is lost
+            self.status = self.server.close(self.pid, grace)
+
+    def _ended(self) -> str:
+        """Reap the jail's process, which closed its end of the pipe, and say how it ended."""
+        self._reap(grace=1.0)
+        if os.WIFSIGNALED(self.status):
+            number = os.WTERMSIG(self.status)
+            return f'its process was killed by {signal.Signals(number).name}'
+        return f'its process exited with status {os.WEXITSTATUS(self.status)}'
+
+
+def resolve_level(requested: str) -> str:
+    """Return the jail level to use for a requested one: 'auto' is 'bwrap' where
+    bubblewrap is installed and works, otherwise 'process'. Raise ValueError for
+    'bwrap' where it does not work, saying why."""
+    if requested not in LEVELS:
+        raise ValueError(f'unknown sandbox {requested!r}; choose one of {", ".join(LEVELS)}')
+    if requested == 'process':
+        return 'process'
+    problem = bwrap_problem()
+    if problem is None:
+        return 'bwrap'
+    if requested == 'bwrap':
+        raise ValueError(f'--sandbox bwrap: {problem}')
+    return 'process'
+
+
+@functools.lru_cache(maxsize=None)
+def bwrap_problem() -> str | None:
+    """Return why bubblewrap cannot jail players here, or None if it can: a jail
+    server is started inside it and asked for a jail, as a tournament would (a
+    server for no packages, which imports none, so the probe is quick)."""
+    if shutil.which('bwrap') is None:
+        return 'bubblewrap is not installed (apt-get install bubblewrap)'
+    try:
+        with Jail('players.sandbox.jail_server:probe', 'bwrap', packages=()) as probe:
+            answer = probe.receive(SERVER_START_SECONDS)
+    except (ServerLost, JailError) as error:
+        return f'bwrap does not work here: {error}'
+    finally:
+        forget('bwrap', ())
+    return None if answer == {'probe': True} else f'bwrap does not work here: {answer}'
+
+
+def describe(level: str) -> str:
+    """Return a short line saying what a jail level isolates, for headers."""
+    if level == 'bwrap':
+        return 'bwrap (own namespaces, no network, read-only system, private /tmp)'
+    if os.geteuid() == 0:
+        return 'process (own process and user, OS limits, read-only system, private home)'
+    return 'process (own process, OS limits; same user, no filesystem isolation)'
+
+
+def prepare_jailer() -> None:
+    """Keep other processes of this user from tracing this trusted process or
+    reading its memory (jails run at the process level by an ordinary user are
+    such processes)."""
+    confine.prctl(confine.PR_SET_DUMPABLE, 0)
+
+
+def _shown(data: bytes, limit: int = 80) -> str:
+    """Return the start of some bytes as printable text."""
+    text = data[:limit].decode('utf-8', errors='replace')
+    return repr(text + ('…' if len(data) > limit else ''))

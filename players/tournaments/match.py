@@ -1,0 +1,181 @@
+"""Playing one scheduled game: the opening, each player in a jail of its own, the
+referee and the clocks on the trusted side, and the game's record."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Callable, Mapping, Sequence
+
+from games import game_files, referee
+from games.base import Game
+from games.stochastic import is_chance_node
+from players.remote import program
+from players.sandbox.allowed import allowed_packages
+from players.sandbox.jail import Limits
+from players.remote.jailed_player import (LOAD_SECONDS, JailedPlayer, Setup, TimeControl,
+                                          event, play_with_jails)
+from players.remote.plain_json import to_plain
+from players.remote.player_code import PlayerCode, ProgramCode
+from .schedule import ScheduledGame
+from .workers import heartbeat
+
+FIRST, SECOND = 0, 1
+
+
+@dataclass(frozen=True)
+class Rules:
+    """The rules every game of a tournament is played by."""
+
+    openings: int = 0
+    """Random plies played from the start before the players take over."""
+    move_timeout: float | None = 10.0
+    """Seconds a player may think about one move."""
+    max_plies: int | None = None
+    """Plies (openings included) after which the game is adjudicated a draw."""
+    clock: tuple[float, float] | None = None
+    """A game clock per player, (base seconds, increment seconds per move), or None."""
+    sandbox: str = 'process'
+    """The jail level players run in: 'process' or 'bwrap'."""
+    memory_mb: int = Limits.memory_mb
+    """Each player's address-space limit, in MiB."""
+    allow: tuple[str, ...] = ()
+    """The installed packages that file and module players may import, such as ('numpy',)."""
+
+    def load_seconds(self) -> float:
+        """Return the seconds a player's jail may take to start and load it: twice
+        a move's time and a second, but at least 2 s for bubblewrap to start."""
+        if self.move_timeout is None:
+            return LOAD_SECONDS
+        return max(2.0, 2 * self.move_timeout + 1)
+
+    def timing(self) -> TimeControl:
+        """Return the time control of each player."""
+        base, increment = self.clock or (None, 0.0)
+        return TimeControl(self.move_timeout, base, increment)
+
+
+_games: dict = {}
+"""The games a worker has made, by variant (the referee never changes a game)."""
+
+
+def play_opening(game: Game, plies: int, seed, dice: random.Random) -> tuple[list, object]:
+    """Return the history (see event) and the state of plies random moves
+    from the start, chosen by a random.Random(seed) among the moves that do not
+    end the game; in a game of chance the dice roll with dice between them."""
+    chooser, state, history = random.Random(seed), game.initial, []
+    for _ in range(plies):
+        while is_chance_node(game, state):
+            chance = game.roll(state, dice)
+            history.append(event('chance', chance))
+            state = game.outcome(state, chance)
+        choices = [move for move in game.actions(state)
+                   if not game.terminal_test(game.result(state, move))]
+        if not choices:
+            break
+        move = chooser.choice(choices)
+        history.append(event('move', move))
+        state = game.result(state, move)
+    return history, state
+
+
+def play_scheduled_game(spec: ScheduledGame, rules: Rules,
+                        players: Mapping[str, PlayerCode | ProgramCode],
+                        make_game: Callable[[str], Game], load_player: Callable,
+                        broken: Mapping[str, str] | None = None,
+                        sources: Sequence[dict] = ()) -> dict:
+    """Play the game spec describes and return its record as a dict (see record()).
+    players gives the code of each player by name; make_game(variant) makes the
+    game, here and in the jails, where load_player(spec) loads registry players.
+    Each player runs in a jail started for this game alone and killed at its end
+    (a program is told the result first). A player of broken ({name: why it cannot
+    play}) gets no jail: the game ends before its first move (see unplayed)."""
+    if spec.variant not in _games:
+        _games[spec.variant] = make_game(spec.variant)
+    game = _games[spec.variant]
+    if broken and (spec.first in broken or spec.second in broken):
+        return unplayed(spec, referee.seats_of(game), broken)
+    dice = random.Random(f'{spec.seed}:dice')  # both games of a pair see the same dice
+    history, state = play_opening(game, rules.openings, spec.seed, dice)
+    opening = list(history)
+    setup = Setup(spec.variant, make_game, load_player, rules.sandbox,
+                  Limits(memory_mb=rules.memory_mb), allowed_packages(rules.allow))
+    seats = referee.seats_of(game)
+    jailed: list[JailedPlayer] = []
+    try:
+        for seat, name in enumerate((spec.first, spec.second)):
+            jailed.append(program.stand_in(players[name], setup, spec.player_seed(seat),
+                                           history, rules.timing(), game=game, seat=seat,
+                                           reuse=True))
+        for seat, player in enumerate(jailed):
+            try:
+                player.wait_ready(rules.load_seconds())
+            except referee.Forfeit as forfeit:
+                played = referee.forfeited(seats, seat, forfeit.termination, forfeit.detail)
+                return record(spec, opening, played, _ended(jailed, played))
+
+        moved = sum(kind == 'move' for kind, _ in opening)
+        limit = rules.max_plies
+        if limit is None and game_files.is_file_spec(spec.variant):
+            limit = game_files.MAX_PLIES  # a game of someone's own might never end
+        max_plies = None if limit is None else max(0, limit - moved)
+        played = play_with_jails(game, jailed, history, on_move=lambda *_: heartbeat(),
+                                 state=state, max_plies=max_plies, isolate=False, rng=dice)
+        return record(spec, opening, played, [player.errors() for player in jailed])
+    finally:
+        for player in jailed:
+            player.close()
+
+
+def unplayed(spec: ScheduledGame, seats: tuple, broken: Mapping[str, str]) -> dict:
+    """Return the record of a game that a player of broken ({name: why it cannot
+    play}) cannot play, no move played: it forfeits, the termination 'cannot load'
+    and its reason the detail. When neither player can play, the game is a draw
+    charged to the first seat, whose reason comes first in the detail: a record
+    names one player who forfeits, and the pair's other game, the seats swapped,
+    charges the other."""
+    first, second = spec.first, spec.second
+    if first in broken and second in broken:
+        played = referee.forfeited(seats, FIRST, referee.CANNOT_LOAD,
+                                   f'{broken[first]}; {second} cannot play either: '
+                                   f'{broken[second]}')
+        played.utilities = (0, 0)
+    else:
+        seat = FIRST if first in broken else SECOND
+        played = referee.forfeited(seats, seat, referee.CANNOT_LOAD, broken[(first, second)[seat]])
+    return record(spec, [], played)
+
+
+def _ended(jailed: list, played: referee.GameRecord) -> list:
+    """Tell the players how their game ended; return what each wrote on standard
+    error (a program's, for the record; None for a Python player)."""
+    for player in jailed:
+        player.end(played)
+    return [player.errors() for player in jailed]
+
+
+def record(spec: ScheduledGame, opening: list, played: referee.GameRecord,
+           errors: list = (None, None)) -> dict:
+    """Return a game's record as a plain dict of JSON-friendly values; opening is
+    the history (see event) before the players took over, errors what each
+    player wrote on standard error (None where it is not kept)."""
+    opening_moves = [value for kind, value in opening if kind == 'move']
+    time_moves = [[0.0, 0], [0.0, 0]]
+    for seat, seconds in zip(played.movers, played.times):
+        time_moves[seat][0] += seconds
+        time_moves[seat][1] += 1
+    names = (spec.first, spec.second)
+    return {
+        'index': spec.index, 'variant': spec.variant, 'first': spec.first, 'second': spec.second,
+        'pair': spec.pair, 'leg': spec.leg, 'seed': spec.seed,
+        'score': played.score(FIRST), 'termination': played.termination, 'detail': played.detail,
+        'forfeit': None if played.offender is None else names[played.offender],
+        'moves': opening_moves + [to_plain(move) for move in played.moves],
+        'rolls': [value for kind, value in opening if kind == 'chance']
+        + [to_plain(roll) for roll in played.rolls],
+        'opening': len(opening_moves), 'plies': len(opening_moves) + played.plies,
+        'time_first': time_moves[FIRST][0], 'time_second': time_moves[SECOND][0],
+        'moves_first': time_moves[FIRST][1], 'moves_second': time_moves[SECOND][1],
+        'nodes_first': played.nodes[FIRST], 'nodes_second': played.nodes[SECOND],
+        'stderr_first': errors[FIRST], 'stderr_second': errors[SECOND],
+    }
