@@ -78,8 +78,7 @@ def main(control_fd: int, level: str, packages: Sequence[str], uid_base: int,
         if view is not None and level == 'process' and os.geteuid() == 0:
             root = os.path.join(folder, 'view')
             try:
-                confine.build_view(root, {**view, 'over': [*view['over'],
-                                                           os.path.join(folder, 'packages')]})
+                confine.build_view(root, view)
             except PermissionError:  # no mounts here (a container without CAP_SYS_ADMIN)
                 confine.drop_view(root)
                 root = None  # each jail is shut in an empty folder: it imports what is here

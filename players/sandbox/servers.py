@@ -205,19 +205,21 @@ def _server_command(level: str, packages: Sequence[str], allowed: AllowedPackage
                     control: int, temporary: str | None) -> list[str]:
     """Return the command that starts a jail server (players.sandbox.jail_server_main),
     which makes its folder in temporary (None: none). A Python without its site
-    module imports only from the folders named here: the standard library, the
-    packages, on their own (a subpackage without its parent's other modules), and
-    the installed packages allowed and those of JAIL_EXTRAS (with the environment
-    they give the server), without the other installed ones: at 'process', through links in the server's folder (and, run by root, in a view of
-    the system of its own: see players.sandbox.confine.build_view); in bubblewrap,
-    each bound where it is installed and the other installed packages hidden."""
+    module imports only the standard library, the packages, each on its own (a
+    subpackage without its parent's other modules), and the installed packages
+    allowed and those of JAIL_EXTRAS (which also give the server environment
+    variables), each found at its place (jail_server_main.PackageFinder); the other
+    installed packages are not on its path. Other files are out of its jails' sight
+    in bubblewrap, and in a view of the system of its own when run by root at the
+    'process' level (see players.sandbox.confine.build_view)."""
     python = [sys.prefix, sys.base_prefix, sys.exec_prefix,
               os.path.dirname(os.path.realpath(sys.executable))]
     sites = _site_folders()
     library = [path for path in sys.path if path and os.path.isdir(path) and path not in sites
                and any(path.startswith(prefix + os.sep) for prefix in python)]
     on_path = (*packages, __package__)  # the server's own modules too, not preloaded
-    package_dirs = [os.path.dirname(importlib.import_module(name).__file__) for name in on_path]
+    places = {name: os.path.dirname(importlib.import_module(name).__file__) for name in on_path
+              if not any(name.startswith(other + '.') for other in on_path)}
     settings = {'control': control, 'level': level, 'packages': list(packages),
                 'preload': list(allowed.modules), 'temporary': temporary,
                 'uid_base': _uid_base(), 'environment': {}}
@@ -225,26 +227,32 @@ def _server_command(level: str, packages: Sequence[str], allowed: AllowedPackage
         packages_given, environment = extra()
         allowed = _with_entries(allowed, packages_given)
         settings['environment'].update(environment)
+    places.update(_importable(allowed.entries))
+    over = list(places.values()) + [path for _, path in allowed.entries]
+    settings.update(places=places, path=library)
     start = [sys.executable, '-I', '-S', '-B',
              os.path.join(os.path.dirname(os.path.abspath(__file__)), 'jail_server_main.py')]
     if level == 'process':
-        links = [(name.replace('.', '/'), path) for name, path in zip(on_path, package_dirs)
-                 if not any(name.startswith(other + '.') for other in on_path)]
-        links += allowed.entries
         view = None
         if os.geteuid() == 0:
             view = {'binds': library, 'masks': [site for site in sites if _inside(site, library)],
-                    'over': [path for _, path in links]}
-        return start + [json.dumps({**settings, 'path': library, 'links': links, 'view': view})]
-    roots = [os.path.join(path, *['..'] * name.count('.'), '..')
-             for name, path in zip(on_path, package_dirs)]
-    roots = list(dict.fromkeys(os.path.normpath(path) for path in roots))
+                    'over': over}
+        return start + [json.dumps({**settings, 'view': view})]
     binds = [path for path in dict.fromkeys(python) if not path.startswith('/usr/')]
     masks = [site for site in sites if _inside(site, binds + ['/usr'])]
-    over = package_dirs + [path for _, path in allowed.entries]
-    homes = list(dict.fromkeys(os.path.dirname(path) for _, path in allowed.entries))
     return bwrap_options(binds, masks=masks, over=over) + start + [json.dumps(
-        {**settings, 'path': roots + library + homes, 'links': [], 'view': None})]
+        {**settings, 'view': None})]
+
+
+def _importable(entries: Sequence[tuple[str, str]]) -> dict[str, str]:
+    """Return the entries of installed packages that import by their name (a package's
+    folder, or a module's file: 'numpy', 'six.py' as 'six'), by that name."""
+    found = {}
+    for name, path in entries:
+        name = name.removesuffix('.py') if os.path.isfile(path) else name
+        if name.isidentifier():
+            found[name] = path
+    return found
 
 
 def _with_entries(allowed: AllowedPackages, given: AllowedPackages) -> AllowedPackages:
