@@ -19,6 +19,7 @@ from players.grading.cases import (DEEP, DEPTH_TRAP, DEPTH_TRAP_EVALS, EARLY_END
                                    FIVE_PLY_UTILS, POINT_OF_VIEW_SUCCS, POINT_OF_VIEW_UTILS, TIE,
                                    tree, builtin_cases)
 from players.grading.jailed.counting import counting
+from players.grading.kinds import KINDS
 from players.grading.jailed.plain import describe, state_key
 from players.grading.models import (NEVER_PRUNES, NO_ALPHA, NO_BETA, NO_UPDATE, ROOT_ALPHA,
                                     STRICT, SWAPPED, AlphaBeta, EvaluatesByDefault, Minimax,
@@ -352,3 +353,9 @@ def test_a_missing_function_scores_zero_and_counts(tmp_path):
     only = grading.Settings(functions=('minmax_decision',))
     report = grading.grade(student(tmp_path, TEXTBOOK), only)
     assert report.passed and {r.function for r in report.results} == {'minmax_decision'}
+
+
+def test_every_kind_of_check_made_is_registered_and_every_kind_registered_is_made():
+    anchored = grading.make_checks(grading.Settings(anchors=(('random', 0), ('ab2', 70))), GAMES)
+    made = {check.kind for check in CHECKS + anchored}
+    assert made | {'game'} == set(KINDS)  # the game checks: test_grading_game.py

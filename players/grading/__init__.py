@@ -6,7 +6,7 @@ checks; only plain data comes back (the move chosen, the states generated), and
 every verdict is worked out here.
 
 The modules: settings (what the instructor chooses), checks (what a file is graded
-on), grader (grading one file), loading, report, cases (the positions searched),
+on), kinds (how each kind of check is run), grader (grading one file), loading, report, cases (the positions searched),
 search and models (judging a search and naming its mistake), playing and anchored
 (the player's games), session (the student's jail), batch (a class), gradescope,
 treedraw (drawings of a search, for teaching) and jailed (what runs in the

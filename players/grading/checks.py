@@ -26,7 +26,7 @@ class Check:
     function: str
     points: float
     kind: str
-    """'search', 'legal', 'safe', 'gauntlet', 'anchors' or 'game'."""
+    """How it is run: a kind of kinds.KINDS ('search', 'legal', 'game', ...)."""
     case: Case | None = None
     visibility: str = 'visible'
     rule: str = ''

@@ -11,13 +11,11 @@ from games import Game
 from players.remote.player_code import read_program
 from players.player_spec import parse_spec
 
-from .anchored import check_anchors
-from .checks import SAFE_GAME, Check, make_checks, make_games
-from .game_checks import ask as ask_game, judge as judge_game
+from .checks import Check, make_checks, make_games
+from .kinds import KINDS
 from .loading import LoadError, load, read_source, read_submission, unloadable
-from .playing import PlayerTimeout, PlayerTrial, check_gauntlet, check_legal, check_safe
+from .playing import PlayerTimeout, PlayerTrial
 from .report import Report, Result
-from .search import judge_search, state_limit
 from .session import Session, StudentFault, start_server
 from .settings import PLAYER_FUNCTION, Settings
 
@@ -116,14 +114,14 @@ def _run(check: Check, session: Session | None, trial: PlayerTrial, defined: lis
     started = time.perf_counter()
     if report.load_error:
         passed, message = False, f'cannot load {session.filename}: {report.load_error}'
-    elif check.function not in defined and check.kind != 'game':
+    elif check.function not in defined and KINDS[check.kind].needs_function:
         passed, message = False, f'{check.function} is not defined in {session.filename}'
     elif check.function in skipped:
         passed, message = False, f'skipped after a timeout in {skipped[check.function]}'
     else:
         passed, message = _attempt(check, session, trial, skipped, settings)
     points = check.points if passed else 0
-    if check.kind == 'anchors':  # the grade, whatever it is
+    if KINDS[check.kind].graded:  # the grade, whatever it is
         points = trial.leaderboard.get('Grade', 0)
     return Result(check.name, check.function, passed, points, check.points, message,
                   check.visibility, time.perf_counter() - started)
@@ -133,19 +131,7 @@ def _attempt(check: Check, session: Session | None, trial: PlayerTrial, skipped:
              settings: Settings) -> tuple[bool, str]:
     """Ask the jail for one check's outcome and judge it here."""
     try:
-        if check.kind == 'search':
-            answer = session.search(check.case, state_limit(check.case), settings.timeout)
-            return judge_search(check.case, answer)
-        if check.kind == 'game':
-            return judge_game(check.rule, ask_game(session, check.reference, settings.timeout))
-        if check.kind == 'legal':
-            return check_legal(trial)
-        if check.kind == 'safe':
-            return check_safe(trial, SAFE_GAME)
-        if check.kind == 'anchors':
-            grade, message = check_anchors(trial, settings.anchors)
-            return grade > min(value for _, value in settings.anchors), message
-        return check_gauntlet(trial)
+        return KINDS[check.kind].run(check, session, trial, settings)
     except StudentFault as fault:
         if fault.reason == 'timeout':
             skipped[check.function] = check.name
