@@ -12,7 +12,7 @@ cost little; its evaluation is the game's own, computed on the masks."""
 
 from __future__ import annotations
 
-from games import Breakthrough, Hex, Kalah, Othello
+from games import Hex
 from games.discs import Discs
 from games.hex import HexState
 
@@ -111,8 +111,3 @@ class HexPositions(_KnownPositions):
         joined = self.shape.joined
         utility = 1 if joined(black, 'B') else -1 if joined(white, 'W') else 0
         return HexState(mover, utility, Discs(self.shape.n, self.shape.n, black, white))
-
-
-POSITIONS = {Othello: StatePositions, Hex: HexPositions, Breakthrough: PackedPositions,
-             Kalah: KalahPositions}
-"""The encoding of each game class that has one here."""

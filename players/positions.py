@@ -12,10 +12,12 @@ move, and `sign` telling whether that player is the root's player (+1) or not
 
 from __future__ import annotations
 
+import importlib
 import math
 from bisect import bisect_left
 
-from games import ConnectFour, Game, Gomoku, GrundysGame, Nim, TicTacToe
+from games import (Breakthrough, ConnectFour, Game, Gomoku, GrundysGame, Hex, Kalah, Nim,
+                   Othello, TicTacToe)
 from games.grid import Board, GameState, Squares
 from games.nim import NimState
 
@@ -283,24 +285,27 @@ class ConnectFourPositions(TicTacToePositions):
         return result
 
 
+ENCODINGS: dict[type, str] = {
+    Nim: 'positions:NimPositions', GrundysGame: 'positions:GrundyPositions',
+    TicTacToe: 'positions:TicTacToePositions', ConnectFour: 'positions:ConnectFourPositions',
+    Gomoku: 'gomoku_positions:GomokuPositions', Othello: 'board_positions:StatePositions',
+    Hex: 'board_positions:HexPositions', Breakthrough: 'board_positions:PackedPositions',
+    Kalah: 'board_positions:KalahPositions'}
+"""The engine's own encoding of each game class it knows, as 'module:class' in this
+package, imported when a search first meets the game (a new encoding is its class
+and one entry here)."""
+_encodings: dict[type, type] = {}
+"""The encodings of ENCODINGS imported so far, by game class."""
+
+
 def positions_for(game: Game, root_player, eval_fn=None) -> GamePositions:
     """Return the fastest encoding that gives the same values as the game itself:
     a known game's own (when the evaluation is the game's, which it respects),
     else the game's public methods (GamePositions)."""
     kind = type(game)
-    if eval_fn is None:
-        if kind is Nim:
-            return NimPositions(game, root_player)
-        if kind is GrundysGame:
-            return GrundyPositions(game, root_player)
-        if kind is TicTacToe:
-            return TicTacToePositions(game, root_player)
-        if kind is ConnectFour:
-            return ConnectFourPositions(game, root_player)
-        if kind is Gomoku:  # its own module: bit masks, moves near the stones
-            from .gomoku_positions import GomokuPositions
-            return GomokuPositions(game, root_player)
-        from .board_positions import POSITIONS  # Othello, Kalah, Hex, Breakthrough
-        if kind in POSITIONS:
-            return POSITIONS[kind](game, root_player)
-    return GamePositions(game, root_player, eval_fn)
+    if eval_fn is not None or kind not in ENCODINGS:
+        return GamePositions(game, root_player, eval_fn)
+    if kind not in _encodings:
+        module, _, name = ENCODINGS[kind].partition(':')
+        _encodings[kind] = getattr(importlib.import_module(f'{__package__}.{module}'), name)
+    return _encodings[kind](game, root_player)

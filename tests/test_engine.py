@@ -10,7 +10,7 @@ from players import (PLAYER, alpha_beta_cutoff_search, alpha_beta_search, make_a
                      minmax_decision)
 from players import engine
 from players.engine import search, solve
-from players.positions import GamePositions
+from players.positions import ENCODINGS, GamePositions, positions_for
 
 
 def theory_value(game, state) -> int:
@@ -212,3 +212,11 @@ def test_pile_search_gives_theory_s_values_keeps_them_and_stops_at_its_deadline(
         with pytest.raises(OutOfTime):
             for _ in range(2000):
                 late(start)
+
+
+@pytest.mark.parametrize('kind', list(ENCODINGS), ids=lambda kind: kind.__name__)
+def test_each_encoding_registered_is_what_a_search_of_its_game_uses(kind):
+    game = kind()
+    positions = positions_for(game, game.to_move(game.initial))
+    assert type(positions).__name__ == ENCODINGS[kind].partition(':')[2]
+    assert type(positions_for(game, game.to_move(game.initial), game.evaluate)) is GamePositions
