@@ -222,12 +222,12 @@
     return root;
   }
 
+  // The drawing of each kind of board a game's drawing() may give; any other is text.
+  const DRAWINGS = { grid: drawGrid, piles: drawPiles, hex: drawHex, kalah: drawKalah };
+
   function draw(board) {
-    if (board.kind === 'grid') return drawGrid(board);
-    if (board.kind === 'piles') return drawPiles(board);
-    if (board.kind === 'hex') return drawHex(board);
-    if (board.kind === 'kalah') return drawKalah(board);
-    return element('pre', board.text);
+    const drawing = Object.hasOwn(DRAWINGS, board.kind) ? DRAWINGS[board.kind] : null;
+    return drawing ? drawing(board) : element('pre', board.text);
   }
 
   // The replay.
