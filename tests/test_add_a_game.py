@@ -1,4 +1,4 @@
-"""The README's "Add a game" and "Write and register a player", followed as written:
+"""docs/extending.md's "Add a game" and "Write and register a player", followed as written:
 a game in one module plus one register_game line, played by abN and random in
 jails, shown by play and the report through the defaults any game has; a player
 registered with @register, known once its module is imported."""
@@ -26,17 +26,17 @@ from players.grading.jailed.plain import describe
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def readme_blocks(heading: str) -> list[str]:
-    """The Python blocks of the README's section under heading."""
-    with open(os.path.join(ROOT, 'README.md'), encoding='utf-8') as file:
-        readme = file.read()
-    section = readme[readme.index(heading):]
+def page_blocks(page: str, heading: str) -> list[str]:
+    """The Python blocks of the section under heading of a page of docs/."""
+    with open(os.path.join(ROOT, 'docs', page), encoding='utf-8') as file:
+        text = file.read()
+    section = text[text.index(heading):]
     section = section[:section.find('\n#', len(heading))]
     return re.findall(r'```python\n(.*?)```', section, re.DOTALL)
 
 
-GAME_MODULE, REGISTRATION = readme_blocks('## Add a game and a variant')
-PLAYER_MODULE, = readme_blocks('### Write and register a player')
+GAME_MODULE, REGISTRATION = page_blocks('extending.md', '## Add a game and a variant')
+PLAYER_MODULE, = page_blocks('extending.md', '## Write and register a player')
 
 
 def load_module(path, name: str):
@@ -49,17 +49,17 @@ def load_module(path, name: str):
 
 @pytest.fixture
 def race(tmp_path):
-    """The README's Race, from a module of its own, registered by the README's line
+    """The documented Race, from a module of its own, registered by the documented line
     in this process (the registry is put back afterwards)."""
     path = tmp_path / 'race.py'
     path.write_text(GAME_MODULE)
-    module = load_module(path, 'readme_race')
-    standings = (variants.GAMES, variants.registry.ALIASES, variants.VARIANTS)
-    saved, defaults = [dict(table) for table in standings], list(variants.DEFAULT_VARIANTS)
+    module = load_module(path, 'documented_race')
+    tables = (variants.GAMES, variants.registry.ALIASES, variants.VARIANTS)
+    saved, defaults = [dict(table) for table in tables], list(variants.DEFAULT_VARIANTS)
     exec(REGISTRATION, {'register_game': variants.register_game, 'Race': module.Race,
                         'Variant': variants.Variant})
     yield module.Race
-    for table, entries in zip(standings, saved):
+    for table, entries in zip(tables, saved):
         table.clear()
         table.update(entries)
     variants.DEFAULT_VARIANTS[:] = defaults
@@ -120,7 +120,7 @@ def copy_project(folder) -> str:
 
 @pytest.fixture(scope='module')
 def copied_run(tmp_path_factory):
-    """The README's steps in a copy of the project: games/race.py and the line at the
+    """The documented steps in a copy of the project: games/race.py and the line at the
     end of variants/catalog.py, a round robin of ab3 and random and a `play`; and
     greedy.py in players/, imported at the end of players/__init__.py, played by its
     name. All run by tournament.main in a fresh Python in the copy (every jail makes
@@ -150,7 +150,7 @@ def copied_run(tmp_path_factory):
     return run.stdout, json.loads(out.read_text())
 
 
-def test_the_readme_game_and_player_play_in_jails_in_a_copy_of_the_project(copied_run):
+def test_the_documented_game_and_player_play_in_jails_in_a_copy_of_the_project(copied_run):
     printed, result = copied_run
     assert 'Variants: race, race(goal=7)' in printed
     assert 'Players: greedy, random' in printed
@@ -203,7 +203,7 @@ def test_the_report_draws_a_new_game_as_text_or_as_its_own_letters(race, copied_
         assert chromium.errors() == []
 
 
-def test_the_readme_player_is_known_once_its_module_is_imported(tmp_path, capsys):
+def test_the_documented_player_is_known_once_its_module_is_imported(tmp_path, capsys):
     path = tmp_path / 'greedy.py'
     path.write_text(PLAYER_MODULE)
     with pytest.raises(ValueError, match='unknown player'):

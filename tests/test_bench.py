@@ -1,6 +1,6 @@
 """The benchmark: cold starts in fresh processes, every solver's value agrees, slow
 solvers are stopped, Connect Four's random positions are as Pons' are, bad options refused;
-and every script the README tells people to run (the benchmark scripts among them) starts."""
+and every script the README and docs/ tell people to run (the benchmark scripts among them) starts."""
 
 import ast
 import glob
@@ -22,11 +22,14 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BENCHMARKS = sorted(os.path.relpath(path, ROOT) for path in
                     glob.glob(os.path.join(ROOT, 'players', 'bench', 'benchmark_*.py')))
 """The benchmark scripts, run by hand and by no other test."""
-with open(os.path.join(ROOT, 'README.md')) as readme:
-    NAMED = set(re.findall(r'\bpython3? ((?:[\w-]+/)*[\w-]+\.py)\b', readme.read()))
+MANUAL = [os.path.join(ROOT, 'README.md'), *sorted(glob.glob(os.path.join(ROOT, 'docs', '*.md')))]
+"""The README and the pages of docs/."""
+NAMED = {path for page in MANUAL for path in
+         re.findall(r'\bpython3? ((?:[\w-]+/)*[\w-]+\.py)\b', open(page, encoding='utf-8').read())}
+"""Every script the README and docs/ tell people to run, as `python path/to/script.py`."""
 SCRIPTS = sorted(set(BENCHMARKS) | {path for path in NAMED
                                     if os.path.isfile(os.path.join(ROOT, path))})
-"""Every script the README tells people to run, and every benchmark script."""
+"""Every script the README and docs/ tell people to run, and every benchmark script."""
 
 
 def test_a_cold_run_is_a_fresh_process_that_has_never_searched():
@@ -122,13 +125,13 @@ def test_perft_rows_show_each_sides_best_run_taken_in_turns():
     assert len(calls) == 2 * 3 * len(boards.PERFT)
     assert rows[0][2:] == ['1,000', '100', '200', '2.0×', 'yes']
 
-def test_the_readme_names_every_benchmark_script():
+def test_the_docs_name_every_benchmark_script():
     assert BENCHMARKS and set(BENCHMARKS) <= NAMED, set(BENCHMARKS) - NAMED
 
 
 @pytest.mark.parametrize('script', SCRIPTS)
 def test_every_script_starts(script):
-    """Run as the README runs it, so its imports run as they do for a user; --help
+    """Run as the docs run it, so its imports run as they do for a user; --help
     then stops it (a player program reads an empty input and stops)."""
     done = subprocess.run([sys.executable, script, '--help'], cwd=ROOT, capture_output=True,
                           stdin=subprocess.DEVNULL, text=True, timeout=120)

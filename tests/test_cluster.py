@@ -91,7 +91,7 @@ def cluster_tmp(tmp_path_factory):
 @pytest.fixture(scope='module')
 def scheduler(tmp_path_factory, cluster_tmp):
     """The address of a cluster on this machine, started as on several machines (see
-    the README): `dask scheduler`, and `dask worker` with two worker processes of
+    docs/tournaments.md): `dask scheduler`, and `dask worker` with two worker processes of
     one thread each. (In other processes than the tests', which must leave no
     process behind, and start no thread before they fork.)"""
     distributed = pytest.importorskip('distributed')

@@ -18,11 +18,11 @@ from players.sandbox import jail
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def readme_pyproject():
-    """The plugin's pyproject.toml as the README shows it."""
-    with open(os.path.join(ROOT, 'README.md')) as file:
-        readme = file.read()
-    return readme.split('### An installed plugin')[1].split('```toml\n')[1].split('```')[0]
+def documented_pyproject():
+    """The plugin's pyproject.toml as docs/extending.md shows it."""
+    with open(os.path.join(ROOT, 'docs', 'extending.md'), encoding='utf-8') as file:
+        page = file.read()
+    return page.split('### An installed plugin')[1].split('```toml\n')[1].split('```')[0]
 
 
 KONANE = '''
@@ -183,7 +183,7 @@ def venv(tmp_path_factory):
     with open(os.path.join(sites, 'parent.pth'), 'w') as file:  # pip, setuptools, this project
         file.write(f'import site; site.addsitedir({sysconfig.get_path("purelib")!r})\n')
     write_files(str(top / 'course'), {
-        'pyproject.toml': readme_pyproject(), 'course_games/__init__.py': '',
+        'pyproject.toml': documented_pyproject(), 'course_games/__init__.py': '',
         'course_games/konane.py': KONANE, 'course_games/staff.py': STAFF})
     subprocess.run([python, '-m', 'pip', 'install', '-q', '--no-build-isolation', '--no-deps',
                     '--no-index', str(top / 'course')], check=True, capture_output=True)

@@ -154,7 +154,7 @@ def test_perfect_minimax_and_expect_minmax_agree():
 
 
 def reference_value(game, state, depth, player, score):
-    """Depth-limited expectiminimax as the README defines abN's: depth counts moves,
+    """Depth-limited expectiminimax as docs/players.md defines abN's: depth counts moves,
     chance nodes are averaged and cost nothing; cut-off states are scored by score."""
     if game.terminal_test(state):
         return game.utility(state, player)

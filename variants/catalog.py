@@ -1,5 +1,5 @@
 """The games specs can name and their named variants: one register_game line a game
-(see the README's "Add a game"). The order of the lines is the order tables list
+(see "Add a game" in docs/extending.md). The order of the lines is the order tables list
 the variants in."""
 
 from games import (Backgammon, Breakthrough, ConnectFour, DiceNim, Fig52Game, Gomoku,

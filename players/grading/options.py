@@ -44,8 +44,8 @@ OPTIONS = (
            f'a missing one scores 0 (default: all, {",".join(FUNCTIONS)})')),
     Option('--variants', dict(nargs='+', metavar='V', help='the games of the player checks and '
            "of the searches' real positions (default: the default set, see list)")),
-    Option('--cases', dict(metavar='FILE', help='your own trees and positions, as JSON (see the '
-           'README)'), bundled=False),
+    Option('--cases', dict(metavar='FILE', help='your own trees and positions, as JSON (see '
+           'docs/course-kit.md)'), bundled=False),
     Option('--timeout', dict(type=seconds, default=10.0, metavar='S', help='seconds for each '
            'search check and for loading the file (default 10)')),
     Option('--move-timeout', dict(type=seconds, default=10.0, metavar='S', help="seconds for "
