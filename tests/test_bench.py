@@ -1,6 +1,7 @@
 """The benchmark: cold starts in fresh processes, every solver's value agrees, slow
 solvers are stopped, Connect Four's random positions are as Pons' are, bad options refused;
-and every script the README and docs/ tell people to run (the benchmark scripts among them) starts."""
+and every script the README and docs/ tell people to run (the benchmark scripts
+among them) starts."""
 
 import ast
 import glob

@@ -16,7 +16,8 @@ import sys
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-PAGES = ['README.md', *sorted(os.path.join('docs', name) for name in os.listdir(os.path.join(ROOT, 'docs'))
+PAGES = ['README.md', *sorted(os.path.join('docs', name)
+                              for name in os.listdir(os.path.join(ROOT, 'docs'))
                               if name.endswith('.md'))]
 """The README and every page of docs/, relative to the project's folder."""
 NOT_RUN = re.compile(r'<!-- not run: (.+?) -->')

@@ -49,7 +49,8 @@ def adopting_orphans():
         servers.close_servers()  # this process's jail servers, and every jail they hold
         deadline = time.monotonic() + ORPHANS_SECONDS
         while True:  # processes killed as the run ended take a moment to go
-            alive = [pid for pid in jail_server._children() if pid not in earlier and not _reaped(pid)]
+            alive = [pid for pid in jail_server._children()
+                     if pid not in earlier and not _reaped(pid)]
             if not alive or time.monotonic() > deadline:
                 break
             time.sleep(0.05)

@@ -48,8 +48,8 @@ def seed_number(seed: str) -> int:
 
 class ProgramPlayer(JailedPlayer):
     """A player function (game, state) -> move that asks a program in a jail, in
-    the protocol of players.remote.protocol, keeping its clock as a JailedPlayer does. A program is
-    started for one game: its jail is killed at the game's end."""
+    the protocol of players.remote.protocol, keeping its clock as a JailedPlayer
+    does. A program is started for one game: its jail is killed at the game's end."""
 
     def __init__(self, code: ProgramCode, setup: Setup, seed: str, history: list,
                  timing: TimeControl = TimeControl(), *, game: Game, seat: int):

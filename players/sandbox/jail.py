@@ -3,11 +3,12 @@ spoken to only in lines of JSON; closing a jail kills everything it started.
 
 The trusted side starts a Jail with an entry, 'module:function', which runs in
 the jail as function(channel) and talks to the trusted side through the
-channel's receive() and send() (players.sandbox.jail_server.Channel); players.sandbox.command_jail runs
-a program instead. No trusted process forks a jail: each asks a jail server of
-its own (players.sandbox.servers), a fresh Python that has imported the project's
-packages and never held anything of the trusted side, which forks the jail
-(players.sandbox.jail_server, players.sandbox.confine). Two levels:
+channel's receive() and send() (players.sandbox.jail_server.Channel);
+players.sandbox.command_jail runs a program instead. No trusted process forks a
+jail: each asks a jail server of its own (players.sandbox.servers), a fresh
+Python that has imported the project's packages and never held anything of the
+trusted side, which forks the jail (players.sandbox.jail_server,
+players.sandbox.confine). Two levels:
 
 - 'process': each jail is in its own session, with limits on memory, file
   size, open files, processes and core dumps. When this process runs as root,

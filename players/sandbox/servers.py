@@ -1,7 +1,7 @@
 """Jail servers, the trusted side's end: each process that starts jails starts a
-server (players.sandbox.jail_server_main, then players.sandbox.jail_server) per level and set of
-packages, a fresh Python spoken to over a socket of its own, and asks it for each
-jail (see players.sandbox.jail). The server, not this process, makes and removes its
+server (players.sandbox.jail_server_main, then players.sandbox.jail_server) per
+level and set of packages, a fresh Python spoken to over a socket of its own, and
+asks it for each jail (see players.sandbox.jail). The server, not this process, makes and removes its
 folder, so that the folder goes even when this process is killed."""
 
 from __future__ import annotations
@@ -49,8 +49,8 @@ class ServerLost(RuntimeError):
 
 
 class JailServer:
-    """A jail server (players.sandbox.jail_server) of this process, at one level, for jails that
-    may import the given packages, spoken to over a socket of its own."""
+    """A jail server (players.sandbox.jail_server) of this process, at one level, for
+    jails that may import the given packages, spoken to over a socket of its own."""
 
     def __init__(self, level: str, packages: tuple[str, ...],
                  allowed: AllowedPackages = AllowedPackages()):
@@ -98,7 +98,8 @@ class JailServer:
     def start(self, job: dict, limits, fds: Sequence[int]) -> int:
         """Start a jail with the given ends of its pipes; return its id. job is
         {'entry': 'module:function'}, or {'command': argv, 'workdir': folder or
-        None, 'level': 'process' or 'bwrap'} for a program (see players.sandbox.jail_server)."""
+        None, 'level': 'process' or 'bwrap'} for a program (see
+        players.sandbox.jail_server)."""
         return self._ask({'start': job, 'limits': asdict(limits)}, fds)['pid']
 
     def close(self, pid: int, grace: float, wait: bool = True) -> int | None:
