@@ -30,6 +30,8 @@ class GamePositions:
     """The least and greatest value a search can return."""
     won_or_lost = False
     """Is every position won or lost by the player to move (values 1 and -1 only)?"""
+    alternates = False
+    """Do the players always alternate, so that a search need not ask same_mover?"""
 
     def __init__(self, game: Game, root_player, eval_fn=None):
         self.game, self.root, self.eval_fn = game, root_player, eval_fn
@@ -75,8 +77,7 @@ class GamePositions:
 
     def same_mover(self, pos, child) -> bool:
         """Does the player to move in pos move again in child, as in Kalah? (The
-        search then keeps its side; encodings whose players always alternate set this
-        to None.)"""
+        search then keeps its side; it never asks where the players alternate.)"""
         return self.game.to_move(child) == self.game.to_move(pos)
 
 
@@ -85,9 +86,9 @@ class _KnownPositions(GamePositions):
     values in [-1, 1]."""
 
     bounds = (-1, 1)
-    same_mover = None
+    alternates = True
 
-    def plies_left(self, pos) -> int:
+    def plies_left(self, pos) -> float:
         """Return the most plies the game can last from a position."""
         raise NotImplementedError
 
@@ -95,6 +96,7 @@ class _KnownPositions(GamePositions):
 class _PilePositions(_KnownPositions):
     """The encoding of pile games, whose positions are canonical tuples of piles."""
 
+    game: Nim | GrundysGame
     won_or_lost = True
 
     def key(self, pos, sign: int):
@@ -187,7 +189,8 @@ class TicTacToePositions(_KnownPositions):
         shape = BoardShape.of(game.h, game.v, game.k, self.gravity)
         self.shape = shape
         self.n, self.low, self.order, self.won = shape.n, shape.low, shape.order, shape.won
-        self.key = shape.canonical
+        # the shape's function itself, a call fewer for each child a search keys
+        self.key = shape.canonical  # type: ignore[method-assign]
 
     def encode(self, state) -> int:
         """The two masks of a state, the mover's in the low bits."""
@@ -287,20 +290,19 @@ def positions_for(game: Game, root_player, eval_fn=None) -> GamePositions:
     """Return the fastest encoding that gives the same values as the game itself:
     a known game's own (when the evaluation is the game's, which it respects),
     else the game's public methods (GamePositions)."""
-    kind = type(game)
     if eval_fn is None:
-        if kind is Nim:
+        if type(game) is Nim:
             return NimPositions(game, root_player)
-        if kind is GrundysGame:
+        if type(game) is GrundysGame:
             return GrundyPositions(game, root_player)
-        if kind is TicTacToe:
+        if type(game) is TicTacToe:
             return TicTacToePositions(game, root_player)
-        if kind is ConnectFour:
+        if type(game) is ConnectFour:
             return ConnectFourPositions(game, root_player)
-        if kind is Gomoku:  # its own module: bit masks, moves near the stones
+        if type(game) is Gomoku:  # its own module: bit masks, moves near the stones
             from .gomoku_positions import GomokuPositions
             return GomokuPositions(game, root_player)
         from .board_positions import POSITIONS  # Othello, Kalah, Hex, Breakthrough
-        if kind in POSITIONS:
-            return POSITIONS[kind](game, root_player)
+        if type(game) in POSITIONS:
+            return POSITIONS[type(game)](game, root_player)
     return GamePositions(game, root_player, eval_fn)
