@@ -156,7 +156,7 @@ class Backgammon(StochasticGame):
             return ()
         if not words:
             raise ValueError("expected steps such as '24/18 13/11', or 'pass'")
-        steps = []
+        steps: list[tuple[int, int]] = []
         for word in words:
             places = [_place(part, player) for part in word.rstrip('*').split('/')]
             if len(places) < 2:

@@ -40,6 +40,8 @@ class Game:
     players: tuple = ()
     #: The state the game starts in, set by each game's constructor.
     initial: Any
+    #: The spec that makes a game loaded from a file again, what its repr gives.
+    _made_from: str
 
     def actions(self, state) -> Sequence[Move]:
         """Return a list of the allowable moves at this point."""

@@ -52,9 +52,11 @@ class Shape:
         c = columns
         self.steps = {'B': ((c - 1, not_first), (c, full), (c + 1, not_last)),
                       'W': ((-c - 1, not_first), (-c, full), (-c + 1, not_last))}
-        self.listed = {player: [None] * 3 * columns * rows for player in self.steps}
+        self.listed: dict[str, list] = {player: [None] * 3 * columns * rows
+                                        for player in self.steps}
         """For each player, the move of the piece on bit i with step s at index 3 i + s."""
-        self.bits = {player: {} for player in self.steps}
+        self.bits: dict[str, dict[tuple, tuple[int, int, bool, tuple]]] = {
+            player: {} for player in self.steps}
         """For each player, each move's (start bit, end bit, straight ahead, the move)."""
         for player, steps in self.steps.items():
             for start in range(columns * rows):

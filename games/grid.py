@@ -49,7 +49,7 @@ class Board(dict):
 
     __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = __ior__ = _refuse
 
-    def __hash__(self) -> int:
+    def __hash__(self) -> int:  # type: ignore[override]  # dict's is None: a board is hashable
         return hash(frozenset(self.items()))
 
     def __reduce__(self):

@@ -185,7 +185,8 @@ class Hex(Game):
         """Shortest paths: the cells the opponent still needs to connect less the cells
         player needs (a cut-off player needs more than the board holds), squashed
         into (-0.9, 0.9)."""
-        return self.shape.evaluate(*state.board.masks, player)
+        black, white = state.board.masks
+        return self.shape.evaluate(black, white, player)
 
     def plies_left(self, state) -> int:
         """One ply per empty cell at most."""

@@ -116,7 +116,7 @@ class Kalah(Game):
         sown = [0]  # sown[r]: the change of a seed in each of the first r pits of the path
         for pit in path:
             sown.append(sown[-1] + (1 << WIDTH * pit))
-        sowings = [None]
+        sowings: list[Sowing | None] = [None]
         for seeds in range(1, most + 1):
             laps, rest = divmod(seeds, len(path))
             last = path[rest - 1]
@@ -143,7 +143,7 @@ class Kalah(Game):
         moves, other_side, store = self.rules[mover]
         pit = moves.get(move) if type(move) is int else None
         seeds = packed >> pit[1] & FULL if pit else 0
-        if not seeds or not packed & other_side:
+        if pit is None or not seeds or not packed & other_side:
             raise IllegalMoveError(f'illegal move {move!r}: the legal moves are the pits '
                                    f'{self.actions(state) or "none (the game is over)"}')
         sowings = pit[2]

@@ -107,7 +107,7 @@ class Nim(PileGame):
 
     def params(self) -> dict:
         """Return the constructor arguments that make this game."""
-        params = {'piles': self.piles}
+        params: dict[str, object] = {'piles': self.piles}
         if self.misere:
             params['misere'] = True
         if self.max_take is not None:

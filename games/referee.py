@@ -14,7 +14,7 @@ from enum import Enum
 from typing import Any, Callable, Sequence
 
 from .base import Game, IllegalMoveError, Player, PlayerQuit
-from .stochastic import is_chance_node
+from .stochastic import StochasticGame
 
 
 
@@ -155,7 +155,7 @@ def _play(game: Game, players: Sequence[Player], state, max_plies: int | None,
     raises or names a player who has no seat."""
     seats = record.seats
     while not _asked(state, game.terminal_test, state):
-        if _asked(state, is_chance_node, game, state):
+        if isinstance(game, StochasticGame) and _asked(state, game.is_chance_node, state):
             chance = _asked(state, game.roll, state, rng)
             new_state = _asked(state, game.outcome, state, chance)
             record.rolls.append(chance)
@@ -172,19 +172,19 @@ def _play(game: Game, players: Sequence[Player], state, max_plies: int | None,
         except (PlayerQuit, KeyboardInterrupt, GameFailed):
             raise
         except Forfeit as forfeit:
-            return _forfeit(record, game, state, seat, forfeit.termination, forfeit.detail)
+            return _forfeit(record, state, seat, forfeit.termination, forfeit.detail)
         except BaseException as error:  # a player's fault must never stop the referee
-            return _forfeit(record, game, state, seat, ERROR, describe(error))
+            return _forfeit(record, state, seat, ERROR, describe(error))
         finally:
             changed = _restore(rules)
         record.times.append(time.perf_counter() - started)
         if changed:
-            return _forfeit(record, game, state, seat, ERROR, f'changed the rules: {changed}')
+            return _forfeit(record, state, seat, ERROR, f'changed the rules: {changed}')
         _count_nodes(record, seat, players[seat])
         try:
             move = _legal_move(game, state, move)
         except Exception as error:  # IllegalMoveError, or a move object that breaks comparison
-            return _forfeit(record, game, state, seat, ILLEGAL, describe(error))
+            return _forfeit(record, state, seat, ILLEGAL, describe(error))
         new_state = _asked(state, game.result, state, move)
         record.moves.append(move)
         record.movers.append(seat)
@@ -304,11 +304,11 @@ def _end(record: GameRecord, game: Game, state, termination: Termination,
 def forfeited(seats: tuple, seat: int, termination: Termination, detail: str) -> GameRecord:
     """Return the record of a game that seat lost by a fault outside any move's
     checks, such as its worker process dying."""
-    return _forfeit(GameRecord(seats=seats, nodes=[None] * len(seats)), None, None, seat,
+    return _forfeit(GameRecord(seats=seats, nodes=[None] * len(seats)), None, seat,
                     termination, detail)
 
 
-def _forfeit(record: GameRecord, game: Game, state, seat: int, termination: Termination,
+def _forfeit(record: GameRecord, state, seat: int, termination: Termination,
              detail: str) -> GameRecord:
     """Close the record of a game that seat lost by a fault."""
     if len(detail) > DETAIL_LIMIT:

@@ -45,8 +45,7 @@ def parse_call(spec: str, what: str) -> tuple[str, dict | None]:
 def parameters(function: Callable) -> dict[str, inspect.Parameter]:
     """Return the keyword parameters of a function or a class's constructor, by name
     (self, *args and **kwargs left out)."""
-    target = function.__init__ if isinstance(function, type) else function
-    params = list(inspect.signature(target).parameters.values())
+    params = list(inspect.signature(_constructor(function)).parameters.values())
     if isinstance(function, type):
         params = params[1:]
     return {param.name: param for param in params
@@ -59,7 +58,7 @@ def bind(function: Callable, keywords: dict, name: str) -> dict:
     call the function. Raises ValueError naming an unknown parameter, a bad value
     or a missing required one."""
     params = parameters(function)
-    hints = _parameter_types(function.__init__ if isinstance(function, type) else function)
+    hints = _parameter_types(_constructor(function))
     for key in keywords:
         if key not in params:
             raise ValueError(f'{name} has no parameter {key!r}; its parameters: '
@@ -71,6 +70,14 @@ def bind(function: Callable, keywords: dict, name: str) -> dict:
                          f'{name}({missing[0]}=...)')
     return {key: coerce(value, hints.get(key, object), f'{name}: {key}')
             for key, value in keywords.items()}
+
+
+def _constructor(function: Callable) -> Callable:
+    """Return a class's __init__, or a function itself: what its parameters are read from."""
+    if isinstance(function, type):
+        # mypy warns that a subclass's __init__ may differ: this class's own is the one wanted
+        return function.__init__  # type: ignore[misc]
+    return function
 
 
 def _parameter_types(target: Callable) -> dict:

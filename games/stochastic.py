@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 from collections import namedtuple
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, Sequence, TypeGuard
 
 from . import pictures
 from .base import Game, IllegalMoveError, Player, play_turns
@@ -35,7 +35,8 @@ class StochasticGameState(namedtuple('StochasticGameState',
         else:
             caption = f'{self.to_move} to move, rolled {self.chance}'
         if hasattr(self.board, 'points'):
-            return pictures.backgammon(*self.board, caption)
+            points, bar, off = self.board
+            return pictures.backgammon(points, bar, off, caption)
         return pictures.piles(self.board, caption)
 
 
@@ -91,7 +92,7 @@ class StochasticGame(Game):
         return play_turns(self, players, settle)
 
 
-def is_chance_node(game: Game, state) -> bool:
+def is_chance_node(game: Game, state) -> TypeGuard[StochasticGame]:
     """Return True if chance, not a player, acts next in state (never in a game without chance)."""
     return isinstance(game, StochasticGame) and game.is_chance_node(state)
 

@@ -42,12 +42,12 @@ class TreeGame(Game):
             self.check_leaves()
         self.initial = self.state(initial)
 
-    def state(self, node: str) -> TreeState:
+    def state(self, node: str | int) -> TreeState:
         """Return the state of the named node."""
         return TreeState(to_move='MIN' if self.depth[node] % 2 else 'MAX', board=node)
 
     @staticmethod
-    def node(state) -> str:
+    def node(state) -> str | int:
         """Return the name of the node of a state (or of a bare name or number)."""
         return state if isinstance(state, (str, int)) else state.board
 
@@ -77,8 +77,8 @@ class TreeGame(Game):
         return self.state(self.node(state)).to_move
 
     def describe_state(self, state) -> str:
-        """Return the node's name."""
-        return self.node(state)
+        """Return the node's name (a number's as text)."""
+        return str(self.node(state))
 
     def display(self, state) -> None:
         """Print the node's name, as AIMA prints its states, such as 'B1'."""

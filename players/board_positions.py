@@ -12,7 +12,7 @@ cost little; its evaluation is the game's own, computed on the masks."""
 
 from __future__ import annotations
 
-from games import Hex
+from games import Breakthrough, Hex, Kalah, Othello
 from games.discs import Discs
 from games.hex import HexState
 
@@ -21,6 +21,8 @@ from .positions import _KnownPositions
 
 class StatePositions(_KnownPositions):
     """A known game searched through its own states, which hold the side to move."""
+
+    game: Othello | Kalah | Breakthrough
 
     def key(self, pos, sign: int):
         """The board's masks and the side to move."""
@@ -47,6 +49,8 @@ class PackedPositions(StatePositions):
 
 class KalahPositions(PackedPositions):
     """Kalah: a move that ends in the mover's store lets the mover move again."""
+
+    alternates = False
 
     @staticmethod
     def same_mover(pos, child) -> bool:

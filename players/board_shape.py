@@ -32,7 +32,7 @@ class BoardShape:
             step = index[line[-1]] - index[line[0]] if k > 1 else 0
             starts[step] = starts.get(step, 0) | 1 << index[line[0]]
             lines.append(sum(1 << index[square] for square in line))
-        self.order = [1 << i for i in sorted(degree, key=degree.get, reverse=True)]
+        self.order = [1 << i for i in sorted(degree, key=degree.__getitem__, reverse=True)]
         self.won = _line_table(lines, n) if n <= 12 else _line_test(starts, k)
         if gravity:
             self.canonical = lambda pos, sign=1: pos

@@ -13,7 +13,7 @@ from itertools import count
 
 from games import Game, Player
 
-from .engine import EvalFn, search
+from .engine import EvalFn, keep_stats, search
 from .textbook import monte_carlo_tree_search
 from .timing import OutOfTime, move_deadline
 
@@ -49,7 +49,8 @@ def make_clocked_alpha_beta_player(eval_fn: EvalFn | None = None,
 
     def clocked_alpha_beta_player(game: Game, state):
         result = deepening(game, state, move_deadline(seconds), eval_fn)
-        clocked_alpha_beta_player.stats = {key: result[key] for key in ('nodes', 'depth', 'exact')}
+        keep_stats(clocked_alpha_beta_player,
+                   {key: result[key] for key in ('nodes', 'depth', 'exact')})
         return result['move']
 
     clocked_alpha_beta_player.__doc__ = ('Alpha-beta, one ply deeper at a time while its clock '
@@ -66,7 +67,7 @@ def make_clocked_mcts_player(seconds: float = DEFAULT_SECONDS, N: int | None = N
         stats: dict = {}
         move = monte_carlo_tree_search(state, game, math.inf if N is None else N,
                                        deadline=move_deadline(seconds), stats=stats)
-        clocked_mcts_player.stats = stats
+        keep_stats(clocked_mcts_player, stats)
         return move
 
     clocked_mcts_player.__doc__ = 'Monte Carlo tree search, play-outs while its clock allows.'

@@ -262,7 +262,7 @@ class Solver:
                         children.append((made.bit_count(), rank, move, made))
                 children.sort(reverse=True)
             else:
-                children = ((0, 0, possible, winning(mine | possible, empty)),)
+                children = [(0, 0, possible, winning(mine | possible, empty))]
             theirs, best = mine ^ mask, LOSS
             moves += 1
             for _, _, move, made in children:

@@ -139,7 +139,7 @@ class DepthSearch:
             depth -= 1
             for _, _, move, made in children:
                 if moves == size:
-                    value = DRAW
+                    value: float = DRAW
                 else:
                     value = -node(theirs, mask | move, moves, -beta, -alpha, depth,
                                   threats & ~move, made)

@@ -15,14 +15,14 @@ from __future__ import annotations
 import math
 import time
 from collections import namedtuple
-from typing import Callable
+from typing import Callable, TypeGuard
 
 from games import ConnectFour, Game, StochasticGame
 
 from . import connect4
 from .connect4_search import DepthSearch, best_move
 from .pile_search import pile_search
-from .positions import GamePositions, positions_for
+from .positions import GamePositions, _KnownPositions, positions_for
 from .timing import CHECK_EVERY, OutOfTime
 
 Solution = namedtuple('Solution', 'value, move, nodes')
@@ -61,7 +61,7 @@ class _Search:
         self.positions, self.table, self.hints = positions, table, hints
         self.deadline = deadline
         self.nodes = self.hits = self.cutoffs = 0
-        self._won = None
+        self._won: tuple[Callable[[tuple], int], Callable[[], tuple[int, int]]] | None = None
 
     def node(self, pos, key, alpha: float, beta: float, depth: int, sign: int) -> float:
         """Return the value of pos for the player to move: exact if strictly between
@@ -112,7 +112,7 @@ class _Search:
             else:
                 first = None
         best, best_key = -math.inf, None
-        same_mover = positions.same_mover
+        same_mover = None if positions.alternates else positions.same_mover
         for child in children:
             if first is None:
                 child_key = key_of(child, -sign)
@@ -173,7 +173,7 @@ class _Search:
             pos = positions.encode(state)
             for move in game.actions(state):
                 child = positions.encode(game.result(state, move))
-                if positions.same_mover is not None and positions.same_mover(pos, child):
+                if not positions.alternates and positions.same_mover(pos, child):
                     below = math.nextafter(value, -math.inf)
                     if self.node(child, positions.key(child, 1), below, value,
                                  depth - 1, 1) >= value:
@@ -204,7 +204,7 @@ def _searcher(game: Game, state, eval_fn, kind, depth_limited: bool,
     return _Search(positions, table, hints, deadline)
 
 
-def is_connect_four(game: Game, eval_fn=None) -> bool:
+def is_connect_four(game: Game, eval_fn=None) -> TypeGuard[ConnectFour]:
     """Do Connect Four's own searches apply (four in a row, the game's own evaluation)?"""
     return eval_fn is None and type(game) is ConnectFour and game.k == 4
 
@@ -229,11 +229,11 @@ def value(game: Game, state=None, stats: dict | None = None,
     receives nodes, hits and depth (-1)."""
     state = game.initial if state is None else state
     if is_connect_four(game) and not game.terminal_test(state):
-        searcher = _connect_four_solver(game, deadline)
+        solver = _connect_four_solver(game, deadline)
         try:
-            return searcher.value(*searcher.shape.encode(state))
+            return solver.value(*solver.shape.encode(state))
         finally:
-            _report(stats, searcher, -1)
+            _report(stats, solver, -1)
     searcher = _searcher(game, state, None, 'solve', False, deadline)
     try:
         return searcher.value(state, -1)
@@ -252,14 +252,14 @@ def solve(game: Game, state=None, stats: dict | None = None,
         return solve_chance(game, state, stats)
     state = game.initial if state is None else state
     if is_connect_four(game) and not game.terminal_test(state):
-        searcher = _connect_four_solver(game, deadline)
-        shape = searcher.shape
+        solver = _connect_four_solver(game, deadline)
+        shape = solver.shape
         mine, mask, moves = shape.encode(state)
         try:
-            result, x = searcher.best_move(mine, mask, moves)
+            result, x = solver.best_move(mine, mask, moves)
         finally:
-            _report(stats, searcher, -1)
-        return Solution(result, shape.square(mask, x), searcher.nodes)
+            _report(stats, solver, -1)
+        return Solution(result, shape.square(mask, x), solver.nodes)
     searcher = _searcher(game, state, None, 'solve', False, deadline)
     try:
         return searcher.root(game, state, -1)
@@ -290,13 +290,13 @@ def search(game: Game, state, depth: int, eval_fn: EvalFn | None = None,
         mine, mask, moves = shape.encode(state)
         table, hints, scores, solved = (cached_table(context + (kind,))
                                         for kind in ('evaluate', 'hints', 'scores', 'solve'))
-        searcher = DepthSearch(shape, table, hints, scores, solved, deadline,
-                               symmetric=shape.mirror(mine + mask) == mine + mask)
+        deepening = DepthSearch(shape, table, hints, scores, solved, deadline,
+                                symmetric=shape.mirror(mine + mask) == mine + mask)
         try:
-            result, x = best_move(searcher, mine, mask, moves, depth)
+            result, x = best_move(deepening, mine, mask, moves, depth)
         finally:
-            _report(stats, searcher, depth)
-        solution = Solution(result, shape.square(mask, x), searcher.nodes)
+            _report(stats, deepening, depth)
+        solution = Solution(result, shape.square(mask, x), deepening.nodes)
         exact = result in (connect4.WIN, connect4.LOSS) or shape.size - moves <= depth
     else:
         searcher = _searcher(game, state, eval_fn, 'evaluate', True, deadline)
@@ -320,9 +320,9 @@ def _exact(game: Game, positions: GamePositions, state, depth: int, result: floa
     when it ends within depth plies, or (with its own evaluation) the value is a
     win or a loss; for another game, when the last search met no cut-off state
     and no table entry that might hide one."""
-    if type(positions) is GamePositions:
+    if not isinstance(positions, _KnownPositions):
         known = positions_for(game, game.to_move(state))
-        if type(known) is GamePositions:
+        if not isinstance(known, _KnownPositions):
             return no_cut_offs
         positions = known
     elif eval_fn is None and result in positions.bounds:
@@ -334,5 +334,11 @@ def solve_player(game: Game, state):
     """A perfect player: exact full-depth search (negamax, alpha-beta, transposition table)."""
     stats: dict = {}
     move = solve(game, state, stats=stats).move
-    solve_player.stats = stats
+    keep_stats(solve_player, stats)
     return move
+
+
+def keep_stats(player: Callable, stats: dict) -> None:
+    """Keep a search's stats on the player function that made it, as player.stats,
+    where the referee reads them after each move."""
+    player.stats = stats  # type: ignore[attr-defined]  # an attribute of a function

@@ -17,7 +17,7 @@ import time
 from games import Breakthrough, Game, GrundysGame, Hex, Kalah, Nim, Othello
 
 from .clocked import DEFAULT_SECONDS, deepening
-from .engine import is_connect_four, solve
+from .engine import is_connect_four, keep_stats, solve
 from .timing import OutOfTime, move_deadline
 
 BOARD_GAMES = (Othello, Kalah, Hex, Breakthrough)
@@ -75,8 +75,8 @@ def _misere_move(piles: tuple):
         ones = sum(1 for pile in piles if pile == 1)
         return (number, piles[number - 1] - (1 if ones % 2 == 0 else 0))
     if not big:
-        ones = [number for number, pile in enumerate(piles, 1) if pile == 1]
-        return (ones[0], 1) if ones and len(ones) % 2 == 0 else None
+        singles = [number for number, pile in enumerate(piles, 1) if pile == 1]
+        return (singles[0], 1) if singles and len(singles) % 2 == 0 else None
     return _nim_move(piles, None)
 
 
@@ -97,13 +97,12 @@ def theory_move(game: Game, state):
     """The winning move that theory gives for a Nim or Grundy position; None
     where it has no winning move; NotImplemented where theory does not apply
     here (other games, misère Nim with a cap)."""
-    kind = type(game)
-    if kind is Nim:
+    if type(game) is Nim:
         if not game.misere:
             return _nim_move(state.board, None if game.max_take is None else game.max_take + 1)
         if game.max_take is None:
             return _misere_move(state.board)
-    elif kind is GrundysGame:
+    elif type(game) is GrundysGame:
         return _grundy_move(state.board)
     return NotImplemented
 
@@ -134,7 +133,8 @@ def perfect_player(game: Game, state):
     move = theory_move(game, state)
     if move is NotImplemented:
         if is_connect_four(game) or isinstance(game, BOARD_GAMES):
-            move, perfect_player.stats = solve_in_time(game, state, move_deadline(DEFAULT_SECONDS))
+            move, stats = solve_in_time(game, state, move_deadline(DEFAULT_SECONDS))
+            keep_stats(perfect_player, stats)
             return move
         return solve(game, state).move
     if move is None:

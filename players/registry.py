@@ -16,7 +16,7 @@ from games.specs import bind, parameters, parse_call
 
 from .clocked import make_clocked_alpha_beta_player, make_clocked_mcts_player
 from .human import human_player
-from .engine import clear_tables, search, solve_player
+from .engine import clear_tables, keep_stats, search, solve_player
 from .perfect import perfect_player
 from .player_spec import Kind, parse_spec
 from .textbook import mcts_player, monte_carlo_tree_search, random_player
@@ -163,13 +163,12 @@ def make_alpha_beta_player(depth: int, eval_fn: EvalFn | None = None) -> Player:
     def alpha_beta_player(game: Game, state):
         stats: dict = {}
         move = search(game, state, depth, eval_fn, stats).move
-        alpha_beta_player.stats = stats
+        keep_stats(alpha_beta_player, stats)
         return move
 
     alpha_beta_player.__name__ = alpha_beta_player.__qualname__ = f'ab{depth}'
     alpha_beta_player.__doc__ = (f'Alpha-beta search {depth} ' + ('ply' if depth == 1 else 'plies')
                                + ' ahead, then the evaluation.')
-    alpha_beta_player.depth = depth
     return alpha_beta_player
 
 

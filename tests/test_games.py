@@ -3,7 +3,7 @@
 import pytest
 
 from games import (Board, ConnectFour, Fig52Game, GameState, GrundysGame, IllegalMoveError, Nim,
-                   NimState, TicTacToe)
+                   NimState, TicTacToe, TreeGame)
 
 
 def play_moves(game, moves, state=None):
@@ -164,6 +164,11 @@ class TestFig52:
     def test_bare_node_names_work(self):
         game = Fig52Game()
         assert game.actions('C') == ['c1', 'c2', 'c3'] and game.to_move('C') == 'MIN'
+
+    def test_numbered_nodes_are_described_as_text(self):
+        game = TreeGame({1: {'a': 2}}, {2: 5}, initial=1)
+        assert game.describe_state(game.initial) == '1'
+        assert game.describe_state(game.result(game.initial, 'a')) == '2'
 
 
 def test_display_shows_piles_and_grid(capsys):

@@ -16,6 +16,7 @@ from games import referee
 from players.sandbox import servers, jail_server
 from players.remote import player_code
 from players.remote.jailed_player import LOAD_SECONDS
+from players.cli.tournament_runs import worker_silence
 from players.tournaments.match import Rules, play_scheduled_game
 from players.tournaments.runner import run
 from players.tournaments.schedule import schedule
@@ -221,3 +222,9 @@ def test_a_lost_worker_replays_its_game_and_charges_no_one(tmp_path):
         run(schedule(list(codes), [VARIANT], 1, seed=0), job, executor, store, in_flight=1)
     records = list(store.records())
     assert len(records) == 2 and all(r['termination'] == referee.NORMAL for r in records)
+
+
+def test_rules_without_a_move_limit_leave_the_workers_without_a_silence_limit():
+    assert worker_silence(Rules(move_timeout=None)) is None
+    rules = Rules(move_timeout=1.5)
+    assert worker_silence(rules) == 2 * rules.load_seconds() + 1.5 + 5

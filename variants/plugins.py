@@ -82,7 +82,8 @@ def installed() -> tuple[PluginEntry, ...]:
     import importlib.metadata  # here, not above: a jail server, handed its entries, needs it not
     found = importlib.metadata.entry_points()
     return tuple(PluginEntry(entry.dist.name, group, entry.name, entry.value)
-                 for group in GROUPS for entry in found.select(group=group))
+                 for group in GROUPS for entry in found.select(group=group)
+                 if entry.dist is not None)  # always set on entries found installed
 
 
 def handed() -> str:

@@ -95,17 +95,17 @@ for line in sys.stdin:
 
 
 def timed_run(*args: str, root: str = ROOT) -> tuple[float, float, float]:
-    """Run python tournament.py with args in root; return its wall time in seconds,
-    the CPU seconds of it and the children it waited for (workers that are killed
-    at the end, as this tree's are, are not counted), and the peak resident memory
-    in MB of its largest process."""
+    """Run python tournament.py with args in root; return its wall time in seconds, the CPU
+    seconds of it and the children it waited for (workers that are killed at the end, as
+    this tree's are, are not counted), and the peak resident memory in MB of its largest process."""
     started = time.perf_counter()
     process = subprocess.Popen([sys.executable, 'tournament.py', *args], cwd=root,
                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     _, status, usage = os.wait4(process.pid, 0)
     seconds = time.perf_counter() - started
     if os.waitstatus_to_exitcode(status):
-        sys.exit(f'tournament {" ".join(args)} failed: {process.stderr.read().decode()}')
+        errors = process.stderr.read().decode() if process.stderr else ''
+        sys.exit(f'tournament {" ".join(args)} failed: {errors}')
     return seconds, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
 
 
@@ -154,7 +154,7 @@ def class_workload(baseline: str | None, repeat: int) -> list[list]:
                 for level in ('bwrap', 'process')
                 if level == 'process' or jail.bwrap_problem() is None}
         with worktree(baseline, folder) as old:
-            if old is not None:
+            if baseline is not None and old is not None:
                 runs = {baseline: (workload, old), **runs}
             best = interleaved(runs, repeat)
     print(f'a class tournament (10 students, random and ab2; 396 games), best of {repeat}, '
@@ -315,7 +315,7 @@ def jail_costs(count: int = 200) -> None:
                 player.close()
                 costs.append(time.perf_counter() - started)
             print(f'  {label}: {1000 * statistics.median(costs[1:]):.2f} ms')
-        moves = {label: [] for label in ('Python player', 'program')}
+        moves: dict[str, list[float]] = {label: [] for label in ('Python player', 'program')}
         nim = Setup('nim', variants.make, load_player)
         players = {'Python player': program.stand_in(read_player(path), nim, '0', [], game=game,
                                                      seat=0),

@@ -12,7 +12,7 @@ from games import Game
 from players import engine
 
 from .speed import cold
-from .peers import Unsupported, installed
+from .peers import PRELOADS, Unsupported, installed
 
 PERFT = [
     ('Othello 8x8', 'othello(n=8)', 'othello', 7),
@@ -66,7 +66,7 @@ def _openspiel(name: str, depth: int) -> tuple:
     return perft_openspiel(pyspiel.load_game(name).new_initial_state(), depth), None
 
 
-_openspiel.modules = ('pyspiel',)
+PRELOADS[_openspiel] = ('pyspiel',)
 
 
 PERFT_REPEAT = 3

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import time
 
-from games import Gomoku
+from games import Gomoku, referee
 
 from players import engine, gomoku_positions
 from players.registry import PLAYER
@@ -32,8 +32,9 @@ def run() -> list[list]:
             gomoku_positions._GomokuShape.of.cache_clear()
             player = PLAYER[player_name]
             start = time.perf_counter()
-            move = player(GAME, state)
+            chosen = player(GAME, state)
             seconds = time.perf_counter() - start
-            rows.append([name, player_name, GAME.describe_move(move), player.stats['nodes'],
+            nodes = referee.reported_nodes(getattr(player, 'stats', None))
+            rows.append([name, player_name, GAME.describe_move(chosen), nodes,
                          f'{seconds * 1000:.1f}'])
     return rows

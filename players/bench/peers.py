@@ -6,6 +6,7 @@ to move, nodes or None) and raises Unsupported for a game it cannot play."""
 from __future__ import annotations
 
 import importlib.util
+from typing import Callable
 
 from games import Game, Nim, TicTacToe
 
@@ -19,20 +20,25 @@ def installed(module: str) -> bool:
     return importlib.util.find_spec(module) is not None
 
 
+PRELOADS: dict[Callable, tuple[str, ...]] = {}
+"""The modules of other libraries each solver uses, by solver, for preload."""
+
+
 def preload(solve) -> None:
-    """Import the installed libraries a solver uses (its modules attribute), so that
-    its time counts no import."""
-    for module in getattr(solve, 'modules', ()):
+    """Import the installed libraries a solver uses (see PRELOADS), so that its
+    time counts no import."""
+    for module in PRELOADS.get(solve, ()):
         if installed(module.split('.')[0]):
             importlib.import_module(module)
 
 
-def _nim_or_tictactoe(game: Game) -> str:
-    """'nim' or 'tictactoe' for the games peers have (3 x 3 tic-tac-toe, Nim without a cap)."""
+def _nim_or_tictactoe(game: Game) -> Nim | None:
+    """The Nim game, or None for tic-tac-toe, of the games peers have (3 x 3
+    tic-tac-toe, Nim without a cap)."""
     if type(game) is Nim and game.max_take is None:
-        return 'nim'
+        return game
     if type(game) is TicTacToe and (game.h, game.v, game.k) == (3, 3, 3):
-        return 'tictactoe'
+        return None
     raise Unsupported(f'no {game} there')
 
 
@@ -43,7 +49,7 @@ def easyai_solve(game: Game) -> tuple:
     from easyAI import Negamax, TranspositionTable, TwoPlayerGame
     from easyAI.games import TicTacToe as EasyTicTacToe
 
-    kind = _nim_or_tictactoe(game)
+    nim = _nim_or_tictactoe(game)
     counter = [0]
 
     class CountedTicTacToe(EasyTicTacToe):
@@ -61,7 +67,7 @@ def easyai_solve(game: Game) -> tuple:
 
         def __init__(self):
             self.players, self.current_player = [None, None], 1
-            self.piles = list(game.piles)
+            self.piles = list(nim.piles)
 
         def possible_moves(self):
             return [(i, n) for i, pile in enumerate(self.piles) for n in range(1, pile + 1)]
@@ -79,13 +85,13 @@ def easyai_solve(game: Game) -> tuple:
         def scoring(self):
             if not self.is_over():
                 return 0
-            return 100 if game.misere else -100
+            return 100 if nim.misere else -100
 
         def ttentry(self):
             return tuple(self.piles) + (self.current_player,)
 
-    position = EasyNim() if kind == 'nim' else CountedTicTacToe([None, None])
-    depth = sum(game.piles) if kind == 'nim' else 9
+    position = CountedTicTacToe([None, None]) if nim is None else EasyNim()
+    depth = 9 if nim is None else sum(nim.piles)
     solver = Negamax(depth, tt=TranspositionTable())
     solver(position)
     value = solver.alpha
@@ -99,18 +105,19 @@ def openspiel_solve(game: Game) -> tuple:
     import pyspiel
     from open_spiel.python.algorithms.minimax import alpha_beta_search
 
-    if _nim_or_tictactoe(game) == 'nim':
-        spiel = pyspiel.load_game('nim', {'pile_sizes': ';'.join(map(str, game.piles)),
-                                          'is_misere': game.misere})
-        depth = sum(game.piles) + 1
+    nim = _nim_or_tictactoe(game)
+    if nim is not None:
+        spiel = pyspiel.load_game('nim', {'pile_sizes': ';'.join(map(str, nim.piles)),
+                                          'is_misere': nim.misere})
+        depth = sum(nim.piles) + 1
     else:
         spiel, depth = pyspiel.load_game('tic_tac_toe'), 10
     value, _ = alpha_beta_search(spiel, maximum_depth=depth)
     return value, None
 
 
-easyai_solve.modules = ('easyAI', 'easyAI.games')
-openspiel_solve.modules = ('pyspiel', 'open_spiel.python.algorithms.minimax')
+PRELOADS.update({easyai_solve: ('easyAI', 'easyAI.games'),
+                 openspiel_solve: ('pyspiel', 'open_spiel.python.algorithms.minimax')})
 
 PEERS = {'easyAI Negamax + TT': easyai_solve, 'OpenSpiel alpha_beta_search': openspiel_solve}
 """The peer solvers by the name the benchmark prints."""

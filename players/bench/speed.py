@@ -223,7 +223,8 @@ def connect_four_positions(moves: int, count: int = CONNECT_FOUR_COUNT,
     """Return count (columns played, state) of Connect Four: moves random legal moves
     from the empty board, the same for a seed; never a finished game, nor one where
     the side to move can win at once (Pons' solver leaves those out)."""
-    game, rng, found = ConnectFour(), random.Random(f'{seed}/{moves}'), []
+    game, rng = ConnectFour(), random.Random(f'{seed}/{moves}')
+    found: list[tuple] = []
     while len(found) < count:
         state, columns = game.initial, ''
         for _ in range(moves):
@@ -304,7 +305,7 @@ def connect_four_row(result: ConnectFourSet, medians: dict = PONS_MEDIANS) -> li
     solved = len(result.seconds)
     median = statistics.median(result.seconds) if solved else None
     return [result.moves, _duration(pons) if pons else '–',
-            _duration(median) if solved else '–',
+            _duration(median) if median is not None else '–',
             f'{median / pons:,.0f}x' if solved and pons else '–',
             _duration(max(result.seconds)) if solved else '–',
             f'{statistics.median(result.nodes):,.0f}' if solved else '–',

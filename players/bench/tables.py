@@ -63,8 +63,8 @@ def print_tables(limit: float, peers: bool = True, only: str | None = None,
     if only in (None, 'gomoku'):
         print('\nGomoku 15 x 15, five in a row: one move, cold')
         print(tabulate.tabulate(gomoku.run(), gomoku.HEADERS, disable_numparse=True))
-    goal_rows = [row for row in goal_rows if row is not None]
-    if goal_rows:
+    measured = [row for row in goal_rows if row is not None]
+    if measured:
         print('\nThe goals (issue 29), each beside its anchor:')
-        print(tabulate.tabulate(goal_rows, goals.HEADERS, disable_numparse=True))
+        print(tabulate.tabulate(measured, goals.HEADERS, disable_numparse=True))
     return status

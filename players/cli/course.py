@@ -136,7 +136,7 @@ def _converted(action: argparse.Action, value):
         kind = 'a string' if action.type is None else 'a number or a string'
         raise argparse.ArgumentTypeError(f'expected {kind}, got {value!r}')
     text = str(value)
-    if action.type is not None:
+    if callable(action.type):
         try:
             value = action.type(text)
         except (TypeError, ValueError):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import os
+from typing import Any
 
 import tabulate
 
@@ -80,7 +81,7 @@ def increment_seconds(text: str) -> float:
     return value
 
 
-SANDBOX = {'choices': jail.LEVELS, 'default': 'auto',
+SANDBOX: dict[str, Any] = {'choices': jail.LEVELS, 'default': 'auto',
            'help': 'jail players with bubblewrap, or with process limits alone '
            '(default auto: bwrap where it works)'}
 """The argparse keywords of --sandbox, the jail level players run in."""

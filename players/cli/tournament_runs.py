@@ -57,9 +57,12 @@ def checked(specs: dict[str, str], chosen: list[str], rules: Rules, options: Nam
                            submitted, folder_limits(options))
 
 
-def worker_silence(rules: Rules) -> float:
+def worker_silence(rules: Rules) -> float | None:
     """Return the seconds a worker may go without a word before it is taken for
-    lost: both players loading, one move, and 5 s to spare."""
+    lost: both players loading, one move, and 5 s to spare (None, no limit, where
+    a move has none)."""
+    if rules.move_timeout is None:
+        return None
     return 2 * rules.load_seconds() + rules.move_timeout + 5
 
 
@@ -68,7 +71,7 @@ def game_job(rules: Rules, codes: dict, broken: dict[str, str] | None = None,
     """Return the job that plays one scheduled game under rules between the players
     of codes, those of broken forfeiting theirs unplayed; the sources of the chosen
     variants' game files go with it, as read here."""
-    sources = [game_files.message(spec) for spec in chosen if game_files.is_file_spec(spec)]
+    sources = [source for source in map(game_files.message, chosen) if source is not None]
     return functools.partial(play_scheduled_game, rules=rules, players=codes,
                              make_game=variants.make, load_player=players.load_player,
                              broken=broken, sources=sources)
@@ -149,7 +152,7 @@ def check_executor(options: Namespace) -> None:
                 cluster.check_address(options.scheduler)
 
 
-def start_executor(options: Namespace, hard_timeout: float,
+def start_executor(options: Namespace, hard_timeout: float | None,
                    sandbox: str) -> tuple[Executor, int | Callable[[], int]]:
     """Return the executor that plays the games (worker processes here, or a Dask
     cluster's workers) and how many games to keep submitted to it."""

@@ -23,7 +23,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import Any, Sequence
 
 from games import Game, StochasticGame, TreeGame
 
@@ -315,8 +315,8 @@ def position_cases(games: dict[str, Game], d: int | None = None,
             where = position_text(game, state, moves)
             note = f'a position of {name}' + (' where the player to move can end the game at '
                                               'once; no eval_fn' if ending else '')
-            entry = {'name': f"{name} '{where}'", 'variant': name, 'position': where,
-                     'note': note}
+            entry: dict[str, Any] = {'name': f"{name} '{where}'", 'variant': name,
+                                     'position': where, 'note': note}
             if d is not None:
                 entry.update(d=d, eval='default' if ending else 'evaluate',
                              functions=['alpha_beta_cutoff_search'])
@@ -324,7 +324,7 @@ def position_cases(games: dict[str, Game], d: int | None = None,
     return cases
 
 
-def search_cases(function: str, games: dict[str, Game], extra: list[Case] = ()) -> list[Case]:
+def search_cases(function: str, games: dict[str, Game], extra: Sequence[Case] = ()) -> list[Case]:
     """Every case of a search function: the made-up trees, a position of each
     game (and for alpha_beta_cutoff_search one where the game can end at once) and
     the instructor's cases."""

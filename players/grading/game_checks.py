@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Sequence
 
 from games.specs import parse_call
 from games.stochastic import from_json
@@ -282,7 +283,7 @@ def _same(mine, theirs) -> bool:
     return abs(mine - theirs) <= 1e-9 * max(1, abs(theirs))
 
 
-def _values(values: list, players: list, theirs: list) -> str:
+def _values(values: Sequence, players: Sequence, theirs: Sequence) -> str:
     """"1 to 'MAX' and -1 to 'MIN'": each player's utility, a player named as the
     reference's too where it is named otherwise ("1 to 0 (as 'MAX')")."""
     return ' and '.join(f'{"nothing" if value is None else value} to {_label(player)}'

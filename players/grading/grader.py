@@ -46,7 +46,8 @@ def grade(path: str, settings: Settings = Settings(), checks: list[Check] | None
     try:
         if not os.path.isfile(path):
             code = read_submission(folder, settings.folder_limits, entry)
-            source, filename, files = code.source, code.filename, code.files
+            # a folder's code always has its entry's source
+            source, filename, files = code.source or '', code.filename, code.files
         else:
             source, filename, files = read_source(path), os.path.basename(path), ()
     except LoadError as error:
@@ -112,10 +113,11 @@ def _run(check: Check, session: Session | None, trial: PlayerTrial, defined: lis
          skipped: dict, settings: Settings, report: Report) -> Result:
     """Run one check and score it."""
     started = time.perf_counter()
+    filename = report.file if session is None else session.filename  # a program's, or a file's
     if report.load_error:
-        passed, message = False, f'cannot load {session.filename}: {report.load_error}'
+        passed, message = False, f'cannot load {filename}: {report.load_error}'
     elif check.function not in defined and KINDS[check.kind].needs_function:
-        passed, message = False, f'{check.function} is not defined in {session.filename}'
+        passed, message = False, f'{check.function} is not defined in {filename}'
     elif check.function in skipped:
         passed, message = False, f'skipped after a timeout in {skipped[check.function]}'
     else:

@@ -6,7 +6,7 @@ one function here, registered with @kind, and the checks that use it (checks.py)
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Optional
+from typing import Callable, Optional, TypeVar
 
 from .anchored import check_anchors
 from .checks import SAFE_GAME, Check
@@ -43,20 +43,32 @@ def kind(name: str, **options) -> Callable[[Run], Run]:
         return run
     return registering
 
+T = TypeVar('T')
+
+
+def _needed(value: T | None, what: str) -> T:
+    """Return value, which every check of its kind has; raise ValueError if it is missing
+    (a check made wrong: a fault of the grader, not the student's)."""
+    if value is None:
+        raise ValueError(f'a check of this kind needs {what}')
+    return value
+
 
 @kind('search')
 def search_check(check: Check, session: Session | None, trial: PlayerTrial,
                  settings: Settings) -> tuple[bool, str]:
     """Run the student's search on the check's case and judge its answer."""
-    answer = session.search(check.case, state_limit(check.case), settings.timeout)
-    return judge_search(check.case, answer)
+    case, session = _needed(check.case, 'a case'), _needed(session, "the student's session")
+    return judge_search(case, session.search(case, state_limit(case), settings.timeout))
 
 
 @kind('game', needs_function=False)
 def game_check(check: Check, session: Session | None, trial: PlayerTrial,
                settings: Settings) -> tuple[bool, str]:
     """Ask the student's game class what the check's rule needs and judge it."""
-    return judge_game(check.rule, ask_game(session, check.reference, settings.timeout))
+    reference = _needed(check.reference, 'a reference game')
+    return judge_game(check.rule, ask_game(_needed(session, "the student's session"), reference,
+                                           settings.timeout))
 
 
 @kind('legal')

@@ -76,7 +76,7 @@ def _parsed(content: bytes) -> ast.Module:
 
 def _imports(tree: ast.Module) -> set[str]:
     """The top-level names of the modules a syntax tree imports."""
-    names = set()
+    names: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             names.update(alias.name.split('.')[0] for alias in node.names)

@@ -233,7 +233,7 @@ class TooDeep(AlphaBeta):
         return options.get('d') is not None and 'cutoff_test' not in options
 
     def past_horizon(self, state, depth: int) -> bool:
-        return depth > self.d + 1
+        return self.d is not None and depth > self.d + 1
 
 
 class TooShallow(AlphaBeta):
@@ -244,7 +244,7 @@ class TooShallow(AlphaBeta):
         return TooDeep.shows_in(options) and options['d'] >= 1
 
     def past_horizon(self, state, depth: int) -> bool:
-        return depth > self.d - 1
+        return self.d is not None and depth > self.d - 1
 
 
 class IgnoresEval(AlphaBeta):
@@ -266,7 +266,7 @@ class IgnoresCutoffTest(AlphaBeta):
         return 'cutoff_test' in options
 
     def past_horizon(self, state, depth: int) -> bool:
-        return depth > self.d
+        return self.d is not None and depth > self.d
 
 
 class EvaluatesByDefault(AlphaBeta):

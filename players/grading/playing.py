@@ -159,9 +159,12 @@ def _student(trial: PlayerTrial, name: str, game: Game, seat: int, seed: str, hi
         setup = Setup(name, variants.make, load_player, trial.level, trial.limits)
         return program.ProgramPlayer(trial.program_code, setup, seed, history, timing,
                                      game=game, seat=seat)
-    code = PlayerCode(trial.session.filename, None, trial.session.filename, 'player')
+    session = trial.session
+    if session is None:
+        raise ValueError('a player on trial has a session or a program')
+    code = PlayerCode(session.filename, None, session.filename, 'player')
     return JailedPlayer(code, Setup(name, variants.make, load_player), seed, history, timing,
-                        jail=trial.session.ready_jail())
+                        jail=session.ready_jail())
 
 
 def _fault(name: str, game: Game, record, seat: int) -> str:

@@ -114,7 +114,8 @@ def parse_moves(game: Game, text: str) -> tuple:
     """The moves of a position given as Python literals separated by ';', such as
     '(0, 1); (1, 1)', checked against the reference; raise PositionError if they
     are not its moves."""
-    state, moves = game.initial, ()
+    state = game.initial
+    moves: tuple = ()
     for part in filter(str.strip, text.split(';')):
         try:
             move = key(ast.literal_eval(part.strip()))
@@ -145,7 +146,7 @@ def survey(reference: str, game: str, positions: tuple = ()) -> Reference:
         for moves in given:
             _add_path(made, found, moves)
         entries = sorted(found.values(), key=lambda entry: len(entry[0]))
-        labels = {}
+        labels: dict[str, Any] = {}
         for _, state, _ in entries:
             labels.setdefault(state_key(made.to_move(state)), made.to_move(state))
         order = {id(entry): index for index, entry in enumerate(entries)}
@@ -161,7 +162,7 @@ def _breadth_first(game: Game) -> tuple[dict, bool]:
     """The positions reachable from the start, by state_key, each an entry (the first
     moves found to reach it, its state, the entry of the position before it), up to
     POSITION_LIMIT; and whether that was all of them."""
-    root = ((), game.initial, None)
+    root: tuple[tuple, Any, Any] = ((), game.initial, None)
     found = {state_key(game.initial): root}
     queue = [root]
     for entry in queue:  # the queue grows as it is read

@@ -12,7 +12,7 @@ import json
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
-from typing import Callable
+from typing import Any, Callable
 
 from players.remote.plain_json import to_plain
 from games.stochastic import from_json
@@ -209,7 +209,7 @@ def _tree_of(spec: str, case: Case) -> Tree:
     root_moves = case.spec.get('position') or ''
     tree = Tree()
     tree.names[state_key(root)] = position_text(game, root) or root_moves or 'the start'
-    stack = [(root, [])]
+    stack: list[tuple[Any, list]] = [(root, [])]
     while stack:
         state, path = stack.pop()
         if game.terminal_test(state):

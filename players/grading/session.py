@@ -65,23 +65,28 @@ class Session:
     def load(self) -> dict:
         """Start the jail and load the file; return the jail's answer ({'defined': [...]}
         or {'error': ...}); raise StudentFault if it hangs or dies while loading."""
+        return self._start()[1]
+
+    def _start(self) -> tuple[Jail, dict]:
+        """Start the jail and load the file; return the jail and its answer (see load)."""
         self.close()
         self.loads += 1
         image = folder_image.image_fd(self.files) if self.files else None
-        self.jail = Jail(ENTRY, self.level, self.limits, packages(self.allow_reference), image,
-                         allowed_packages(self.allow))
-        self.jail.send({'source': self.source, 'filename': self.filename,
-                        'folder': bool(self.files), 'functions': list(self.functions),
-                        'allow_reference': self.allow_reference})
-        return self._receive(time.monotonic() + self.load_seconds)
+        jail = self.jail = Jail(ENTRY, self.level, self.limits, packages(self.allow_reference),
+                                image, allowed_packages(self.allow))
+        jail.send({'source': self.source, 'filename': self.filename,
+                   'folder': bool(self.files), 'functions': list(self.functions),
+                   'allow_reference': self.allow_reference})
+        return jail, self._receive(jail, time.monotonic() + self.load_seconds)
 
     def ready_jail(self) -> Jail:
         """Return a live jail with the file loaded, starting one if the last one ended."""
-        if self.jail is None or self.jail.status is not None:
-            answer = self.load()
+        jail = self.jail
+        if jail is None or jail.status is not None:
+            jail, answer = self._start()
             if 'error' in answer:  # it loaded before, so this is the file's own luck
                 raise StudentFault(f'cannot load again: {answer["error"]}', 'died')
-        return self.jail
+        return jail
 
     def search(self, case: Case, limit: int, timeout: float) -> dict:
         """Run the student's search on a case; return the answer with, under 'keys',
@@ -105,7 +110,7 @@ class Session:
         jail.send(request)
         items: list = []
         while True:
-            answer = self._receive(deadline)
+            answer = self._receive(jail, deadline)
             if not isinstance(answer, dict):
                 self.close()
                 raise StudentFault('the jail sent something that is not an answer', 'garbled')
@@ -122,10 +127,10 @@ class Session:
         if isinstance(answer, dict) and isinstance(answer.get('reference'), str):
             self.reference = self.reference or answer['reference'][:300]
 
-    def _receive(self, deadline: float):
-        """Receive one answer before the deadline; raise StudentFault if none comes."""
+    def _receive(self, jail: Jail, deadline: float):
+        """Receive one answer from jail before the deadline; raise StudentFault if none comes."""
         try:
-            answer = self.jail.receive(max(0.0, deadline - time.monotonic()))
+            answer = jail.receive(max(0.0, deadline - time.monotonic()))
         except JailError as error:
             self.close()
             raise StudentFault(str(error), error.reason) from None

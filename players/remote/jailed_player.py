@@ -26,7 +26,7 @@ from players.sandbox import folder_image
 from players.sandbox.allowed import AllowedPackages
 from players.sandbox.jail import Jail, JailError, JailTimeout, Limits
 from .plain_json import canonical, key, to_plain
-from .player_code import PlayerCode
+from .player_code import PlayerCode, ProgramCode
 
 ENTRY = 'players.remote.serving:serve'
 """The jail's side of the protocol, run in each player's jail."""
@@ -107,7 +107,8 @@ class JailedPlayer:
         in good order: it starts each game afresh, with a new seed, a new game and the
         player loaded anew by load_player (which, for a player whose moves depend
         on its clock, also empties the search engine's tables)."""
-        self.code, self.timing, self.history = code, timing, history
+        self.code: PlayerCode | ProgramCode = code
+        self.timing, self.history = timing, history
         self.remaining = timing.base
         self.stats: dict = {}
         self.shipped_in_file_game = code.source is None and game_files.is_file_spec(setup.game)
@@ -213,7 +214,7 @@ class JailedPlayer:
             raise referee.Forfeit(referee.TIMEOUT, f'clock ran out ({self._control()})')
         self.remaining += self.timing.increment
 
-    def _late(self, limit: float) -> str:
+    def _late(self, limit: float | None) -> str:
         """Say why a player ran out of time."""
         if self.timing.move_seconds is not None and limit == self.timing.move_seconds:
             return f'no move within {limit:g} s'

@@ -122,7 +122,8 @@ def folder_files(top: str, limits: FolderLimits) -> list[tuple[str, bytes]]:
     within limits; raise SubmissionError naming what cannot come along (and the
     folder by its name alone: the line that lists who cannot play shows the reason)."""
     real_top, shown = os.path.realpath(top), os.path.basename(os.path.normpath(top))
-    files, size = [], 0
+    files: list[tuple[str, bytes]] = []
+    size = 0
     for folder, subfolders, names in os.walk(top):
         subfolders[:] = sorted(name for name in subfolders if name not in ('__pycache__', '.git'))
         for name in sorted(names) + [name for name in subfolders

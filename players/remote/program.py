@@ -51,6 +51,9 @@ class ProgramPlayer(JailedPlayer):
     the protocol of players.remote.protocol, keeping its clock as a JailedPlayer
     does. A program is started for one game: its jail is killed at the game's end."""
 
+    code: ProgramCode
+    jail: CommandJail
+
     def __init__(self, code: ProgramCode, setup: Setup, seed: str, history: list,
                  timing: TimeControl = TimeControl(), *, game: Game, seat: int):
         """Start the program in a jail of setup's level and limits and send it the

@@ -15,7 +15,7 @@ from typing import Any
 
 from games import clock, game_files, referee, sources
 from games.base import Game
-from games.stochastic import from_json
+from games.stochastic import StochasticGame, from_json
 from .plain_json import canonical, key, to_plain
 
 
@@ -75,8 +75,10 @@ def replay_history(game: Game, state, history: list):
         if kind == 'move':
             moves = {key(move): move for move in game.actions(state)}
             state = game.result(state, moves[canonical(plain)])
-        else:
+        elif isinstance(game, StochasticGame):
             state = game.outcome(state, from_json(plain))
+        else:
+            raise ValueError(f'a roll in the history of {game!r}, a game without chance')
     return state
 
 

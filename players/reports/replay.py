@@ -69,7 +69,7 @@ def outcome(record: dict) -> str:
 
 def score_text(score: float) -> str:
     """Return the first player's score as a result: '1-0', '0-1' or '½-½'."""
-    return {1: '1-0', 0: '0-1'}.get(score, '½-½')
+    return '1-0' if score == 1 else '0-1' if score == 0 else '½-½'
 
 
 def headline(game: Game, record: dict) -> str:

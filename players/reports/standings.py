@@ -94,7 +94,8 @@ def variant_scores_table(by_variant: dict, fmt: str, width: int | None = None) -
     whole = render(variants, True, False)
     if width is None or widest(whole) <= width:
         return whole
-    parts, chunk = [], []
+    parts: list[str] = []
+    chunk: list = []
     for variant in variants:
         if chunk and widest(render([*chunk, variant], False, True)) > width:
             parts.append(render(chunk, False, True))

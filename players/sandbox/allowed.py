@@ -95,7 +95,7 @@ def _entries(distribution: importlib.metadata.Distribution) -> dict[str, str]:
     """Return the files and folders a distribution installed beside the packages,
     by name, as real paths (its metadata and scripts left out)."""
     tops = {file.parts[0] for file in distribution.files or ()}
-    return {top: os.path.realpath(distribution.locate_file(top)) for top in sorted(tops)
+    return {top: os.path.realpath(str(distribution.locate_file(top))) for top in sorted(tops)
             if top not in ('..', '__pycache__') and not top.endswith(_LEFT_OUT)
             and not top.startswith('__editable__')}
 
@@ -107,8 +107,10 @@ def _required(distribution: importlib.metadata.Distribution) -> list:
         if re.search(r'extra\s*==', requirement):
             continue
         name = _NAME.match(requirement)
+        if name is None:
+            continue
         try:
             required.append(importlib.metadata.distribution(name.group(1)))
-        except (importlib.metadata.PackageNotFoundError, AttributeError):
+        except importlib.metadata.PackageNotFoundError:
             continue  # a requirement for another platform or Python, not installed
     return required

@@ -105,13 +105,16 @@ def shut_in(folder: str | None, uid: int | None, limits: dict, image: bool = Fal
     server has no view (mounts are not allowed here, nor are new namespaces), it
     is shut in folder, which it sees alone, and shares the machine's network and
     System V IPC (the submission's files are root's either way)."""
-    home = folder if uid is None else '/'
     if view is not None:
         _check(_LIBC.unshare(_CLONE_NEWNS | _CLONE_NEWNET | _CLONE_NEWIPC), 'unshare')
         folder, home = view + VIEW_HOME, VIEW_HOME
         _make_home(folder, limits, image)
-    elif image:
-        folder_image.unpack(IMAGE_FD, os.path.join(folder, SUBMISSION))
+    elif folder is None:
+        raise ValueError('a jail shut in without a view needs a folder of its own')
+    else:
+        home = folder if uid is None else '/'
+        if image:
+            folder_image.unpack(IMAGE_FD, os.path.join(folder, SUBMISSION))
     _set_limits(limits, _process_limit(limits, uid))
     os.environ.clear()  # no secret of anyone's environment
     prctl(PR_SET_NO_NEW_PRIVS, 1)

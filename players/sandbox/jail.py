@@ -193,10 +193,11 @@ class Jail:
     def _ended(self) -> str:
         """Reap the jail's process, which closed its end of the pipe, and say how it ended."""
         self._reap(grace=1.0)
-        if os.WIFSIGNALED(self.status):
-            number = os.WTERMSIG(self.status)
+        status = -1 if self.status is None else self.status
+        if os.WIFSIGNALED(status):
+            number = os.WTERMSIG(status)
             return f'its process was killed by {signal.Signals(number).name}'
-        return f'its process exited with status {os.WEXITSTATUS(self.status)}'
+        return f'its process exited with status {os.WEXITSTATUS(status)}'
 
 
 def resolve_level(requested: str) -> str:

@@ -75,7 +75,7 @@ def main(control_fd: int, level: str, packages: Sequence[str], uid_base: int,
     confine.prctl(confine.PR_SET_CHILD_SUBREAPER, 1)
     root = None
     try:
-        if view is not None and level == 'process' and os.geteuid() == 0:
+        if view is not None and folder is not None and level == 'process' and os.geteuid() == 0:
             root = os.path.join(folder, 'view')
             try:
                 confine.build_view(root, view)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import atexit
 import glob
 import importlib
+import inspect
 import json
 import os
 import shutil
@@ -20,7 +21,7 @@ import sysconfig
 import tempfile
 import threading
 from dataclasses import asdict, replace
-from typing import Callable, Sequence
+from typing import Any, BinaryIO, Callable, Iterable, Sequence
 
 from . import jail_server
 from .allowed import AllowedPackages
@@ -65,7 +66,8 @@ class JailServer:
         self.temporary = tempfile.gettempdir() if level == 'process' else None
         self.socket, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         argv = _server_command(level, packages, allowed, theirs.fileno(), self.temporary)
-        self._errors = tempfile.TemporaryFile()  # without a name: nothing to remove
+        # without a name: nothing to remove
+        self._errors: BinaryIO | None = tempfile.TemporaryFile()
         """What the server said on its standard error, kept until it is ready."""
         try:
             self.process = subprocess.Popen(
@@ -75,10 +77,11 @@ class JailServer:
         finally:
             theirs.close()
 
-    def _wait_ready(self) -> None:
+    def _wait_ready(self, errors: BinaryIO) -> None:
         """Wait until the server has imported the packages and said it is ready (at
-        most SERVER_START_SECONDS); raise ServerLost, saying why, if it cannot start."""
-        errors, self._errors = self._errors, None
+        most SERVER_START_SECONDS); raise ServerLost, saying why (from its errors), if it
+        cannot start."""
+        self._errors = None
         self.socket.settimeout(SERVER_START_SECONDS)
         try:
             ready = self._exchange(None, ())
@@ -111,15 +114,15 @@ class JailServer:
             return None
         return self._ask({'close': pid, 'grace': grace})['status']
 
-    def _ask(self, request: dict, fds: Sequence[int] = ()) -> dict | None:
+    def _ask(self, request: dict, fds: Sequence[int] = ()) -> Any:
         """Send a request, once the server is ready, and return its answer (None for
         a request that says it wants no reply)."""
         with self.lock:
             if self._errors is not None:
-                self._wait_ready()
+                self._wait_ready(self._errors)
             return self._exchange(request, fds)
 
-    def _exchange(self, request: dict | None, fds: Sequence[int]) -> dict | None:
+    def _exchange(self, request: dict | None, fds: Sequence[int]) -> Any:
         """Send a request (None: none, only read) and return the server's answer
         (None for a request that says it wants no reply)."""
         try:
@@ -219,9 +222,9 @@ def _server_command(level: str, packages: Sequence[str], allowed: AllowedPackage
     library = [path for path in sys.path if path and os.path.isdir(path) and path not in sites
                and any(path.startswith(prefix + os.sep) for prefix in python)]
     on_path = (*packages, __package__)  # the server's own modules too, not preloaded
-    places = {name: os.path.dirname(importlib.import_module(name).__file__) for name in on_path
-              if not any(name.startswith(other + '.') for other in on_path)}
-    settings = {'control': control, 'level': level, 'packages': list(packages),
+    places = {name: os.path.dirname(inspect.getfile(importlib.import_module(name)))
+              for name in on_path if not any(name.startswith(other + '.') for other in on_path)}
+    settings: dict[str, Any] = {'control': control, 'level': level, 'packages': list(packages),
                 'preload': list(allowed.modules), 'temporary': temporary,
                 'uid_base': _uid_base(), 'environment': {}}
     for extra in JAIL_EXTRAS:
@@ -285,7 +288,7 @@ def _site_folders() -> list[str]:
                   if folder and os.path.isdir(folder))
 
 
-def _inside(path: str, folders: Sequence[str]) -> bool:
+def _inside(path: str, folders: Iterable[str]) -> bool:
     """Is path one of folders, or inside one?"""
     return any(path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
                for folder in folders)

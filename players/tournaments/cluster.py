@@ -26,6 +26,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import importlib
+import inspect
 import logging
 import multiprocessing
 import os
@@ -35,7 +36,7 @@ import time
 import uuid
 from concurrent.futures import Executor, Future
 from dataclasses import dataclass
-from typing import Callable
+from typing import Any, Callable
 
 from players import PROJECT_PACKAGES
 from players.sandbox import jail
@@ -81,8 +82,8 @@ class DaskExecutor(Executor):
             except OSError as error:
                 raise ClusterError(f'cannot reach the Dask scheduler at {scheduler}: '
                                    f'{error}') from None
-        self._needs = dict(hard_timeout=hard_timeout, sandbox=sandbox,
-                           project=project_fingerprint())
+        self._needs: dict[str, Any] = dict(hard_timeout=hard_timeout, sandbox=sandbox,
+                                           project=project_fingerprint())
         self._plugin = distributed.WorkerPlugin
         self._jobs: dict[int, tuple[Callable, str]] = {}
         self._futures: set = set()
@@ -118,8 +119,8 @@ class DaskExecutor(Executor):
                 raise RuntimeError('cannot submit after shutdown')
             if id(fn) not in self._jobs:
                 name = f'aima-games-{uuid.uuid4().hex}'
-                plugin = self._plugin()  # a plugin that only carries the job
-                plugin.job = Job(fn, **self._needs)
+                plugin = self._plugin()  # a plugin that only carries the job, as an attribute
+                plugin.job = Job(fn, **self._needs)  # type: ignore[attr-defined]
                 self._client.register_plugin(plugin, name=name)
                 self._jobs[id(fn)] = fn, name
             task = self._client.submit(_play, self._jobs[id(fn)][1], args, kwargs, pure=False)
@@ -220,7 +221,7 @@ def _play(name: str, args: tuple, kwargs: dict) -> object:
     worker = distributed.get_worker()
     if name not in worker.plugins:
         raise ClusterError(f'Dask worker {worker.address} does not have the job {name}')
-    job = worker.plugins[name].job
+    job = worker.plugins[name].job  # type: ignore[attr-defined]  # DaskExecutor.submit's
     problem = job.problem()
     if problem:
         raise ClusterError(f'Dask worker {worker.address} cannot play: {problem}')
@@ -249,7 +250,7 @@ def project_fingerprint() -> str:
     machines with the same digest have the same code, and play every game alike."""
     digest = hashlib.sha256()
     for package in PROJECT_PACKAGES:
-        top = os.path.dirname(os.path.dirname(importlib.import_module(package).__file__))
+        top = os.path.dirname(os.path.dirname(inspect.getfile(importlib.import_module(package))))
         for folder, subfolders, files in os.walk(os.path.join(top, package)):
             subfolders.sort()
             for file in sorted(f for f in files if f.endswith('.py')):

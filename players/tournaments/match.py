@@ -155,7 +155,7 @@ def _ended(jailed: list, played: referee.GameRecord) -> list:
 
 
 def record(spec: ScheduledGame, opening: list, played: referee.GameRecord,
-           errors: list = (None, None)) -> dict:
+           errors: Sequence = (None, None)) -> dict:
     """Return a game's record as a plain dict of JSON-friendly values; opening is
     the history (see event) before the players took over, errors what each
     player wrote on standard error (None where it is not kept)."""

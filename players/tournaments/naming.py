@@ -93,7 +93,7 @@ def name_players(entries: Sequence[str]) -> dict[str, str]:
                              f'player of the registry; choose another name')
     chosen = _short_names([spec for spec in unnamed if is_code_spec(spec)],
                           taken={*explicit, *(spec for spec in unnamed if not is_code_spec(spec))})
-    names = {}
+    names: dict[str, str] = {}
     for entry in entries:
         name, spec = split_entry(entry)
         if name is None:

@@ -6,7 +6,7 @@ import contextlib
 import signal
 import threading
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
-from typing import Callable, Iterable, Iterator
+from typing import Callable, Iterable, Iterator, Protocol
 
 from .schedule import ScheduledGame
 from .store import Store
@@ -16,13 +16,23 @@ TRIES = 3
 """How often a game is played before a fault of the machinery stops the run."""
 
 
+class Games(Protocol):
+    """Where run keeps the games it plays: a Store, or what stands in for one."""
+
+    def has(self, index: int) -> bool:
+        """Is the game of this index in the schedule kept already?"""
+
+    def add(self, record: dict) -> None:
+        """Keep a finished game's record."""
+
+
 class MachineryError(RuntimeError):
     """A game failed through no player's fault (its worker process was lost, or the
     referee itself failed) as many times as it was tried."""
 
 
 def run(specs: Iterable[ScheduledGame], job: Callable[[ScheduledGame], dict], executor: Executor,
-        store: Store, in_flight: int | Callable[[], int],
+        store: Games, in_flight: int | Callable[[], int],
         progress: Callable[[], None] = lambda: None) -> int:
     """Play every game of specs that store does not hold yet, as job(spec) on the
     executor with at most in_flight games submitted at a time (a number, or a

@@ -179,6 +179,8 @@ class WorkerPool(Executor):
             return
         future, worker.future = worker.future, None
         ok, value = message
+        if future is None:  # busy workers have one: a task's outcome settles it
+            return
         if ok:
             future.set_result(value)
         else:
@@ -203,14 +205,14 @@ def _work(connection) -> None:
     for fd in (0, 1, 2):
         os.dup2(null, fd)
     threading.Thread(target=_watch_parent, args=(os.getppid(),), daemon=True).start()
-    fn = None
+    fn: Callable  # the last function sent: a task of the same one comes without it
     while True:
         try:
             task = connection.recv()
         except (EOFError, OSError):
             return
         sys.stdout = sys.stderr = open(os.devnull, 'w')
-        fn, args, kwargs = (task[0] or fn, *task[1:])
+        fn, args, kwargs = task[0] or fn, task[1], task[2]
         try:
             outcome = ('done', True, fn(*args, **kwargs))
         except BaseException as error:  # the task's failure goes to its future

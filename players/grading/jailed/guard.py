@@ -97,7 +97,7 @@ def _stand_in(name: str):
         refuse(f"calls games.{name}, the textbook's own")
     stand_in.__name__ = stand_in.__qualname__ = name
     stand_in.__module__ = 'games'
-    stand_in.stand_in = True
+    stand_in.stand_in = True  # type: ignore[attr-defined]  # the mark inmate looks for
     return stand_in
 
 

@@ -27,7 +27,7 @@ import sys
 from typing import Any
 
 import variants
-from games import game_files
+from games import Game, game_files
 from games.referee import DETAIL_LIMIT, describe
 from games.sources import places, run_source
 from players.remote.plain_json import to_plain
@@ -59,7 +59,8 @@ def serve(channel) -> None:
     defined = [name for name in setup['functions'] if callable(getattr(module, name, None))
                and not getattr(getattr(module, name), 'stand_in', False)]
     channel.send(_with_reference({'defined': defined}))
-    game = state = player = None
+    game: Game | None = None
+    state = player = None
     while True:
         try:
             request = channel.receive()
@@ -75,6 +76,8 @@ def serve(channel) -> None:
         elif 'setup' in request:  # a game's setup
             game, state, player, answer = start_game(module, request['setup'], filename)
             channel.send(answer)
+        elif game is None:
+            channel.send({'error': 'a move was asked before a game was set up'})
         else:
             state, answer = answer_move(player, game, state, request, filename)
             channel.send(answer)
@@ -144,7 +147,7 @@ def explain(error: BaseException, filename: str) -> str:
     text = describe(error)
     if isinstance(error, SystemExit):
         text = f'called sys.exit({error.code!r})'
-    passed = places(error, filename)
+    passed: list[tuple[str, int | None]] = list(places(error, filename))
     if isinstance(error, SyntaxError) and error.filename == filename:
         passed.append(('<module>', error.lineno))
     if passed:

@@ -7,7 +7,7 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from json.encoder import encode_basestring_ascii as json_string
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from games import Game, TreeGame
 from players.remote.plain_json import canonical as text
@@ -66,6 +66,7 @@ def build(spec: dict, make_game: Callable[[str], Game]) -> Position:
     tree's inner nodes, 'evaluate' for the game's evaluate, or 'default' for none)
     and optionally 'cutoff' (names of tree nodes at which to cut off, as a given
     cutoff_test)."""
+    game: Game
     if 'tree' in spec:
         game = tree_game(spec['tree'], spec['utilities'])
         state = game.initial
@@ -161,14 +162,14 @@ def _piles(game: Game, state, spec: str):
     return state._replace(board=piles, to_move=mover.strip() if colon else state.to_move)
 
 
-def position_text(game: Game, state, moves: list = ()) -> str:
+def position_text(game: Game, state, moves: Sequence = ()) -> str:
     """Return the position spec (see parse_position) of a state reached by moves
     from the start: pile sizes after the player to move, a tree's node, or the moves."""
     board = getattr(state, 'board', None)
     if isinstance(board, tuple) and all(isinstance(pile, int) for pile in board):
         return f'{state.to_move}: {" ".join(map(str, board))}'
     if isinstance(game, TreeGame):
-        return game.node(state)
+        return str(game.node(state))
     return '; '.join(game.typed_move(move) for move in moves)
 
 
