@@ -64,9 +64,9 @@ def list_games(db: str, player: str | None, variant: str | None, result: str | N
             raise UsageError(f'the run has no variant {variant!r}; its variants: '
                              f'{", ".join(settings["variants"])}')
         variant = stored
-    rows = [[record['index'], record['variant'], record['first'], record['second'],
-             replay.score_text(record['score']), record['termination'], record['plies'],
-             standings.shorten(record['detail'] or '', 50)]
+    rows = [[record.index, record.variant, record.first, record.second,
+             replay.score_text(record.score), record.termination, record.plies,
+             standings.shorten(record.detail or '', 50)]
             for record in store.records(player, variant, result, ending)]
     store.close()
     if not rows:
@@ -90,7 +90,7 @@ def replay_game(db: str, index: int, step: bool) -> int:
         raise UsageError(f'no game {index} in {db}; list them with: tournament.py games '
                          f'--db {db}')
     with usage_errors():
-        for number, block in enumerate(replay.lines(variants.make(record['variant']), record)):
+        for number, block in enumerate(replay.lines(variants.make(record.variant), record)):
             if step and number >= 2 and not next_step():  # after the headline and start
                 break
             print(block, flush=True)

@@ -8,6 +8,7 @@ import threading
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from typing import Callable, Iterable, Iterator
 
+from .record import GameRecord
 from .schedule import ScheduledGame
 from .store import Store
 
@@ -21,8 +22,8 @@ class MachineryError(RuntimeError):
     referee itself failed) as many times as it was tried."""
 
 
-def run(specs: Iterable[ScheduledGame], job: Callable[[ScheduledGame], dict], executor: Executor,
-        store: Store, in_flight: int | Callable[[], int],
+def run(specs: Iterable[ScheduledGame], job: Callable[[ScheduledGame], GameRecord],
+        executor: Executor, store: Store, in_flight: int | Callable[[], int],
         progress: Callable[[], None] = lambda: None) -> int:
     """Play every game of specs that store does not hold yet, as job(spec) on the
     executor with at most in_flight games submitted at a time (a number, or a
