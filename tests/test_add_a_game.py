@@ -20,7 +20,7 @@ import variants
 from games import Game
 from players import PLAYER, load_player, solve
 from players.reports import html_report, standings
-from players.reports.results import Results
+from players.tournaments.results import Results
 from players.tournaments.record import GameRecord
 from players.grading.jailed.plain import describe
 

@@ -13,7 +13,8 @@ import pytest
 from games import ConnectFour, Nim, TicTacToe
 from players.reports import text_report, standings
 from players.reports.replay import replay
-from players.reports.results import Results
+from players.tournaments.results import Results
+from players.tournaments import ranking
 from players.tournaments.record import GameRecord
 from players.tournaments.store import Store
 import command_line
@@ -50,10 +51,9 @@ def test_players_with_the_same_rating_and_record_share_a_rank():
         for first, second, points in ((a, b, score), (b, a, 1 - score)):
             games.append(record(index, first, second, points))
             index += 1
-    rows = standings.standings(Results('ABCD', ['nim']).add_all(games))
-    assert [(row['player'], row['rank']) for row in rows] == [
-        ('A', 1), ('B', 1), ('C', 3), ('D', 3)]
-    assert rows[0]['elo'] == rows[1]['elo'] > 0 > rows[2]['elo'] == rows[3]['elo']
+    rows = ranking.standings(Results('ABCD', ['nim']).add_all(games))
+    assert [(row.player, row.rank) for row in rows] == [('A', 1), ('B', 1), ('C', 3), ('D', 3)]
+    assert rows[0].elo == rows[1].elo > 0 > rows[2].elo == rows[3].elo
 
 
 def class_results(players=24, variants=('simple-nim', 'nim', 'misere-nim', 'nim-limit',

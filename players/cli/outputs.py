@@ -9,7 +9,7 @@ from argparse import Namespace
 import variants
 from players.reports import export, html_report, text_report, standings
 from .inputs import UsageError
-from players.reports.results import OVERALL, Results
+from players.tournaments.results import OVERALL, Results
 from players.tournaments.store import Store
 
 

@@ -22,7 +22,7 @@ from games.referee import ADJUDICATED, CANNOT_LOAD, ERROR, ILLEGAL, NORMAL, TIME
 from players.tournaments.record import GameRecord
 from .replay import outcome, replay, score_text
 from .text_report import plural
-from .results import OPPONENT_FORFEIT, OVERALL, Results
+from players.tournaments.results import OPPONENT_FORFEIT, OVERALL, Results
 from .standings import (ENDING_HEADERS, LOS_PLAYERS, STANDING_COLUMNS, STANDING_FORMATS,
                         forfeit_rows, top_superiority)
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
 from games.referee import ADJUDICATED, CANNOT_LOAD, ERROR, ILLEGAL, NORMAL, TIMEOUT
-from players.tournaments.record import FIRST, GameRecord
+from .record import FIRST, GameRecord
 
 OVERALL = None
 """The key of the totals across all variants."""
