@@ -23,7 +23,7 @@ from players.tournaments.entrants import PlayerError
 from players.tournaments.match import Rules
 from players.tournaments.tournament import Tournament, game_job, worker_silence
 from .tournament_options import folder_limits
-from .outputs import check_output, check_outputs, report_files, reserve, write_results
+from .outputs import ReportOptions, check_output, check_outputs, reserve, write_results
 from .progress import Progress
 from players.tournaments.runner import MachineryError
 from players.tournaments.store import StoreError
@@ -58,7 +58,8 @@ def play_tournament(options: Namespace) -> int:
     options.add_tournament_options), print its tables and write its files; return
     the exit status."""
     chosen = distinct_variants(options.variants or variants.DEFAULT_VARIANTS)
-    check_outputs(report_files(options), options.db)
+    report = ReportOptions.of(options)
+    check_outputs(report.files(), options.db)
     if options.resume and not options.db:
         raise UsageError('--resume needs the --db file of the run to continue')
     check_executor(options)
@@ -75,7 +76,7 @@ def play_tournament(options: Namespace) -> int:
     with executor:
         with usage_errors(StoreError):
             store, reused = tournament.open(entered)
-        created = reserve(report_files(options))
+        created = reserve(report.files())
         total = tournament.count(entered)
         print(text_report.header(store.settings, total, reused if options.db else None,
                                  options.db, options.course), flush=True)
@@ -90,7 +91,7 @@ def play_tournament(options: Namespace) -> int:
             store.close()
             return status
         progress.close()
-        write_results(options, store, {'played': played, 'reused': reused})
+        write_results(report, store, {'played': played, 'reused': reused})
         store.close()
     return 0
 
