@@ -4,6 +4,7 @@ records out."""
 from players.tournaments.match import Rules
 from players.tournaments.ranking import Standing
 from players.tournaments.record import GameRecord
+from players.tournaments.schedule import count_games
 from players.tournaments.tournament import Tournament
 
 
@@ -12,7 +13,8 @@ def test_a_tournament_runs_from_python_and_returns_typed_results(tmp_path):
                             Rules(move_timeout=5, sandbox='process'), games=2, seed=1,
                             db=str(tmp_path / 'run.sqlite'))
     outcome = tournament.run()
-    assert outcome.played == len(outcome.records) == 4  # 2 pairs, the seats swapped
+    scheduled = count_games(['random', 'ab2'], ['simple-nim'], 2)
+    assert outcome.played == len(outcome.records) == scheduled == 4  # 2 pairs, seats swapped
     assert all(isinstance(record, GameRecord) for record in outcome.records)
     assert [record.index for record in outcome.records] == [0, 1, 2, 3]
     assert {record.termination for record in outcome.records} == {'normal'}

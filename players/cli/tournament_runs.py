@@ -113,7 +113,7 @@ def check_executor(options: Namespace) -> None:
                 cluster.check_address(options.scheduler)
 
 
-def start_executor(options: Namespace, hard_timeout: float,
+def start_executor(options: Namespace, hard_timeout: float | None,
                    sandbox: str) -> tuple[Executor, int | Callable[[], int]]:
     """Return the executor that plays the games (worker processes here, or a Dask
     cluster's workers) and how many games to keep submitted to it."""

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from typing import Sequence
 
 import tabulate
 
@@ -40,7 +39,7 @@ class Outputs:
             check_output('--out', self.out, folder=True)
 
 
-def check(paths: Sequence[str], settings: Settings, outputs: Outputs = Outputs(),
+def check(paths: list[str], settings: Settings, outputs: Outputs = Outputs(),
           jobs: int = 1) -> int:
     """Grade the files of paths with settings: for one file, print a PASS or FAIL
     line per check and a total (outputs.json: write the report); for a class, a
@@ -90,7 +89,7 @@ def check_class(files: list[str], settings: Settings, jobs: int, out: str | None
     return 0 if all(report.passed for report in reports) else 1
 
 
-def check_submission(paths: Sequence[str], settings: Settings, results: str) -> int:
+def check_submission(paths: list[str], settings: Settings, results: str) -> int:
     """Grade one submission (a file, or a folder: its Python file, with any helper
     modules and data files beside it, see loading.read_submission) and write
     Gradescope's results.json to results; a submission with nothing to grade gets

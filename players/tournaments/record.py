@@ -115,7 +115,7 @@ class GameRecord:
         """Return the record of a row of the store's games table, {column: value}
         (the lists as JSON text); a column missing from the row, as in a file of
         an older run, takes its field's default, or None."""
-        values = {name: row.get(name) for name in COLUMNS}
+        values: dict[str, Any] = {name: row.get(name) for name in COLUMNS}
         for name in JSON_COLUMNS:
             values[name] = json.loads(values[name] or '[]')
         values['termination'] = Termination(values['termination'])

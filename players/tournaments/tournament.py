@@ -158,9 +158,12 @@ class Tournament:
                 store.close()
 
 
-def worker_silence(rules: Rules) -> float:
+def worker_silence(rules: Rules) -> float | None:
     """Return the seconds a worker may go without a word before it is taken for
-    lost: both players loading, one move, and 5 s to spare."""
+    lost: both players loading, one move, and 5 s to spare; None (no limit) when a
+    move has none."""
+    if rules.move_timeout is None:
+        return None
     return 2 * rules.load_seconds() + rules.move_timeout + 5
 
 
