@@ -108,39 +108,39 @@ class Tournament:
         return entrants.check(self.specs(), self.variants[0], self.rules, strict, submitted,
                               limits)
 
-    def settings(self, players: Entrants) -> dict:
+    def settings(self, entered: Entrants) -> dict:
         """Return the settings of the run, as its results file keeps them."""
-        return {'players': list(players.specs), 'specs': players.specs,
+        return {'players': list(entered.specs), 'specs': entered.specs,
                 'variants': list(self.variants), 'games': self.games, 'seed': self.seed,
-                'gauntlet': self.gauntlet, **vars(self.rules), 'broken': players.broken,
-                'digests': ladder.digests(players.specs, players.codes, players.broken),
+                'gauntlet': self.gauntlet, **vars(self.rules), 'broken': entered.broken,
+                'digests': ladder.digests(entered.specs, entered.codes, entered.broken),
                 'game_files': game_digests(self.variants)}
 
-    def schedule(self, players: Entrants) -> Iterator[ScheduledGame]:
+    def schedule(self, entered: Entrants) -> Iterator[ScheduledGame]:
         """Generate the games of the run, in order."""
-        return schedule(list(players.specs), list(self.variants), self.games, self.seed,
+        return schedule(list(entered.specs), list(self.variants), self.games, self.seed,
                         self.gauntlet)
 
-    def count(self, players: Entrants) -> int:
+    def count(self, entered: Entrants) -> int:
         """Return how many games the run plays in all."""
-        return count_games(list(players.specs), list(self.variants), self.games, self.gauntlet)
+        return count_games(list(entered.specs), list(self.variants), self.games, self.gauntlet)
 
-    def open(self, players: Entrants) -> tuple[Store, int]:
+    def open(self, entered: Entrants) -> tuple[Store, int]:
         """Open the results file of the run (a temporary one without db) and keep
         the games stored there that the run would play again with the same players'
         code; return the store and how many games it kept. Raises StoreError for a
         file that holds another tournament."""
-        store = Store(self.db or '', self.settings(players), self.resume)
-        return store, ladder.keep_unchanged(store, self.schedule(players),
+        store = Store(self.db or '', self.settings(entered), self.resume)
+        return store, ladder.keep_unchanged(store, self.schedule(entered),
                                             store.settings['digests'])
 
-    def play(self, players: Entrants, store: Store, executor: Executor,
+    def play(self, entered: Entrants, store: Store, executor: Executor,
              in_flight: int | Callable[[], int],
              progress: Callable[[], None] = lambda: None) -> int:
         """Play the games of the run that store does not hold yet on executor, at
         most in_flight at a time, storing each as it ends and calling progress()
         after each; return how many were played (see runner.run)."""
-        return run(self.schedule(players), game_job(self.rules, players, self.variants),
+        return run(self.schedule(entered), game_job(self.rules, entered, self.variants),
                    executor, store, in_flight, progress)
 
     def run(self, progress: Callable[[], None] = lambda: None) -> Outcome:
@@ -148,11 +148,11 @@ class Tournament:
         outcome. Raises PlayerError for a player that cannot play (StoreError for a
         db that holds another tournament)."""
         jail.prepare_jailer()
-        players = self.entrants()
+        entered = self.entrants()
         with WorkerPool(self.jobs, hard_timeout=worker_silence(self.rules)) as pool:
-            store, reused = self.open(players)
+            store, reused = self.open(entered)
             try:
-                played = self.play(players, store, pool, 2 * self.jobs, progress)
+                played = self.play(entered, store, pool, 2 * self.jobs, progress)
                 return Outcome.read(store, played, reused)
             finally:
                 store.close()
@@ -167,15 +167,15 @@ def worker_silence(rules: Rules) -> float | None:
     return 2 * rules.load_seconds() + rules.move_timeout + 5
 
 
-def game_job(rules: Rules, players: Entrants,
+def game_job(rules: Rules, entered: Entrants,
              chosen: Sequence[str] = ()) -> Callable[[ScheduledGame], GameRecord]:
     """Return the job that plays one scheduled game under rules between the
     entrants, those that cannot play forfeiting theirs unplayed; the sources of the
     chosen variants' game files go with it, as read here."""
     sources = [game_files.message(spec) for spec in chosen if game_files.is_file_spec(spec)]
-    return functools.partial(play_scheduled_game, rules=rules, players=players.codes,
+    return functools.partial(play_scheduled_game, rules=rules, players=entered.codes,
                              make_game=variants.make, load_player=load_player,
-                             broken=players.broken, sources=sources)
+                             broken=entered.broken, sources=sources)
 
 
 def game_digests(specs: Sequence[str]) -> dict[str, str]:
