@@ -27,7 +27,7 @@ from players.cli.tournament_options import (ENDING_CHOICES, USAGE_ERROR, Argumen
                                             add_output_options, add_sandbox_option,
                                             add_sprt_parser, add_tournament_options, count,
                                             cpu_count, folder_limits, seconds, table_format)
-from players.cli.outputs import check_output
+from players.cli.outputs import ReportOptions, check_output
 from players.tournaments.store import RESULTS
 from players.bench import tables as bench_tables
 from players.grading import checking, gradescope, options as grading_options, treedraw
@@ -58,7 +58,9 @@ def cmd_play(args) -> int:
 def cmd_check(args) -> int:
     """Grade students' files: for one file, a PASS or FAIL line per check and a total
     (exit 0 only if all pass); for a class, a line per student and a summary."""
-    return checking.check(args)
+    outputs = checking.Outputs(args.json, args.out, args.gradescope)
+    outputs.check()
+    return checking.check(args.paths, grading_options.settings(args), outputs, args.jobs)
 
 
 def cmd_bundle(args) -> int:
@@ -97,7 +99,7 @@ def cmd_sprt(args) -> int:
 
 def cmd_report(args) -> int:
     """Print the tables of a stored run and write its --json, --csv and --html files."""
-    return stored_runs.report_run(args)
+    return stored_runs.report_run(args.db, ReportOptions.of(args))
 
 
 def cmd_games(args) -> int:

@@ -16,7 +16,7 @@ SLOW = {'test_tournament_cli', 'test_submission_folders', 'test_tournament_fault
         'test_jail_server', 'test_tournament_broken', 'test_board_games_play',
         'test_grading_game', 'test_report', 'test_tournament_jails', 'test_bench',
         'test_add_a_game', 'test_course', 'test_aima_homework', 'test_report_html',
-        'test_grading_class', 'test_grades', 'test_types'}
+        'test_grading_class', 'test_grades', 'test_types', 'test_tournament_api'}
 """The modules of the slow tests: each starts jails, workers or a cluster for most
 of its tests, or runs the command line (or mypy) in fresh processes."""
 

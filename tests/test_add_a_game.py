@@ -20,7 +20,8 @@ import variants
 from games import Game
 from players import PLAYER, load_player, solve
 from players.reports import html_report, standings
-from players.reports.results import Results
+from players.tournaments.results import Results
+from players.tournaments.record import GameRecord
 from players.grading.jailed.plain import describe
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -162,7 +163,8 @@ def test_the_documented_game_and_player_play_in_jails_in_a_copy_of_the_project(c
 
 def report_page(result: dict, make_game) -> str:
     """The HTML report of a run's JSON, its boards drawn by make_game's games."""
-    settings, records = result['settings'], result['games']
+    settings = result['settings']
+    records = [GameRecord(**game) for game in result['games']]
     results = Results(settings['players'], settings['variants']).add_all(records)
     return html_report.render(settings, results, standings.all_standings(results, None), records,
                               make_game)
@@ -172,7 +174,8 @@ def test_the_report_draws_a_new_game_as_text_or_as_its_own_letters(race, copied_
     """Race is drawn as the text of its state; a game whose drawing is a grid of
     other letters than X, O, B and W is drawn with those letters."""
     _, result = copied_run
-    data = html_report.game_data(result['games'], result['settings'], variants.make)
+    data = html_report.game_data([GameRecord(**game) for game in result['games']],
+                                 result['settings'], variants.make)
     assert data['boards'][data['games'][0]['variant']] == {'kind': 'text'}  # once a variant
     assert data['games'][0]['frames'][0] == {'text': '0'}
     assert data['games'][0]['frames'][-1] == {'text': '10'}

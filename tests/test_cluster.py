@@ -67,9 +67,9 @@ def play(executor, codes, db, in_flight=4, progress=lambda: None):
     return played, records
 
 
-def outcome(record):
-    """A game's result, without its timings."""
-    return {key: value for key, value in record.items()
+def outcome(game):
+    """A game's result (a record as plain data), without its timings."""
+    return {key: value for key, value in game.items()
             if not key.startswith(('time_', 'nodes_'))}
 
 
@@ -79,7 +79,7 @@ def local_games(codes, tmp_path_factory):
     cluster's threads start, as tests request it first)."""
     _, records = play(WorkerPool(2, hard_timeout=30), codes,
                       tmp_path_factory.mktemp('local') / 'games.sqlite')
-    return [outcome(record) for record in records]
+    return [outcome(record.plain()) for record in records]
 
 
 @pytest.fixture(scope='module')
@@ -120,7 +120,7 @@ def test_a_cluster_plays_the_same_games_as_one_machine(codes, local_games, sched
     assert executor.slots() == 2
     played, records = play(executor, codes, tmp_path / 'games.sqlite')
     assert played == len(local_games) == 12
-    assert [outcome(record) for record in records] == local_games
+    assert [outcome(record.plain()) for record in records] == local_games
 
 
 @needs_dask
@@ -151,8 +151,8 @@ def test_a_worker_killed_mid_game_costs_no_game_and_no_forfeit(codes, local_game
             and not (name.startswith('jail-server-') and alive(int(name.split('-')[2])))]
     assert not left, 'the killed worker left these behind'
     assert played == len(records) == 12, 'a game was lost or stored twice'
-    assert all(record['termination'] == referee.NORMAL for record in records)
-    assert [outcome(record) for record in records] == local_games
+    assert all(record.termination == referee.NORMAL for record in records)
+    assert [outcome(record.plain()) for record in records] == local_games
 
 
 @needs_dask
@@ -168,14 +168,14 @@ def test_a_player_that_dies_or_hangs_on_a_worker_forfeits_as_on_one_machine(sche
     store.close()
     assert len(records) == 6
     for record in records:
-        seats = [record['first'], record['second']]
+        seats = [record.first, record.second]
         loser = seats[0] if 'first' not in seats else seats[1 - seats.index('first')]
-        assert record['forfeit'] == loser, 'the first hostile player to move forfeits'
+        assert record.forfeit == loser, 'the first hostile player to move forfeits'
         if loser == 'sleeps':
-            assert record['termination'] == referee.TIMEOUT
+            assert record.termination == referee.TIMEOUT
         else:
-            assert record['termination'] == referee.ERROR
-            assert 'exited with status 7' in record['detail']
+            assert record.termination == referee.ERROR
+            assert 'exited with status 7' in record.detail
 
 
 def tournament(*args):

@@ -33,7 +33,7 @@ def prying(name):
 
 def details(records, name):
     """The forfeit details of the games that name lost by its own fault."""
-    return {record['detail'] for record in records if record['forfeit'] == name}
+    return {record.detail for record in records if record.forfeit == name}
 
 
 @pytest.mark.parametrize('level', LEVELS)
@@ -70,7 +70,7 @@ def test_nothing_one_jail_writes_is_seen_by_the_next_game_or_the_other_jail(tmp_
     codes = {'a': player_code.read_player(prying('marker')), 'b': player_code.read_player(prying('marker'))}
     records = round_robin(tmp_path, codes, variant='simple-nim', jobs=1, sandbox=level)
     assert len(records) == 2
-    assert all(record['termination'] == referee.NORMAL for record in records), records
+    assert all(record.termination == referee.NORMAL for record in records), records
     assert not os.path.exists('/tmp/aima-mark')
 
 

@@ -8,6 +8,7 @@ import pathlib
 import shutil
 import subprocess
 import tempfile
+from dataclasses import replace
 from functools import partial
 
 import pytest
@@ -170,9 +171,9 @@ def test_a_python_program_plays_the_games_of_the_same_function_as_a_python_playe
     as_function = {**as_program, 'bot': player_code.read_player(f'{folder}/bot.py:player')}
     records = play_runs(tmp_path, level, [(as_program, None), (as_function, None)])
     assert [outcome(record) for record in records[0]] == [outcome(r) for r in records[1]]
-    assert len(records[0]) == 6 and all(r['termination'] == referee.NORMAL for r in records[0])
-    bot_games = [record for record in records[0] if 'bot' in (record['first'], record['second'])]
-    assert sum(record['score'] if record['first'] == 'bot' else 1 - record['score']
+    assert len(records[0]) == 6 and all(r.termination == referee.NORMAL for r in records[0])
+    bot_games = [record for record in records[0] if 'bot' in (record.first, record.second)]
+    assert sum(record.score if record.first == 'bot' else 1 - record.score
                for record in bot_games) >= 3  # it wins as the first player from 12
     told = list(replay.lines(variants.make('simple-nim'), bot_games[0]))
     assert told[-1] == "\nbot's standard error:\ngame over: 1-0 (normal)"  # the client's
@@ -183,16 +184,16 @@ def test_hostile_programs_forfeit_and_change_nothing_else(folder, tmp_path, leve
     plain_codes = {'random': player_code.read_player('random'), 'ab1': player_code.read_player('ab1')}
     codes = {**plain_codes, **{name: player_code.read_code(f'{folder}/{name}') for name in HOSTILE}}
     plain, records = play_runs(tmp_path, level, [(plain_codes, None), (codes, 'random')])
-    others = [outcome(r) for r in records if {r['first'], r['second']} == {'random', 'ab1'}]
+    others = [outcome(r) for r in records if {r.first, r.second} == {'random', 'ab1'}]
     assert others == [outcome(r) for r in plain]
     for record in records:
-        hostile = ({record['first'], record['second']} - {'random', 'ab1'} or {None}).pop()
+        hostile = ({record.first, record.second} - {'random', 'ab1'} or {None}).pop()
         if hostile is None:
             continue
         _, termination, reason = HOSTILE[hostile]
-        assert (record['forfeit'], record['termination']) == (hostile, termination), record
-        assert reason in record['detail']
-        errors = record['stderr_first' if record['first'] == hostile else 'stderr_second']
+        assert (record.forfeit, record.termination) == (hostile, termination), record
+        assert reason in record.detail
+        errors = record.stderr_first if record.first == hostile else record.stderr_second
         assert len(errors) <= command_jail.ERRORS_LIMIT + 1
         if hostile == 'noisy':
             assert errors.startswith('…') and errors.endswith('noise\n')
@@ -413,5 +414,5 @@ def test_a_run_stored_before_programs_came_resumes(tmp_path):
                                          'ab1': player_code.read_player('ab1')}, 'process')[0]
     store = Store(path, {'test': True}, resume=True)
     store.add(record)
-    assert list(store.records()) == [{**record, 'stderr_first': None, 'stderr_second': None}]
+    assert list(store.records()) == [replace(record, stderr_first=None, stderr_second=None)]
     store.close()

@@ -6,13 +6,16 @@ import os
 import sqlite3
 import subprocess
 import sys
+from dataclasses import replace
 
 import pytest
 
 from games import ConnectFour, Nim, TicTacToe
 from players.reports import text_report, standings
 from players.reports.replay import replay
-from players.reports.results import Results
+from players.tournaments.results import Results
+from players.tournaments import ranking
+from players.tournaments.record import GameRecord
 from players.tournaments.store import Store
 import command_line
 
@@ -30,12 +33,12 @@ def run(*args, check=True):
 def record(index, first, second, score, variant='nim', forfeit=None, termination='normal',
            detail=''):
     """A game record as the store keeps it, with no moves."""
-    return {'index': index, 'variant': variant, 'first': first, 'second': second,
-            'first_spec': first, 'second_spec': second, 'pair': 0, 'leg': index % 2,
-            'seed': 1, 'score': score, 'termination': termination, 'detail': detail,
-            'forfeit': forfeit, 'moves': [], 'opening': 0, 'plies': 0, 'time_first': 0.0,
-            'time_second': 0.0, 'moves_first': 0, 'moves_second': 0, 'nodes_first': None,
-            'nodes_second': None}
+    return GameRecord(index=index, variant=variant, first=first, second=second,
+                      first_spec=first, second_spec=second, pair=0, leg=index % 2,
+                      seed=1, score=score, termination=termination, detail=detail,
+                      forfeit=forfeit, moves=[], opening=0, plies=0, time_first=0.0,
+                      time_second=0.0, moves_first=0, moves_second=0, nodes_first=None,
+                      nodes_second=None)
 
 
 def test_players_with_the_same_rating_and_record_share_a_rank():
@@ -48,10 +51,9 @@ def test_players_with_the_same_rating_and_record_share_a_rank():
         for first, second, points in ((a, b, score), (b, a, 1 - score)):
             games.append(record(index, first, second, points))
             index += 1
-    rows = standings.standings(Results('ABCD', ['nim']).add_all(games))
-    assert [(row['player'], row['rank']) for row in rows] == [
-        ('A', 1), ('B', 1), ('C', 3), ('D', 3)]
-    assert rows[0]['elo'] == rows[1]['elo'] > 0 > rows[2]['elo'] == rows[3]['elo']
+    rows = ranking.standings(Results('ABCD', ['nim']).add_all(games))
+    assert [(row.player, row.rank) for row in rows] == [('A', 1), ('B', 1), ('C', 3), ('D', 3)]
+    assert rows[0].elo == rows[1].elo > 0 > rows[2].elo == rows[3].elo
 
 
 def class_results(players=24, variants=('simple-nim', 'nim', 'misere-nim', 'nim-limit',
@@ -202,14 +204,13 @@ def test_a_replayed_record_reaches_the_stored_end(stored_run):
     _, data = stored_run
     for game in data['games']:
         if game['termination'] == 'normal' and game['variant'] == 'tictactoe':
-            final = replay(TicTacToe(), game)[-1].state
+            final = replay(TicTacToe(), GameRecord(**game))[-1].state
             assert TicTacToe().terminal_test(final)
             assert (TicTacToe().utility(final, 'X') + 1) / 2 == game['score']
 
 
 def test_a_record_of_another_game_does_not_replay():
-    bad = record(3, 'a', 'b', 1)
-    bad['moves'] = [[1, 2], [1, 2]]
+    bad = replace(record(3, 'a', 'b', 1), moves=[[1, 2], [1, 2]])
     with pytest.raises(ValueError, match='move 2, \\[1, 2\\], is not legal'):
         replay(Nim(piles=(3, 4)), bad)
 
@@ -224,8 +225,8 @@ def test_report_reads_a_stored_run_and_an_older_file(stored_run, tmp_path):
         source.backup(copy)
         copy.execute('ALTER TABLE games DROP COLUMN first_spec')
     store = Store.read(str(old))
-    assert [game['first'] for game in store.records()] == [g['first'] for g in data['games']]
-    assert store.record(0)['first_spec'] is None
+    assert [game.first for game in store.records()] == [g['first'] for g in data['games']]
+    assert store.record(0).first_spec is None
     done = run('report', '--db', str(tmp_path / 'missing.sqlite'), check=False)
     assert done.returncode == 2 and 'no results file' in done.stderr
 

@@ -177,12 +177,12 @@ def test_a_game_of_a_player_that_cannot_play_starts_no_jail():
     spec = ScheduledGame(0, 'simple-nim', 'a', 'b', 0, 0, 1)
     record = play_scheduled_game(spec, Rules(openings=2), {}, variants.make, None,
                                  broken={'b': 'SyntaxError: x'})
-    assert (record['score'], record['forfeit'], record['termination'], record['detail'],
-            record['moves'], record['opening']) == (1.0, 'b', 'cannot load', 'SyntaxError: x',
+    assert (record.score, record.forfeit, record.termination, record.detail,
+            record.moves, record.opening) == (1.0, 'b', 'cannot load', 'SyntaxError: x',
                                                     [], 0)
     record = play_scheduled_game(spec, Rules(), {}, variants.make, None,
                                  broken={'a': 'one', 'b': 'two'})
-    assert (record['score'], record['forfeit'], record['detail']) == (
+    assert (record.score, record.forfeit, record.detail) == (
         0.5, 'a', 'one; b cannot play either: two')
 
 

@@ -6,6 +6,7 @@ import contextlib
 import ctypes
 import os
 import time
+from dataclasses import replace
 from functools import partial
 
 import pytest
@@ -16,7 +17,7 @@ from games import referee
 from players.sandbox import servers, jail_server
 from players.remote import player_code
 from players.remote.jailed_player import LOAD_SECONDS
-from players.cli.tournament_runs import worker_silence
+from players.tournaments.tournament import worker_silence
 from players.tournaments.match import Rules, play_scheduled_game
 from players.tournaments.runner import run
 from players.tournaments.schedule import schedule
@@ -99,7 +100,7 @@ def tournaments(tmp_path, runs, variant=VARIANT, jobs=2, sandbox='process'):
                 found.append(list(store.records()))
                 store.close()
     for records in found:
-        assert [record['index'] for record in records] == list(range(len(records)))
+        assert [record.index for record in records] == list(range(len(records)))
     return found
 
 
@@ -109,13 +110,13 @@ def codes_of(*specs):
 
 def outcome(record):
     """What a game's result is, without its timings."""
-    return {key: record[key] for key in ('variant', 'first', 'second', 'score', 'termination',
-                                         'forfeit', 'moves')}
+    return {key: getattr(record, key) for key in ('variant', 'first', 'second', 'score',
+                                                  'termination', 'forfeit', 'moves')}
 
 
 def points(records, name):
-    return sum(record['score'] if record['first'] == name else 1 - record['score']
-               for record in records if name in (record['first'], record['second']))
+    return sum(record.score if record.first == name else 1 - record.score
+               for record in records if name in (record.first, record.second))
 
 
 @pytest.fixture(scope='module')
@@ -152,18 +153,18 @@ def test_a_hostile_player_gains_nothing_and_changes_no_other_game(tmp_path, name
     as_first, records = tournaments(tmp_path, [  # the first-move player first, on clean workers
         {hostile: player_code.read_player(spec('first')), **codes_of(*OTHERS)},
         codes_of(hostile, *OTHERS)])
-    theirs = [outcome(r) for r in records if hostile not in (r['first'], r['second'])]
+    theirs = [outcome(r) for r in records if hostile not in (r.first, r.second)]
     assert theirs == games_without_hostiles
     assert points(records, hostile) <= points(as_first, hostile)
     for record in records:
-        if hostile not in (record['first'], record['second']):
+        if hostile not in (record.first, record.second):
             continue
         if name in FORFEITS:
             termination, detail = FORFEITS[name]
-            assert record['forfeit'] == hostile and record['termination'] == termination
-            assert detail in record['detail']
+            assert record.forfeit == hostile and record.termination == termination
+            assert detail in record.detail
         elif name in HARMLESS:
-            assert record['termination'] == referee.NORMAL
+            assert record.termination == referee.NORMAL
     if name in HARMLESS:
         assert [outcome(r) for r in records] == [outcome(r) for r in as_first]
     assert not os.path.exists('/tmp/aima-games-pwned')  # the forger's pickle never ran
@@ -171,7 +172,7 @@ def test_a_hostile_player_gains_nothing_and_changes_no_other_game(tmp_path, name
 
 def test_nodes_that_players_report_are_totalled(tmp_path):
     record = tournament(tmp_path, codes_of(spec('counts_nodes'), spec('first')))[0]
-    assert record['nodes_first'] == 10 * record['moves_first'] and record['nodes_second'] is None
+    assert record.nodes_first == 10 * record.moves_first and record.nodes_second is None
 
 
 def test_a_player_keeping_state_in_its_globals_plays_the_same_whatever_the_jobs(tmp_path):
@@ -180,7 +181,7 @@ def test_a_player_keeping_state_in_its_globals_plays_the_same_whatever_the_jobs(
     for jobs in (1, 2):
         (tmp_path / str(jobs)).mkdir()
         codes = codes_of(spec('stateful'), spec('first'), spec('lucky'))
-        runs.append([record['moves'] for record in
+        runs.append([record.moves for record in
                      tournament(tmp_path / str(jobs), codes, 'nim', jobs)])
     assert runs[0] == runs[1]
 
@@ -188,8 +189,8 @@ def test_a_player_keeping_state_in_its_globals_plays_the_same_whatever_the_jobs(
 def test_a_forfeit_on_a_later_move_keeps_the_moves_before_it(tmp_path):
     """The second player dies on its first move, after the first player's move."""
     record = tournament(tmp_path, codes_of(spec('first'), spec('dies')))[0]
-    assert record['first'] == spec('first') and record['moves'] == [[1, 1]]
-    assert record['forfeit'] == spec('dies') and record['score'] == 1
+    assert record.first == spec('first') and record.moves == [[1, 1]]
+    assert record.forfeit == spec('dies') and record.score == 1
 
 
 def test_a_game_stored_twice_by_two_runs_on_one_file_is_kept_once(tmp_path):
@@ -198,7 +199,7 @@ def test_a_game_stored_twice_by_two_runs_on_one_file_is_kept_once(tmp_path):
     record = tournament(tmp_path / 'played', codes_of(spec('first'), spec('lucky')))[0]
     store = Store(str(tmp_path / 'shared.sqlite'), {'test': True})
     store.add(record)
-    store.add({**record, 'score': 1 - record['score']})
+    store.add(replace(record, score=1 - record.score))
     assert list(store.records()) == [record]
     store.close()
 
@@ -221,7 +222,7 @@ def test_a_lost_worker_replays_its_game_and_charges_no_one(tmp_path):
     with WorkerPool(1, hard_timeout=30) as executor:
         run(schedule(list(codes), [VARIANT], 1, seed=0), job, executor, store, in_flight=1)
     records = list(store.records())
-    assert len(records) == 2 and all(r['termination'] == referee.NORMAL for r in records)
+    assert len(records) == 2 and all(r.termination == referee.NORMAL for r in records)
 
 
 def test_rules_without_a_move_limit_leave_the_workers_without_a_silence_limit():

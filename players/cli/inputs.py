@@ -18,13 +18,10 @@ import players
 import variants
 from games import game_files
 from games.base import Game
-from players.player_spec import Kind, parse_spec
 from players.sandbox import jail
-from players.tournaments import naming
+from players.tournaments import entrants, naming
 from players.remote.jailed_player import Setup
-from players.remote.load_check import check_players
-from players.remote.player_code import (FolderLimits, PlayerCode, ProgramCode, SubmissionError,
-                                        read_code)
+from players.remote.player_code import FolderLimits, PlayerCode, ProgramCode
 
 
 class UsageError(Exception):
@@ -52,12 +49,6 @@ def same_game_key(spec: str) -> str:
     spelled: 'nim(piles=(2, 2))' and 'nim(piles=(2,2))' have one key."""
     game = make_game(spec)
     return game_files.normal_spec(spec) if game_files.is_file_spec(spec) else repr(game)
-
-
-def game_digests(specs: Iterable[str]) -> dict[str, str]:
-    """Return the digest of the source of each game file that specs name, by spec."""
-    return {spec: game_files.source_of(game_files.split(spec)[0]).digest
-            for spec in specs if game_files.is_file_spec(spec)}
 
 
 def changed_game_files(stored: Mapping[str, str]) -> list[str]:
@@ -108,57 +99,10 @@ loaded by the registry's load_player and its game made by variants.make."""
 
 
 def player_code(spec: str, limits: FolderLimits = FolderLimits()) -> PlayerCode | ProgramCode:
-    """Return the code of a player spec for a jail: a registry player is checked to
-    load here, a file, module or folder player only read (a folder within limits),
-    a program's command only checked to name a program."""
+    """Return the code of a player spec for a jail (see entrants.read); a spec that
+    cannot be had is a UsageError."""
     with usage_errors():
-        return _read(spec, limits)
-
-
-def _read(spec: str, limits: FolderLimits) -> PlayerCode | ProgramCode:
-    """Return the code of a player spec (see player_code); raise ValueError if it
-    cannot be had."""
-    parsed = parse_spec(spec)
-    if parsed.kind is Kind.REGISTRY:
-        players.load_player(spec)
-    return read_code(parsed, limits)
-
-
-def checked_players(specs: Mapping[str, str], setup: Setup, game: Game, seconds: float,
-                    strict: bool = False, submitted: Iterable[str] = (),
-                    limits: FolderLimits = FolderLimits()
-                    ) -> tuple[dict[str, PlayerCode | ProgramCode], dict[str, str]]:
-    """Return the code of each player by name, and why each player that cannot play
-    cannot ({name: why}, in the players' order). A player cannot play if its code
-    cannot be read as it is (player_code.SubmissionError; for the specs submitted,
-    those of a class's folder, whatever keeps them from being read, and a link,
-    which could lead to another's submission or anywhere), or if it fails
-    to load (a program: to start) within seconds in a jail for game, the game of
-    setup (a file may exit, hang or print as it loads). Any other spec that cannot
-    be read is a UsageError, as is a registry player that fails to load, and with
-    strict the first player that cannot play. A submission folder is read within
-    limits."""
-    for name, spec in specs.items():
-        if players.registry.is_interactive(spec):
-            raise UsageError(f'player {name!r} needs a person at the keyboard; play it with play')
-    submitted = set(submitted)
-    codes, unread = {}, {}
-    for name, spec in specs.items():
-        try:
-            if spec in submitted and os.path.islink(spec):
-                raise SubmissionError(f'{os.path.basename(spec)} is a link, not a file or '
-                                      f'folder of its own (to {os.path.realpath(spec)})')
-            codes[name] = _read(spec, limits)
-        except ValueError as error:
-            if strict or not (isinstance(error, SubmissionError) or spec in submitted):
-                raise UsageError(str(error)) from None
-            unread[name] = str(error)
-    unloaded = check_players(codes, setup, game, seconds)
-    for name, why in unloaded.items():
-        if strict or not naming.is_code_spec(specs[name]):
-            raise UsageError(f'player {name!r} cannot play: {why}')
-    failed = {**unread, **unloaded}
-    return codes, {name: failed[name] for name in specs if name in failed}
+        return entrants.read(spec, limits)
 
 
 def class_submissions(folder: str) -> list[str]:

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import os
 from argparse import Namespace
+from dataclasses import dataclass
 
 import variants
 from players.reports import export, html_report, text_report, standings
 from .inputs import UsageError
-from players.reports.results import OVERALL, Results
+from players.tournaments.results import OVERALL, Results
 from players.tournaments.store import Store
 
 
@@ -29,12 +30,36 @@ def check_output(option: str, path: str, db: str | None = None, folder: bool = F
         refuse('it would write over the --db file')
 
 
-def report_files(options: Namespace) -> list[tuple[str, str]]:
-    """Return the files a report writes, as (option, path): those of --json, --csv
-    (two files) and --html among options."""
-    files = [('--json', options.json), ('--csv', options.csv),
-             ('--csv', options.csv and export.standings_path(options.csv)), ('--html', options.html)]
-    return [(option, path) for option, path in files if path]
+@dataclass(frozen=True)
+class ReportOptions:
+    """What the report of a run prints and the files it writes (see
+    tournament_options.add_output_options)."""
+
+    json: str | None = None
+    """The file of the game records, standings and settings as JSON, or None."""
+    csv: str | None = None
+    """The CSV file of the game records (the standings go beside it), or None."""
+    html: str | None = None
+    """The report as one web page, or None."""
+    table_format: str = 'simple'
+    """The tables' format: any of tabulate's."""
+    tables: set[str] | str = 'auto'
+    """The optional tables printed (see text_report.parse_tables)."""
+    anchors: dict[str, float] | None = None
+    """Reference players and the grade each stands for, or None."""
+
+    @classmethod
+    def of(cls, options: Namespace) -> 'ReportOptions':
+        """Return the report options among a command's options."""
+        return cls(options.json, options.csv, options.html, options.format, options.tables,
+                   options.anchors)
+
+    def files(self) -> list[tuple[str, str]]:
+        """Return the files the report writes, as (option, path): those of --json,
+        --csv (two files) and --html."""
+        files = [('--json', self.json), ('--csv', self.csv),
+                 ('--csv', self.csv and export.standings_path(self.csv)), ('--html', self.html)]
+        return [(option, path) for option, path in files if path]
 
 
 def check_outputs(files: list[tuple[str, str]], db: str | None = None) -> None:
@@ -60,22 +85,21 @@ def reserve(files: list[tuple[str, str]]) -> list[str]:
     return created
 
 
-def write_results(options: Namespace, store: Store, counts: dict) -> None:
-    """Print the tables of the run in store and write the files of options (--json,
-    --csv and --html; --anchors, --format and --tables choose what the tables
-    show); counts ({'played': N, 'reused': M}) open the JSON."""
+def write_results(report: ReportOptions, store: Store, counts: dict) -> None:
+    """Print the tables of the run in store as report says and write its files;
+    counts ({'played': N, 'reused': M}) open the JSON."""
     settings = store.settings
     results = Results(settings['players'], settings['variants']).add_all(store.records())
-    by_variant = standings.all_standings(results, options.anchors)
-    print(text_report.body(results, by_variant, options.format, options.tables), end='')
+    by_variant = standings.all_standings(results, report.anchors)
+    print(text_report.body(results, by_variant, report.table_format, report.tables), end='')
     named = {('overall' if variant is OVERALL else variant): rows
              for variant, rows in by_variant.items()}
-    if options.json:
-        export.write_json(options.json, settings, store.records(), named,
-                          {**counts, 'anchors': options.anchors})
-    if options.csv:
-        export.write_csv(options.csv, store.records(), named)
-    if options.html:
-        html_report.write(options.html, settings, results, by_variant, store.records(),
+    if report.json:
+        export.write_json(report.json, settings, store.records(), named,
+                          {**counts, 'anchors': report.anchors})
+    if report.csv:
+        export.write_csv(report.csv, store.records(), named)
+    if report.html:
+        html_report.write(report.html, settings, results, by_variant, store.records(),
                           variants.make)
-        print(f'\nwrote {options.html}')
+        print(f'\nwrote {report.html}')

@@ -4,14 +4,13 @@ listing of its games, and one game replayed move by move."""
 from __future__ import annotations
 
 import sys
-from argparse import Namespace
 
 import tabulate
 
 import variants
 from players.reports import replay, text_report, standings
 from .inputs import UsageError, changed_game_files, matching_variant, usage_errors
-from .outputs import check_outputs, report_files, write_results
+from .outputs import ReportOptions, check_outputs, write_results
 from players.tournaments.schedule import count_games
 from players.tournaments.store import Store, StoreError
 
@@ -26,15 +25,15 @@ def open_run(path: str) -> Store:
     return store
 
 
-def report_run(options: Namespace) -> int:
-    """Print the tables of the stored run in options.db and write its --json, --csv
-    and --html files (see options.add_output_options); return the exit status."""
-    check_outputs(report_files(options), options.db)
-    store = open_run(options.db)
+def report_run(db: str, report: ReportOptions) -> int:
+    """Print the tables of the stored run in db and write its files, as report
+    says; return the exit status."""
+    check_outputs(report.files(), db)
+    store = open_run(db)
     settings = store.settings
-    unknown = [name for name in options.anchors or {} if name not in settings['players']]
+    unknown = [name for name in report.anchors or {} if name not in settings['players']]
     if unknown:
-        raise UsageError(f'--anchors: {unknown[0]!r} is no player of the run in {options.db}; '
+        raise UsageError(f'--anchors: {unknown[0]!r} is no player of the run in {db}; '
                          f'its players: {", ".join(settings["players"])}')
     total = count_games(settings['players'], settings['variants'], settings['games'],
                         settings.get('gauntlet'))
@@ -42,7 +41,7 @@ def report_run(options: Namespace) -> int:
     if store.count() < total:
         print(f'Only {store.count()} of the {total} games were played; '
               'these tables are of those.\n')
-    write_results(options, store, {'played': 0, 'reused': store.count()})
+    write_results(report, store, {'played': 0, 'reused': store.count()})
     store.close()
     return 0
 
@@ -64,9 +63,9 @@ def list_games(db: str, player: str | None, variant: str | None, result: str | N
             raise UsageError(f'the run has no variant {variant!r}; its variants: '
                              f'{", ".join(settings["variants"])}')
         variant = stored
-    rows = [[record['index'], record['variant'], record['first'], record['second'],
-             replay.score_text(record['score']), record['termination'], record['plies'],
-             standings.shorten(record['detail'] or '', 50)]
+    rows = [[record.index, record.variant, record.first, record.second,
+             replay.score_text(record.score), record.termination, record.plies,
+             standings.shorten(record.detail or '', 50)]
             for record in store.records(player, variant, result, ending)]
     store.close()
     if not rows:
@@ -90,7 +89,7 @@ def replay_game(db: str, index: int, step: bool) -> int:
         raise UsageError(f'no game {index} in {db}; list them with: tournament.py games '
                          f'--db {db}')
     with usage_errors():
-        for number, block in enumerate(replay.lines(variants.make(record['variant']), record)):
+        for number, block in enumerate(replay.lines(variants.make(record.variant), record)):
             if step and number >= 2 and not next_step():  # after the headline and start
                 break
             print(block, flush=True)

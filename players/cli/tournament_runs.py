@@ -4,32 +4,29 @@ failure of the machinery (the games played so far kept)."""
 
 from __future__ import annotations
 
-import functools
 import importlib
 import json
 import os
 import sys
 from argparse import Namespace
 from concurrent.futures import Executor
-from typing import Callable, Sequence
+from typing import Callable
 
-import players
 import variants
-from games import game_files
 from players.sandbox import jail
-from players.tournaments import ladder, naming, sprt
+from players.tournaments import entrants, naming, sprt
 from players.reports import text_report
 from players.sandbox.allowed import allowed_packages
-from .inputs import (UsageError, checked_players, class_submissions, distinct_variants,
-                     game_digests, make_game, new_setup, sandbox_level, tournament_players,
-                     usage_errors)
-from players.tournaments.match import Rules, play_scheduled_game
+from .inputs import (UsageError, class_submissions, distinct_variants, sandbox_level,
+                     tournament_players, usage_errors)
+from players.tournaments.entrants import PlayerError
+from players.tournaments.match import Rules
+from players.tournaments.tournament import Tournament, game_job, worker_silence
 from .tournament_options import folder_limits
-from .outputs import check_output, check_outputs, report_files, reserve, write_results
+from .outputs import ReportOptions, check_output, check_outputs, reserve, write_results
 from .progress import Progress
-from players.tournaments.runner import MachineryError, run
-from players.tournaments.schedule import count_games, schedule
-from players.tournaments.store import Store, StoreError
+from players.tournaments.runner import MachineryError
+from players.tournaments.store import StoreError
 from players.tournaments.workers import WorkerPool
 
 INTERRUPTED = 130
@@ -43,38 +40,6 @@ def rules_of(options: Namespace) -> Rules:
         allowed_packages(options.allow)
     return Rules(options.openings, options.move_timeout, options.max_plies, options.clock,
                  sandbox_level(options.sandbox), options.memory, options.allow)
-
-
-def checked(specs: dict[str, str], chosen: list[str], rules: Rules, options: Namespace,
-            strict: bool = True, submitted: Sequence[str] = ()) -> tuple[dict, dict[str, str]]:
-    """Return the code of each player by name, checked to load in a jail for the
-    first of the chosen variants, and why each that cannot play cannot (see
-    inputs.checked_players; with strict, none: the first is a UsageError); a
-    submission folder is read within the limits of options."""
-    setup = new_setup(chosen[0], level=rules.sandbox, allowed=allowed_packages(rules.allow),
-                      limits=jail.Limits(memory_mb=rules.memory_mb))
-    return checked_players(specs, setup, make_game(chosen[0]), rules.load_seconds(), strict,
-                           submitted, folder_limits(options))
-
-
-def worker_silence(rules: Rules) -> float | None:
-    """Return the seconds a worker may go without a word before it is taken for
-    lost: both players loading, one move, and 5 s to spare (None, no limit, where
-    a move has none)."""
-    if rules.move_timeout is None:
-        return None
-    return 2 * rules.load_seconds() + rules.move_timeout + 5
-
-
-def game_job(rules: Rules, codes: dict, broken: dict[str, str] | None = None,
-             chosen: Sequence[str] = ()) -> Callable:
-    """Return the job that plays one scheduled game under rules between the players
-    of codes, those of broken forfeiting theirs unplayed; the sources of the chosen
-    variants' game files go with it, as read here."""
-    sources = [source for source in map(game_files.message, chosen) if source is not None]
-    return functools.partial(play_scheduled_game, rules=rules, players=codes,
-                             make_game=variants.make, load_player=players.load_player,
-                             broken=broken, sources=sources)
 
 
 def stopped(stop: BaseException, created: list[str], done: str, before: str = '') -> int:
@@ -93,7 +58,8 @@ def play_tournament(options: Namespace) -> int:
     options.add_tournament_options), print its tables and write its files; return
     the exit status."""
     chosen = distinct_variants(options.variants or variants.DEFAULT_VARIANTS)
-    check_outputs(report_files(options), options.db)
+    report = ReportOptions.of(options)
+    check_outputs(report.files(), options.db)
     if options.resume and not options.db:
         raise UsageError('--resume needs the --db file of the run to continue')
     check_executor(options)
@@ -102,26 +68,21 @@ def play_tournament(options: Namespace) -> int:
     submitted = class_submissions(options.submissions) if options.submissions else []
     specs, gauntlet = tournament_players(options.players, options.gauntlet, options.anchors or (),
                                          submitted)
-    names = list(specs)
-    codes, broken = checked(specs, chosen, rules, options, options.strict, submitted)
-    settings = {'players': names, 'specs': specs, 'variants': chosen, 'games': options.games,
-                'seed': options.seed, 'gauntlet': gauntlet, **vars(rules), 'broken': broken,
-                'digests': ladder.digests(specs, codes, broken),
-                'game_files': game_digests(chosen)}
+    tournament = Tournament(specs, chosen, rules, options.games, options.seed, gauntlet,
+                            options.jobs, options.db, options.resume)
+    with usage_errors(PlayerError):
+        entered = tournament.entrants(options.strict, submitted, folder_limits(options))
     executor, in_flight = start_executor(options, worker_silence(rules), rules.sandbox)
     with executor:
         with usage_errors(StoreError):
-            store = Store(options.db or '', settings, options.resume)
-        games = functools.partial(schedule, names, chosen, options.games, options.seed, gauntlet)
-        reused = ladder.keep_unchanged(store, games(), settings['digests'])
-        created = reserve(report_files(options))
-        total = count_games(names, chosen, options.games, gauntlet)
-        print(text_report.header(settings, total, reused if options.db else None, options.db,
-                            options.course), flush=True)
+            store, reused = tournament.open(entered)
+        created = reserve(report.files())
+        total = tournament.count(entered)
+        print(text_report.header(store.settings, total, reused if options.db else None,
+                                 options.db, options.course), flush=True)
         progress = Progress(total, done=reused)
         try:
-            played = run(games(), game_job(rules, codes, broken, chosen), executor, store,
-                         in_flight=in_flight, progress=progress)
+            played = tournament.play(entered, store, executor, in_flight, progress)
         except (KeyboardInterrupt, MachineryError) as stop:
             progress.close()
             kept = (f'; they are in\n{text_report.path_line(options.db)}\nadd --resume to go on'
@@ -130,7 +91,7 @@ def play_tournament(options: Namespace) -> int:
             store.close()
             return status
         progress.close()
-        write_results(options, store, {'played': played, 'reused': reused})
+        write_results(report, store, {'played': played, 'reused': reused})
         store.close()
     return 0
 
@@ -200,7 +161,8 @@ def play_sprt(options: Namespace) -> int:
     jail.prepare_jailer()
     specs = sprt_players(options.player, options.baseline)
     player, baseline = specs
-    codes, _ = checked(specs, chosen, rules, options)
+    with usage_errors(PlayerError):
+        entered = entrants.check(specs, chosen[0], rules, limits=folder_limits(options))
     lower, upper = hypotheses.bounds()
     print(f'SPRT: {player} against {baseline}, H0: Elo <= {hypotheses.elo0:g}, H1: Elo >= '
           f'{hypotheses.elo1:g} (seed {options.seed})\nAlpha {hypotheses.alpha:g}, beta '
@@ -218,7 +180,7 @@ def play_sprt(options: Namespace) -> int:
     try:
         with WorkerPool(options.jobs, hard_timeout=worker_silence(rules)) as pool:
             sprt.run_test(test, sprt.pair_specs(player, baseline, chosen, options.seed, pairs),
-                          game_job(rules, codes, chosen=chosen), pool, 2 * options.jobs)
+                          game_job(rules, entered, chosen), pool, 2 * options.jobs)
     except (KeyboardInterrupt, MachineryError) as stop:
         return stopped(stop, created, f'{2 * test.tally.pairs} games', before='\n')
     finally:

@@ -4,7 +4,7 @@ a class graded file by file with a summary, or one Gradescope submission."""
 from __future__ import annotations
 
 import os
-from argparse import Namespace
+from dataclasses import dataclass
 
 import tabulate
 
@@ -16,39 +16,54 @@ from players.cli.outputs import check_output
 from . import batch, gradescope
 from .grader import grade
 from .loading import LoadError, read_submission
-from .options import settings as grading_settings
 from .settings import Settings
 
 
-def check(args: Namespace) -> int:
-    """Grade the files of args.paths with the grading options of args: for one file,
-    print a PASS or FAIL line per check and a total (--json: write the report); for
-    a class, a line per student and a summary (--out: write every report); for
-    --gradescope, write the submission's results.json. Return 0 only if all pass."""
-    for path, option in ((args.json, '--json'), (args.gradescope, '--gradescope')):
-        if path:
-            check_output(option, path)
-    if args.out:
-        check_output('--out', args.out, folder=True)
-    settings = grading_settings(args)
-    if args.gradescope:
-        return check_submission(args.paths, settings, args.gradescope)
+@dataclass(frozen=True)
+class Outputs:
+    """The files check writes, besides what it prints (None: not written)."""
+
+    json: str | None = None
+    """The report of one file, as JSON."""
+    out: str | None = None
+    """A folder for a class's summary and every student's report."""
+    gradescope: str | None = None
+    """Gradescope's results.json of one submission."""
+
+    def check(self) -> None:
+        """Raise a UsageError unless each file (and the folder) can be written."""
+        for path, option in ((self.json, '--json'), (self.gradescope, '--gradescope')):
+            if path:
+                check_output(option, path)
+        if self.out:
+            check_output('--out', self.out, folder=True)
+
+
+def check(paths: list[str], settings: Settings, outputs: Outputs = Outputs(),
+          jobs: int = 1) -> int:
+    """Grade the files of paths with settings: for one file, print a PASS or FAIL
+    line per check and a total (outputs.json: write the report); for a class, a
+    line per student and a summary, grading jobs files at once (outputs.out: write
+    every report); for outputs.gradescope, write the submission's results.json.
+    Return 0 only if all pass."""
+    if outputs.gradescope:
+        return check_submission(paths, settings, outputs.gradescope)
     with usage_errors(LoadError):
-        files = batch.collect(args.paths)
+        files = batch.collect(paths)
     if not files:
-        raise UsageError(f'no Python files in {", ".join(args.paths)}')
-    one = len(files) == 1 and not os.path.isdir(args.paths[0])
-    if args.json and not one:
+        raise UsageError(f'no Python files in {", ".join(paths)}')
+    one = len(files) == 1 and not os.path.isdir(paths[0])
+    if outputs.json and not one:
         raise UsageError('--json is for one file; for a class, --out FOLDER writes every report')
     jail.prepare_jailer()
-    if one and not args.out:
+    if one and not outputs.out:
         report = grade(files[0], settings)
         print('\n'.join(report.lines()))
-        if args.json:
-            with open(args.json, 'w', encoding='utf-8') as file:
+        if outputs.json:
+            with open(outputs.json, 'w', encoding='utf-8') as file:
                 file.write(report.json() + '\n')
         return 0 if report.passed else 1
-    return check_class(files, settings, args.jobs, args.out)
+    return check_class(files, settings, jobs, outputs.out)
 
 
 def check_class(files: list[str], settings: Settings, jobs: int, out: str | None) -> int:

@@ -7,11 +7,11 @@ import json
 import os
 from typing import Iterable
 
-from players.tournaments.store import COLUMNS
+from players.tournaments.record import COLUMNS, GameRecord
 from .standings import STANDING_COLUMNS
 
 
-def write_json(path: str, settings: dict, records: Iterable[dict], standings: dict,
+def write_json(path: str, settings: dict, records: Iterable[GameRecord], standings: dict,
                counts: dict | None = None) -> None:
     """Write {**counts, "settings": ..., "games": [...], "standings": {variant: [...]}}
     to path, one record at a time (counts such as {"played": 3, "reused": 9})."""
@@ -20,7 +20,7 @@ def write_json(path: str, settings: dict, records: Iterable[dict], standings: di
     with open(path, 'w') as out:
         out.write('{' + opening + '"settings": ' + json.dumps(settings) + ',\n "games": [')
         for number, record in enumerate(records):
-            out.write((',\n  ' if number else '\n  ') + json.dumps(record))
+            out.write((',\n  ' if number else '\n  ') + json.dumps(record.plain()))
         out.write('\n ],\n "standings": ' + json.dumps(standings, indent=1) + '}\n')
 
 
@@ -31,14 +31,14 @@ def standings_path(path: str) -> str:
     return f'{stem}-standings{extension or ".csv"}'
 
 
-def write_csv(path: str, records: Iterable[dict], standings: dict) -> None:
+def write_csv(path: str, records: Iterable[GameRecord], standings: dict) -> None:
     """Write one row per game to path (moves as JSON text) and the standings,
     one row per player per variant, to standings_path(path)."""
     with open(path, 'w', newline='') as out:
         writer = csv.DictWriter(out, fieldnames=list(COLUMNS))
         writer.writeheader()
         for record in records:
-            writer.writerow({**record, 'moves': json.dumps(record['moves'])})
+            writer.writerow({**record.plain(), 'moves': json.dumps(record.moves)})
     with open(standings_path(path), 'w', newline='') as out:
         writer = csv.DictWriter(out, fieldnames=['variant', *STANDING_COLUMNS])
         writer.writeheader()

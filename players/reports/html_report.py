@@ -19,9 +19,10 @@ from typing import Callable, Iterable, Sequence
 
 from games.base import Game
 from games.referee import ADJUDICATED, CANNOT_LOAD, ERROR, ILLEGAL, NORMAL, TIMEOUT
+from players.tournaments.record import GameRecord
 from .replay import outcome, replay, score_text
 from .text_report import plural
-from .results import OPPONENT_FORFEIT, OVERALL, Results
+from players.tournaments.results import OPPONENT_FORFEIT, OVERALL, Results
 from .standings import (ENDING_HEADERS, LOS_PLAYERS, STANDING_COLUMNS, STANDING_FORMATS,
                         forfeit_rows, top_superiority)
 
@@ -212,7 +213,7 @@ def players_section(specs: dict[str, str], broken: dict[str, str]) -> Raw:
                  [(name, spec, broken.get(name, '')) for name, spec in specs.items()])
 
 
-def game_data(records: Iterable[dict], settings: dict,
+def game_data(records: Iterable[GameRecord], settings: dict,
               make_game: Callable[[str], Game]) -> dict:
     """Return the games for the page's script: each game's players, result and
     ending, and its boards from the start, computed with the game's own rules."""
@@ -221,10 +222,10 @@ def game_data(records: Iterable[dict], settings: dict,
     boards: dict[int, dict] = {}
     games = []
     for record in records:
-        variant = variants.index(record['variant'])
-        if record['variant'] not in made:
-            made[record['variant']] = make_game(record['variant'])
-        game = made[record['variant']]
+        variant = variants.index(record.variant)
+        if record.variant not in made:
+            made[record.variant] = make_game(record.variant)
+        game = made[record.variant]
         drawings, moves = [game.drawing(game.initial)], []
         for ply in replay(game, record):
             drawings.append(game.drawing(ply.state, ply.move))
@@ -232,18 +233,18 @@ def game_data(records: Iterable[dict], settings: dict,
         boards.setdefault(variant, {key: drawings[0][key] for key in SHARED_KEYS
                                     if key in drawings[0]})
         games.append({
-            'index': record['index'], 'variant': variant,
-            'first': players.index(record['first']), 'second': players.index(record['second']),
-            'result': score_text(record['score']), 'ending': record['termination'],
-            'outcome': outcome(record), 'opening': record['opening'],
-            'seed': str(record['seed']),  # 63 bits: more than a JavaScript number holds
+            'index': record.index, 'variant': variant,
+            'first': players.index(record.first), 'second': players.index(record.second),
+            'result': score_text(record.score), 'ending': record.termination,
+            'outcome': outcome(record), 'opening': record.opening,
+            'seed': str(record.seed),  # 63 bits: more than a JavaScript number holds
             'moves': moves,
             'frames': [{key: value for key, value in drawing.items() if key not in SHARED_KEYS}
                        for drawing in drawings]})
     return {'players': players, 'variants': variants, 'boards': boards, 'games': games}
 
 
-def render(settings: dict, results: Results, by_variant: dict, records: Iterable[dict],
+def render(settings: dict, results: Results, by_variant: dict, records: Iterable[GameRecord],
            make_game: Callable[[str], Game]) -> str:
     """Return the report page of a tournament, given its settings, its results,
     its standings by variant (tables.all_standings) and its game records."""
@@ -283,7 +284,7 @@ def render(settings: dict, results: Results, by_variant: dict, records: Iterable
 
 
 def write(path: str, settings: dict, results: Results, by_variant: dict,
-          records: Iterable[dict], make_game: Callable[[str], Game]) -> None:
+          records: Iterable[GameRecord], make_game: Callable[[str], Game]) -> None:
     """Write the report page of a tournament to path (see render)."""
     page = render(settings, results, by_variant, records, make_game)
     with open(path, 'w', encoding='utf-8') as out:

@@ -9,6 +9,7 @@ from typing import Any, Iterator
 from games.base import Game
 from games.referee import CANNOT_LOAD, NORMAL, seats_of
 from games.stochastic import from_json, is_chance_node
+from players.tournaments.record import GameRecord
 from .text_report import plural
 
 
@@ -30,40 +31,39 @@ class Ply:
     """The state after the move."""
 
 
-def replay(game: Game, record: dict) -> list[Ply]:
+def replay(game: Game, record: GameRecord) -> list[Ply]:
     """Return the plies of a record's game from the start, opening included.
     Raises ValueError if a stored move is not legal where it was played (a record
     that does not belong to this game)."""
     seats = seats_of(game)
-    names = dict(zip(seats, (record['first'], record['second'])))
+    names = dict(zip(seats, record.names))
     state, plies = game.initial, []
-    rolls = iter(from_json(roll) for roll in record.get('rolls') or [])
-    for number, stored in enumerate(record['moves'], 1):
+    rolls = iter(from_json(roll) for roll in record.rolls)
+    for number, stored in enumerate(record.moves, 1):
         move = from_json(stored)
         while is_chance_node(game, state):
             state = game.outcome(state, next(rolls))
         if game.terminal_test(state) or move not in list(game.actions(state)):
-            raise ValueError(f'game {record["index"]}: move {number}, {stored!r}, is not legal '
+            raise ValueError(f'game {record.index}: move {number}, {stored!r}, is not legal '
                              f'in {game!r}; the record does not belong to this game')
         seat = game.to_move(state)
         state = game.result(state, move)
-        plies.append(Ply(number, names[seat], number <= record['opening'], seat, move, state))
+        plies.append(Ply(number, names[seat], number <= record.opening, seat, move, state))
     return plies
 
 
-def outcome(record: dict) -> str:
+def outcome(record: GameRecord) -> str:
     """Return how a record's game ended, in words: 'alice wins: bob forfeits (error: ...)',
     or 'alice wins: bob cannot play, so no move was played (SyntaxError: ...)'."""
-    first, second, score = record['first'], record['second'], record['score']
+    first, second, score = record.first, record.second, record.score
     result = (f'{first} wins' if score == 1 else f'{second} wins' if score == 0 else 'draw')
-    if record['termination'] == CANNOT_LOAD:
-        return f'{result}: {record["forfeit"]} cannot play, so no move was played ' \
-               f'({record["detail"]})'
-    if record['forfeit'] is not None:
-        return f'{result}: {record["forfeit"]} forfeits ({record["termination"]}: ' \
-               f'{record["detail"]})'
-    if record['termination'] != NORMAL:
-        return f'{result} ({record["termination"]}: {record["detail"]})'
+    if record.termination == CANNOT_LOAD:
+        return f'{result}: {record.forfeit} cannot play, so no move was played ' \
+               f'({record.detail})'
+    if record.forfeit is not None:
+        return f'{result}: {record.forfeit} forfeits ({record.termination}: {record.detail})'
+    if record.termination != NORMAL:
+        return f'{result} ({record.termination}: {record.detail})'
     return result
 
 
@@ -72,22 +72,21 @@ def score_text(score: float) -> str:
     return '1-0' if score == 1 else '0-1' if score == 0 else '½-½'
 
 
-def headline(game: Game, record: dict) -> str:
+def headline(game: Game, record: GameRecord) -> str:
     """Return the lines that introduce a stored game: its number, variant, players
     (with their specs where they differ from the names), seed, opening and result."""
     seats = seats_of(game)
     players = []
-    for seat, side in zip(seats, ('first', 'second')):
-        name, spec = record[side], record.get(f'{side}_spec')
+    for seat, name, spec in zip(seats, record.names, (record.first_spec, record.second_spec)):
         players.append(f'{name} ({seat})' + (f' = {spec}' if spec and spec != name else ''))
     return '\n'.join([
-        f'Game {record["index"]}: {record["variant"]}, {players[0]} against {players[1]}',
-        f'Seed {record["seed"]} (pair {record["pair"]}, game {record["leg"] + 1} of 2), '
-        f'{plural(record["opening"], "opening ply")}, {plural(record["plies"], "ply")} in all',
-        f'Result: {score_text(record["score"])}, {outcome(record)}'])
+        f'Game {record.index}: {record.variant}, {players[0]} against {players[1]}',
+        f'Seed {record.seed} (pair {record.pair}, game {record.leg + 1} of 2), '
+        f'{plural(record.opening, "opening ply")}, {plural(record.plies, "ply")} in all',
+        f'Result: {score_text(record.score)}, {outcome(record)}'])
 
 
-def lines(game: Game, record: dict) -> Iterator[str]:
+def lines(game: Game, record: GameRecord) -> Iterator[str]:
     """Generate a stored game told move by move: its headline, the start, and each
     move with the board after it (the move marked), then the result and what each
     program wrote on standard error."""
@@ -100,6 +99,6 @@ def lines(game: Game, record: dict) -> Iterator[str]:
         yield f'\n{ply.number}. {who} ({ply.seat}): {about}\n' \
               f'{game.board_text(ply.state, ply.move)}'
     yield f'\n{outcome(record)}.'
-    for side in ('first', 'second'):
-        if record.get(f'stderr_{side}'):
-            yield f"\n{record[side]}'s standard error:\n{record[f'stderr_{side}'].rstrip()}"
+    for name, errors in zip(record.names, (record.stderr_first, record.stderr_second)):
+        if errors:
+            yield f"\n{name}'s standard error:\n{errors.rstrip()}"

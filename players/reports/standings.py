@@ -4,13 +4,14 @@ by variant, the crosstable, how games ended, time per move and forfeits with rea
 from __future__ import annotations
 
 import textwrap
+from dataclasses import asdict
 
 from tabulate import tabulate
 
 from games.referee import ADJUDICATED, CANNOT_LOAD, ERROR, ILLEGAL, NORMAL, TIMEOUT
-from players.tournaments import ratings
+from players.tournaments import ranking, ratings
 from .grades import add_grades
-from .results import OPPONENT_FORFEIT, OVERALL, Results
+from players.tournaments.results import OPPONENT_FORFEIT, OVERALL, Results
 
 STANDING_COLUMNS = {
     'rank': 'Rank', 'player': 'Player', 'elo': 'Elo', 'margin': '±', 'games': 'Games',
@@ -37,31 +38,6 @@ HEADER_WRAP = 7
 """The width variants' names are wrapped to when the scores by variant are too wide."""
 LOS_PLAYERS = 10
 """How many of the top players the likelihood-of-superiority matrix shows."""
-
-
-def standings(results: Results, variant=OVERALL) -> list[dict]:
-    """Return the standings of a variant (or OVERALL) as dicts with the fields of
-    STANDING_COLUMNS, best first by Elo (then by points). Players with the same
-    Elo and the same wins, draws and losses share a rank."""
-    entrants = results.entrants(variant)
-    fitted = ratings.fit(entrants, results.pair_games(variant), results.pair_points(variant))
-    rows = []
-    for player in entrants:
-        tally = results.tallies[variant, player]
-        elo, margin = fitted[player]
-        rows.append({
-            'player': player, 'elo': round(elo), 'margin': round(margin), 'games': tally.games,
-            'wins': tally.wins, 'draws': tally.draws, 'losses': tally.losses,
-            'points': tally.points, 'score_pct': round(100 * tally.points / tally.games, 1),
-            'draw_pct': round(100 * tally.draws / tally.games, 1), 'forfeits': tally.forfeits})
-    rows.sort(key=lambda row: (-row['elo'], -row['points']))
-    ranked, previous = [], None
-    for place, row in enumerate(rows, 1):
-        record = (row['elo'], row['wins'], row['draws'], row['losses'])
-        rank = ranked[-1]['rank'] if record == previous else place
-        ranked.append({'rank': rank, **row})
-        previous = record
-    return ranked
 
 
 def standings_table(rows: list[dict], fmt: str, columns=tuple(STANDING_COLUMNS)) -> str:
@@ -211,11 +187,12 @@ def forfeits_table(results: Results, order: list[str], fmt: str,
 
 
 def all_standings(results: Results, anchors: dict[str, float] | None = None) -> dict:
-    """Return the standings of each variant with games, then OVERALL, by variant;
-    with anchors ({player: grade}), the overall rows have each player's grade.
-    Raises ValueError for an anchor that is no player."""
-    variants = [variant for variant in results.variants if results.entrants(variant)]
-    by_variant = {variant: standings(results, variant) for variant in [*variants, OVERALL]}
+    """Return the rows of the standings tables of each variant with games, then
+    OVERALL, by variant: each player's Standing as a dict with the fields of
+    STANDING_COLUMNS; with anchors ({player: grade}), the overall rows have each
+    player's grade. Raises ValueError for an anchor that is no player."""
+    by_variant = {variant: [asdict(standing) for standing in rows]
+                  for variant, rows in ranking.all_standings(results).items()}
     if anchors:
         add_grades(by_variant[OVERALL], anchors)
     return by_variant

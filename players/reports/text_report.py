@@ -9,7 +9,7 @@ from typing import Iterable
 from . import standings
 from players.sandbox import jail
 from games.referee import NORMAL
-from .results import OVERALL, Results
+from players.tournaments.results import OVERALL, Results
 
 OPTIONAL_TABLES = ('details', 'crosstable', 'los', 'endings', 'speed', 'forfeits')
 """The tables printed before the scores by variant and the standings, which are

@@ -15,12 +15,10 @@ from players.sandbox.allowed import allowed_packages
 from players.sandbox.jail import Limits
 from players.remote.jailed_player import (LOAD_SECONDS, JailedPlayer, Setup, TimeControl,
                                           event, play_with_jails)
-from players.remote.plain_json import to_plain
 from players.remote.player_code import PlayerCode, ProgramCode
+from .record import FIRST, SECOND, GameRecord
 from .schedule import ScheduledGame
 from .workers import heartbeat
-
-FIRST, SECOND = 0, 1
 
 
 @dataclass(frozen=True)
@@ -83,8 +81,8 @@ def play_scheduled_game(spec: ScheduledGame, rules: Rules,
                         players: Mapping[str, PlayerCode | ProgramCode],
                         make_game: Callable[[str], Game], load_player: Callable,
                         broken: Mapping[str, str] | None = None,
-                        sources: Sequence[dict] = ()) -> dict:
-    """Play the game spec describes and return its record as a dict (see record()).
+                        sources: Sequence[dict] = ()) -> GameRecord:
+    """Play the game spec describes and return its record.
     players gives the code of each player by name; make_game(variant) makes the
     game, here and in the jails, where load_player(spec) loads registry players.
     Each player runs in a jail started for this game alone and killed at its end
@@ -112,7 +110,7 @@ def play_scheduled_game(spec: ScheduledGame, rules: Rules,
                 player.wait_ready(rules.load_seconds())
             except referee.Forfeit as forfeit:
                 played = referee.forfeited(seats, seat, forfeit.termination, forfeit.detail)
-                return record(spec, opening, played, _ended(jailed, played))
+                return GameRecord.from_play(spec, opening, played, _ended(jailed, played))
 
         moved = sum(kind == 'move' for kind, _ in opening)
         limit = rules.max_plies
@@ -121,13 +119,14 @@ def play_scheduled_game(spec: ScheduledGame, rules: Rules,
         max_plies = None if limit is None else max(0, limit - moved)
         played = play_with_jails(game, jailed, history, on_move=lambda *_: heartbeat(),
                                  state=state, max_plies=max_plies, isolate=False, rng=dice)
-        return record(spec, opening, played, [player.errors() for player in jailed])
+        return GameRecord.from_play(spec, opening, played,
+                                    [player.errors() for player in jailed])
     finally:
         for player in jailed:
             player.close()
 
 
-def unplayed(spec: ScheduledGame, seats: tuple, broken: Mapping[str, str]) -> dict:
+def unplayed(spec: ScheduledGame, seats: tuple, broken: Mapping[str, str]) -> GameRecord:
     """Return the record of a game that a player of broken ({name: why it cannot
     play}) cannot play, no move played: it forfeits, the termination 'cannot load'
     and its reason the detail. When neither player can play, the game is a draw
@@ -143,7 +142,7 @@ def unplayed(spec: ScheduledGame, seats: tuple, broken: Mapping[str, str]) -> di
     else:
         seat = FIRST if first in broken else SECOND
         played = referee.forfeited(seats, seat, referee.CANNOT_LOAD, broken[(first, second)[seat]])
-    return record(spec, [], played)
+    return GameRecord.from_play(spec, [], played)
 
 
 def _ended(jailed: list, played: referee.GameRecord) -> list:
@@ -152,30 +151,3 @@ def _ended(jailed: list, played: referee.GameRecord) -> list:
     for player in jailed:
         player.end(played)
     return [player.errors() for player in jailed]
-
-
-def record(spec: ScheduledGame, opening: list, played: referee.GameRecord,
-           errors: Sequence = (None, None)) -> dict:
-    """Return a game's record as a plain dict of JSON-friendly values; opening is
-    the history (see event) before the players took over, errors what each
-    player wrote on standard error (None where it is not kept)."""
-    opening_moves = [value for kind, value in opening if kind == 'move']
-    time_moves = [[0.0, 0], [0.0, 0]]
-    for seat, seconds in zip(played.movers, played.times):
-        time_moves[seat][0] += seconds
-        time_moves[seat][1] += 1
-    names = (spec.first, spec.second)
-    return {
-        'index': spec.index, 'variant': spec.variant, 'first': spec.first, 'second': spec.second,
-        'pair': spec.pair, 'leg': spec.leg, 'seed': spec.seed,
-        'score': played.score(FIRST), 'termination': played.termination, 'detail': played.detail,
-        'forfeit': None if played.offender is None else names[played.offender],
-        'moves': opening_moves + [to_plain(move) for move in played.moves],
-        'rolls': [value for kind, value in opening if kind == 'chance']
-        + [to_plain(roll) for roll in played.rolls],
-        'opening': len(opening_moves), 'plies': len(opening_moves) + played.plies,
-        'time_first': time_moves[FIRST][0], 'time_second': time_moves[SECOND][0],
-        'moves_first': time_moves[FIRST][1], 'moves_second': time_moves[SECOND][1],
-        'nodes_first': played.nodes[FIRST], 'nodes_second': played.nodes[SECOND],
-        'stderr_first': errors[FIRST], 'stderr_second': errors[SECOND],
-    }

@@ -8,8 +8,8 @@ import threading
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from typing import Callable, Iterable, Iterator, Protocol
 
+from .record import GameRecord
 from .schedule import ScheduledGame
-from .store import Store
 
 POLL_SECONDS = 0.1
 TRIES = 3
@@ -22,7 +22,7 @@ class Games(Protocol):
     def has(self, index: int) -> bool:
         """Is the game of this index in the schedule kept already?"""
 
-    def add(self, record: dict) -> None:
+    def add(self, record: GameRecord) -> None:
         """Keep a finished game's record."""
 
 
@@ -31,8 +31,8 @@ class MachineryError(RuntimeError):
     referee itself failed) as many times as it was tried."""
 
 
-def run(specs: Iterable[ScheduledGame], job: Callable[[ScheduledGame], dict], executor: Executor,
-        store: Games, in_flight: int | Callable[[], int],
+def run(specs: Iterable[ScheduledGame], job: Callable[[ScheduledGame], GameRecord],
+        executor: Executor, store: Games, in_flight: int | Callable[[], int],
         progress: Callable[[], None] = lambda: None) -> int:
     """Play every game of specs that store does not hold yet, as job(spec) on the
     executor with at most in_flight games submitted at a time (a number, or a

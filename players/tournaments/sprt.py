@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterator, Sequence
 
 from .ratings import Z95
+from .record import GameRecord
 from .runner import run
 from .schedule import ScheduledGame, derive_seed
 
@@ -162,11 +163,11 @@ class Sequential:
         self.llr = 0.0
         self._scores: dict[int, list] = {}
 
-    def add(self, record: dict) -> None:
+    def add(self, record: GameRecord) -> None:
         """Count a finished game; count each pair once both its games and every
         earlier pair are in, and decide as soon as the LLR leaves its bounds."""
-        mine = record['score'] if record['first'] == self.player else 1 - record['score']
-        self._scores.setdefault(record['pair'], []).append(mine)
+        mine = record.points(record.seat_of(self.player))
+        self._scores.setdefault(record.pair, []).append(mine)
         while self.result is None and len(self._scores.get(self.tally.pairs, ())) == 2:
             self.tally.add(sum(self._scores.pop(self.tally.pairs)))
             self.llr = self.tally.llr(self.hypotheses)
@@ -207,12 +208,13 @@ class _Feed:
         """No game is played before the test starts."""
         return False
 
-    def add(self, record: dict) -> None:
+    def add(self, record: GameRecord) -> None:
         """Count the finished game in the test."""
         self.test.add(record)
 
 
-def run_test(test: Sequential, specs: Iterator[ScheduledGame], job: Callable[[ScheduledGame], dict],
+def run_test(test: Sequential, specs: Iterator[ScheduledGame],
+             job: Callable[[ScheduledGame], GameRecord],
              executor, in_flight: int) -> Sequential:
     """Play the games of specs with job on the executor (as the tournament's runner
     does, each player in its jail) until the test has its verdict or specs run out;

@@ -5,28 +5,15 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+from dataclasses import replace
 from typing import Iterator
 
-COLUMNS = {
-    'index': 'INTEGER PRIMARY KEY', 'variant': 'TEXT', 'first': 'TEXT', 'second': 'TEXT',
-    'first_spec': 'TEXT', 'second_spec': 'TEXT', 'first_digest': 'TEXT',
-    'second_digest': 'TEXT', 'pair': 'INTEGER', 'leg': 'INTEGER',
-    'seed': 'INTEGER', 'score': 'REAL',
-    'termination': 'TEXT', 'detail': 'TEXT', 'forfeit': 'TEXT', 'moves': 'TEXT',
-    'rolls': 'TEXT', 'opening': 'INTEGER', 'plies': 'INTEGER', 'time_first': 'REAL', 'time_second': 'REAL',
-    'moves_first': 'INTEGER', 'moves_second': 'INTEGER', 'nodes_first': 'NUMERIC',
-    'nodes_second': 'NUMERIC', 'stderr_first': 'TEXT', 'stderr_second': 'TEXT'}
-"""The columns of the games table: the fields of a game record. 'first' and
-'second' are the players' names, 'first_spec' and 'second_spec' their specs,
-'first_digest' and 'second_digest' the digests of their code, 'stderr_first' and
-'stderr_second' what a program wrote on standard error."""
+from .record import COLUMNS, GameRecord
+
 PLAYER_SETTINGS = ('players', 'specs', 'digests', 'gauntlet', 'broken')
 """The settings that may change between runs on one file (a ladder): who plays
 (and who cannot play, with why).
 The others change every game, so a file holds one value of each."""
-
-JSON_COLUMNS = ('moves', 'rolls')
-"""The columns that hold lists, as JSON text: the moves, and the dice's rolls in a game of chance."""
 
 RESULTS = {'1-0': 'score = 1', '0-1': 'score = 0', 'draw': 'score = 0.5',
            'win': '("first" = :player AND score = 1 OR "second" = :player AND score = 0)',
@@ -154,23 +141,23 @@ class Store:
         return self.connection.execute(
             'SELECT 1 FROM games WHERE "index" = ?', (index,)).fetchone() is not None
 
-    def add(self, record: dict) -> None:
-        """Store a finished game's record, committing it at once; a game already
-        stored (by another run resuming the same file) is kept as it was."""
+    def add(self, record: GameRecord) -> None:
+        """Store a finished game's record, with its players' specs and digests from
+        the settings, committing it at once; a game already stored (by another run
+        resuming the same file) is kept as it was."""
         specs, digests = self.settings.get('specs', {}), self.settings.get('digests', {})
-        record = {**record, 'first_spec': specs.get(record['first'], record['first']),
-                  'second_spec': specs.get(record['second'], record['second']),
-                  'first_digest': digests.get(record['first']),
-                  'second_digest': digests.get(record['second'])}
-        values = [json.dumps(record[name]) if name in JSON_COLUMNS else record[name]
-                  for name in self.columns]
+        row = replace(record, first_spec=specs.get(record.first, record.first),
+                      second_spec=specs.get(record.second, record.second),
+                      first_digest=digests.get(record.first),
+                      second_digest=digests.get(record.second)).to_row()
+        values = [row[name] for name in self.columns]
         names = ', '.join(f'"{name}"' for name in self.columns)
         self.connection.execute(f'INSERT OR IGNORE INTO games ({names}) VALUES '
                                 f'({", ".join("?" * len(self.columns))})', values)
 
     def records(self, player: str | None = None, variant: str | None = None,
                 result: str | None = None, termination: str | None = None,
-                index: int | None = None) -> Iterator[dict]:
+                index: int | None = None) -> Iterator[GameRecord]:
         """Generate the stored records in schedule order, one at a time: all of them,
         or those of a player, a variant, a result (a key of RESULTS; 'win' and 'loss'
         need the player), a termination ('forfeit' for any forfeit) and an index."""
@@ -191,13 +178,9 @@ class Store:
         names = ', '.join(f'"{name}"' for name in self.columns)
         for row in self.connection.execute(
                 f'SELECT {names} FROM games {condition} ORDER BY "index"', values):
-            record = dict.fromkeys(COLUMNS)
-            record.update(zip(self.columns, row))
-            for name in JSON_COLUMNS:
-                record[name] = json.loads(record[name] or '[]')
-            yield record
+            yield GameRecord.from_row(dict(zip(self.columns, row)))
 
-    def record(self, index: int) -> dict | None:
+    def record(self, index: int) -> GameRecord | None:
         """Return the record of the game of this schedule index, or None if none is stored."""
         return next(self.records(index=index), None)
 

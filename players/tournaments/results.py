@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
 from games.referee import ADJUDICATED, CANNOT_LOAD, ERROR, ILLEGAL, NORMAL, TIMEOUT
+from .record import FIRST, GameRecord
 
 OVERALL = None
 """The key of the totals across all variants."""
@@ -74,14 +75,14 @@ class Results:
         """(variant or OVERALL, player) -> Tally."""
         self.games: Counter = Counter()
         """(variant or OVERALL, a, b) -> games between a and b, a before b in players."""
-        self.points: Counter = Counter()
+        self.points: defaultdict[tuple, float] = defaultdict(float)
         """(variant or OVERALL, a, b) -> a's points against b."""
         self.reasons: dict = defaultdict(dict)
         """player -> {(termination, kind): Reason}, at most MAX_REASONS of them."""
         self.unexplained: Counter = Counter()
         """player -> forfeits whose reason was past the MAX_REASONS kept."""
 
-    def add_all(self, records: Iterable[dict]) -> 'Results':
+    def add_all(self, records: Iterable[GameRecord]) -> 'Results':
         """Add each record and return self."""
         for record in records:
             self.add(record)
@@ -92,52 +93,53 @@ class Results:
         """Return the number of games added."""
         return sum(count for (variant, *_), count in self.games.items() if variant is OVERALL)
 
-    def add(self, record: dict) -> None:
+    def add(self, record: GameRecord) -> None:
         """Add one game's record to the totals."""
-        first, second = record['first'], record['second']
-        if record['forfeit'] is not None:
+        if record.forfeit is not None:
             self._explain(record)
-        pair = tuple(sorted((first, second), key=self.players.index))
-        for variant in (record['variant'], OVERALL):
+        pair = tuple(sorted(record.names, key=self.players.index))
+        for variant in (record.variant, OVERALL):
             self.games[(variant, *pair)] += 1
-            for name, score, side in ((first, record['score'], 'first'),
-                                      (second, 1 - record['score'], 'second')):
-                other = second if name == first else first
-                self.points[(variant, name, other)] += score
-                self._count(self.tallies[variant, name], record, name, score, side)
+            for seat, name in enumerate(record.names):
+                score = record.points(seat)
+                self.points[(variant, name, record.names[1 - seat])] += score
+                self._count(self.tallies[variant, name], record, name, score, seat)
 
-    def _explain(self, record: dict) -> None:
+    def _explain(self, record: GameRecord) -> None:
         """Keep the reason of a forfeit, with the first game forfeited for it."""
-        reasons = self.reasons[record['forfeit']]
-        detail = record['detail'] or ''
-        key = (record['termination'], re.split('[:;]', detail, maxsplit=1)[0])
+        reasons = self.reasons[record.forfeit]
+        detail = record.detail or ''
+        key = (record.termination, re.split('[:;]', detail, maxsplit=1)[0])
         if key not in reasons and len(reasons) >= MAX_REASONS:
-            self.unexplained[record['forfeit']] += 1
+            self.unexplained[record.forfeit] += 1
             return
-        reason = reasons.setdefault(key, Reason(*key, detail, first_game=record['index']))
+        reason = reasons.setdefault(key, Reason(*key, detail, first_game=record.index))
         reason.games += 1
-        if record['index'] < reason.first_game:
-            reason.first_game, reason.detail = record['index'], detail
+        if record.index < reason.first_game:
+            reason.first_game, reason.detail = record.index, detail
 
     @staticmethod
-    def _count(tally: Tally, record: dict, name: str, score: float, side: str) -> None:
-        """Add one game to one player's tally."""
+    def _count(tally: Tally, record: GameRecord, name: str, score: float, seat: int) -> None:
+        """Add one game to the tally of the player called name, in seat."""
         tally.games += 1
         tally.wins += score == 1
         tally.draws += score == 0.5
         tally.losses += score == 0
-        if record['forfeit'] == name:
+        if record.forfeit == name:
             tally.forfeits += 1
-            tally.endings[record['termination']] += 1
-        elif record['forfeit'] is not None:
+            tally.endings[record.termination] += 1
+        elif record.forfeit is not None:
             tally.endings[OPPONENT_FORFEIT] += 1
         else:
-            tally.endings[record['termination']] += 1
-        tally.seconds += record[f'time_{side}']
-        tally.moves += record[f'moves_{side}']
-        if record[f'nodes_{side}'] is not None:
-            tally.nodes += record[f'nodes_{side}']
-            tally.node_moves += record[f'moves_{side}']
+            tally.endings[record.termination] += 1
+        seconds, moves, nodes = ((record.time_first, record.moves_first, record.nodes_first)
+                                 if seat == FIRST else
+                                 (record.time_second, record.moves_second, record.nodes_second))
+        tally.seconds += seconds
+        tally.moves += moves
+        if nodes is not None:
+            tally.nodes += nodes
+            tally.node_moves += moves
 
     def pair_games(self, variant) -> dict:
         """Return {(a, b): games} for one variant (or OVERALL)."""
