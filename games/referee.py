@@ -55,8 +55,10 @@ class Forfeit(Exception):
 
 
 @dataclass
-class GameRecord:
-    """Everything that happened in one game."""
+class PlayedGame:
+    """Everything that happened in one game, as the referee played it: its states and
+    moves as the game's own values (a tournament keeps it as plain data, in
+    players.tournaments.record.GameRecord)."""
 
     seats: tuple
     """The game's names of the players in seat order, such as ('X', 'O')."""
@@ -115,7 +117,7 @@ def seats_of(game: Game) -> tuple:
 def play(game: Game, players: Sequence[Player], state=None, max_plies: int | None = None,
          on_move: Callable[[Any, Any, Any], None] | None = None,
          isolate: bool = True, rng: random.Random | None = None,
-         on_chance: Callable[[Any, Any, Any], None] | None = None) -> GameRecord:
+         on_chance: Callable[[Any, Any, Any], None] | None = None) -> PlayedGame:
     """Play a game from state (default: the initial state) and return its record.
     players[i] plays seat i. The referee asks to_move who moves and checks every
     move. A player that raises (referee.Forfeit says how it forfeits) or makes an
@@ -129,7 +131,7 @@ def play(game: Game, players: Sequence[Player], state=None, max_plies: int | Non
     seats = seats_of(game)
     state = game.initial if state is None else state
     views = [copy.deepcopy(game) if isolate else game for _ in players]
-    record = GameRecord(seats=seats, nodes=[None] * len(seats))
+    record = PlayedGame(seats=seats, nodes=[None] * len(seats))
     rules = _snapshot(game) if isolate else []
     rng = random.Random() if rng is None else rng
     try:
@@ -149,8 +151,8 @@ class GameFailed(Exception):
 
 
 def _play(game: Game, players: Sequence[Player], state, max_plies: int | None,
-          on_move, isolate: bool, rng: random.Random, on_chance, record: GameRecord,
-          views: list, rules: list) -> GameRecord:
+          on_move, isolate: bool, rng: random.Random, on_chance, record: PlayedGame,
+          views: list, rules: list) -> PlayedGame:
     """Play on from state (see play); raise GameFailed when a method of the game
     raises or names a player who has no seat."""
     seats = record.seats
@@ -275,7 +277,7 @@ def reported_nodes(stats: Any) -> int | float | None:
     return None
 
 
-def _count_nodes(record: GameRecord, seat: int, player) -> None:
+def _count_nodes(record: PlayedGame, seat: int, player) -> None:
     """Add the nodes a player reports in player.stats after a move to its seat's total."""
     try:
         nodes = reported_nodes(getattr(player, 'stats', None))
@@ -285,8 +287,8 @@ def _count_nodes(record: GameRecord, seat: int, player) -> None:
         record.nodes[seat] = (record.nodes[seat] or 0) + nodes
 
 
-def _end(record: GameRecord, game: Game, state, termination: Termination,
-         detail: str) -> GameRecord:
+def _end(record: PlayedGame, game: Game, state, termination: Termination,
+         detail: str) -> PlayedGame:
     """Close the record of a game that ended on the board or by adjudication."""
     record.final_state, record.termination, record.detail = state, termination, detail
     if termination == ADJUDICATED:
@@ -301,15 +303,15 @@ def _end(record: GameRecord, game: Game, state, termination: Termination,
     return record
 
 
-def forfeited(seats: tuple, seat: int, termination: Termination, detail: str) -> GameRecord:
+def forfeited(seats: tuple, seat: int, termination: Termination, detail: str) -> PlayedGame:
     """Return the record of a game that seat lost by a fault outside any move's
     checks, such as its worker process dying."""
-    return _forfeit(GameRecord(seats=seats, nodes=[None] * len(seats)), None, seat,
+    return _forfeit(PlayedGame(seats=seats, nodes=[None] * len(seats)), None, seat,
                     termination, detail)
 
 
-def _forfeit(record: GameRecord, state, seat: int, termination: Termination,
-             detail: str) -> GameRecord:
+def _forfeit(record: PlayedGame, state, seat: int, termination: Termination,
+             detail: str) -> PlayedGame:
     """Close the record of a game that seat lost by a fault."""
     if len(detail) > DETAIL_LIMIT:
         detail = detail[:DETAIL_LIMIT - 1] + '…'

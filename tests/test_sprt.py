@@ -88,7 +88,7 @@ def test_pairs_are_counted_in_order_whatever_order_games_finish_in():
         ('nim', 'a', 0, 0), ('nim', 'b', 0, 1), ('simple-nim', 'a', 1, 0),
         ('simple-nim', 'b', 1, 1)]
     assert specs[0].seed == specs[1].seed != specs[2].seed
-    won = referee.GameRecord(seats=('P1', 'P2'), utilities=(1, -1), nodes=[None, None])
+    won = referee.PlayedGame(seats=('P1', 'P2'), utilities=(1, -1), nodes=[None, None])
     for spec in reversed(specs):  # a wins as first, loses as second
         test.add(GameRecord.from_play(spec, [], won))
     assert test.tally.counts == [0, 0, 3, 0, 0]

@@ -71,7 +71,7 @@ def play_shown(variant: str, first: str, second: str, sandbox: str = 'auto',
     return 0
 
 
-def announce(game: games.Game, record: referee.GameRecord, names: dict) -> None:
+def announce(game: games.Game, record: referee.PlayedGame, names: dict) -> None:
     """Print the final board of record, its forfeit if any and who won, each seat
     named by names."""
     seats = referee.seats_of(game)

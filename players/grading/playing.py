@@ -92,7 +92,7 @@ class Sample:
         self.games = 0
         """The games played."""
 
-    def __iter__(self) -> Iterator[tuple[Fixture, referee.GameRecord]]:
+    def __iter__(self) -> Iterator[tuple[Fixture, referee.PlayedGame]]:
         """Play the rounds while the share lasts, yielding each game's fixture and record."""
         trial = self.trial
         share = (trial.budget - trial.spent) / max(1, trial.checks)
@@ -117,7 +117,7 @@ class Sample:
                 f'{self.trial.budget:g} s (see --player-budget)')
 
 
-def play(trial: PlayerTrial, fixture: Fixture) -> referee.GameRecord:
+def play(trial: PlayerTrial, fixture: Fixture) -> referee.PlayedGame:
     """Play one game of the player checks and return its record; count its time as spent."""
     started = time.monotonic()
     try:
@@ -126,7 +126,7 @@ def play(trial: PlayerTrial, fixture: Fixture) -> referee.GameRecord:
         trial.spent += time.monotonic() - started
 
 
-def _play(trial: PlayerTrial, fixture: Fixture) -> referee.GameRecord:
+def _play(trial: PlayerTrial, fixture: Fixture) -> referee.PlayedGame:
     """Play one game of the player checks (see play)."""
     name, opponent, seat, plies, seed = (fixture.variant, fixture.opponent, fixture.seat,
                                          fixture.plies, fixture.seed)

@@ -186,7 +186,7 @@ class JailedPlayer:
         """Say how a jail failed to answer."""
         return str(error)
 
-    def end(self, record: referee.GameRecord) -> None:
+    def end(self, record: referee.PlayedGame) -> None:
         """Tell the player how its game ended: a Python player is told nothing."""
 
     def errors(self) -> str | None:
@@ -227,7 +227,7 @@ class JailedPlayer:
 
 def play_with_jails(game: Game, players: Sequence, history: list,
                     on_move: Callable | None = None, on_chance: Callable | None = None,
-                    **options) -> referee.GameRecord:
+                    **options) -> referee.PlayedGame:
     """Play a game with referee.play(game, players, **options), some of the players
     stand-ins for players in jails (JailedPlayer) that share history: each move
     and roll is added to it (then on_move or on_chance is told, as referee.play

@@ -100,7 +100,7 @@ class ProgramPlayer(JailedPlayer):
         self._sound = True
         return move
 
-    def end(self, record: referee.GameRecord) -> None:
+    def end(self, record: referee.PlayedGame) -> None:
         """Tell the program the game's result and the reason, close its input and
         give it END_SECONDS to exit before its jail is killed."""
         if self._told or self.jail.status is not None:

@@ -145,7 +145,7 @@ def unplayed(spec: ScheduledGame, seats: tuple, broken: Mapping[str, str]) -> Ga
     return GameRecord.from_play(spec, [], played)
 
 
-def _ended(jailed: list, played: referee.GameRecord) -> list:
+def _ended(jailed: list, played: referee.PlayedGame) -> list:
     """Tell the players how their game ended; return what each wrote on standard
     error (a program's, for the record; None for a Python player)."""
     for player in jailed:

@@ -1,6 +1,6 @@
 """A tournament's record of one game: its fields are the results store's columns,
 and it is the one value the store, the reports, the exports and the replay read.
-It is made from the referee's record of the game (games.referee.GameRecord) and
+It is made from the referee's record of the game (games.referee.PlayedGame) and
 kept in plain JSON values, so that it outlives the game's objects."""
 
 from __future__ import annotations
@@ -84,7 +84,7 @@ class GameRecord:
 
     @classmethod
     def from_play(cls, spec: ScheduledGame, opening: Sequence[tuple[str, Any]],
-                  played: referee.GameRecord,
+                  played: referee.PlayedGame,
                   errors: Sequence[str | None] = (None, None)) -> 'GameRecord':
         """Return the record of the game spec describes, given the history of its
         opening ((kind, value) events: 'move' or 'chance'), the referee's record of
