@@ -21,7 +21,8 @@ import sys
 
 import players
 import variants
-from players.cli import course, live, tournament_runs, stored_runs
+from players.cli import (check_command, check_options, course, live, stored_runs, tree_command,
+                         tournament_runs)
 from players.cli.inputs import UsageError
 from players.cli.tournament_options import (ENDING_CHOICES, USAGE_ERROR, ArgumentParser,
                                             add_output_options, add_sandbox_option,
@@ -30,7 +31,7 @@ from players.cli.tournament_options import (ENDING_CHOICES, USAGE_ERROR, Argumen
 from players.cli.outputs import ReportOptions, check_output
 from players.tournaments.store import RESULTS
 from players.bench import tables as bench_tables
-from players.grading import checking, gradescope, options as grading_options, treedraw
+from players.grading import gradescope, treedraw
 
 
 def cmd_list(args) -> int:
@@ -58,17 +59,17 @@ def cmd_play(args) -> int:
 def cmd_check(args) -> int:
     """Grade students' files: for one file, a PASS or FAIL line per check and a total
     (exit 0 only if all pass); for a class, a line per student and a summary."""
-    outputs = checking.Outputs(args.json, args.out, args.gradescope)
+    outputs = check_command.Outputs(args.json, args.out, args.gradescope)
     outputs.check()
-    return checking.check(args.paths, grading_options.settings(args), outputs, args.jobs)
+    return check_command.check(args.paths, check_options.settings(args), outputs, args.jobs)
 
 
 def cmd_bundle(args) -> int:
     """Write a Gradescope autograder bundle that grades with check's options."""
     check_output('the bundle', args.bundle)
-    grading_options.settings(args)  # the options must make sense before they are baked in
+    check_options.settings(args)  # the options must make sense before they are baked in
     project, script = os.path.split(os.path.abspath(__file__))
-    gradescope.bundle(args.bundle, project, script, grading_options.command_line(args),
+    gradescope.bundle(args.bundle, project, script, check_options.command_line(args),
                       args.cases, args.reference)
     print(f'wrote {args.bundle}: upload it as the autograder of a Gradescope assignment')
     return 0
@@ -76,7 +77,7 @@ def cmd_bundle(args) -> int:
 
 def cmd_tree(args) -> int:
     """Draw the minimax or alpha-beta tree below a position as Graphviz DOT."""
-    return treedraw.draw(args.variant, args.position, args.algorithm, args.depth, args.out)
+    return tree_command.draw(args.variant, args.position, args.algorithm, args.depth, args.out)
 
 
 def cmd_bench(args) -> int:
@@ -142,14 +143,14 @@ def build_parser() -> ArgumentParser:
                        'for one submission (a file, or a folder holding one Python file)')
     check.add_argument('--jobs', type=count(1), default=cpu_count(), metavar='J',
                        help=f'files graded at once (default: the CPU count, {cpu_count()})')
-    grading_options.add_grading_options(check)
+    check_options.add_grading_options(check)
     check.set_defaults(run=cmd_check)
     course.apply(parser, check)
     bundle_ = commands.add_parser('gradescope-bundle', help='write a Gradescope autograder '
                                   'bundle, for example: gradescope-bundle autograder.zip '
                                   '--functions alpha_beta_search,player')
     bundle_.add_argument('bundle', metavar='ZIP', help='the bundle to write')
-    grading_options.add_grading_options(bundle_)
+    check_options.add_grading_options(bundle_)
     bundle_.set_defaults(run=cmd_bundle)
     tree = commands.add_parser('tree', help='draw a game tree as Graphviz DOT, for example: '
                                "tree nim --position '1 2 2'")

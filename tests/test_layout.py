@@ -9,7 +9,7 @@ import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LAYERS = ('players.sandbox', 'games', 'variants', 'players', 'players.remote',
-          'players.tournaments', 'players.reports', 'players.cli', 'players.grading',
+          'players.tournaments', 'players.reports', 'players.grading', 'players.cli',
           'players.bench', 'tournament', 'players.bench.benchmark_')
 """The project's layers, bottom to top, each a package (or module) of its own: the
 sandbox knows no game; players' own modules are the searches and the registry; the

@@ -12,7 +12,7 @@ import pytest
 
 import tournament as command
 from command_line import run
-from players.grading import options as grading_options
+from players.cli import check_options as grading_options
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HOSTILE = os.path.join(ROOT, 'tests', 'hostile_players.py')

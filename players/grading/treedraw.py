@@ -16,8 +16,7 @@ import subprocess
 from dataclasses import dataclass, field
 from typing import Any
 
-from games import Game, StochasticGame
-from players.cli.inputs import UsageError, make_game, usage_errors
+from games import Game
 from players.human import as_typed
 
 from .jailed.plain import describe, parse_position, position_text
@@ -227,28 +226,3 @@ def _number(value: float) -> str:
 def _quote(text: str) -> str:
     """A DOT string literal."""
     return '"' + text.replace('\\', '\\\\').replace('"', '\\"').replace('\n', '\\n') + '"'
-
-
-def draw(variant: str, position: str | None, algorithm: str, depth: int | None,
-         out: str | None) -> int:
-    """The tree command: draw the search of algorithm below position (the start if
-    None) in variant, to depth plies (None: to the end), as Graphviz DOT on standard
-    output or rendered to the file out; return the exit status. A mistake in what
-    was asked is a UsageError."""
-    game = make_game(variant)
-    if isinstance(game, StochasticGame):
-        raise UsageError(f'{game} is a game of chance: tree drawings are for games without '
-                         'chance nodes')
-    with usage_errors():
-        state = start_position(game, position)
-        root = search_tree(game, state, algorithm, depth)
-    reach = f'{depth} plies' if depth else 'to the end'
-    title = f'{game} from {root_name(game, state, position)}'
-    dot = to_dot(game, root, f'{title}: {algorithm} {reach}')
-    if out is None:
-        print(dot, end='')
-        return 0
-    with usage_errors(ValueError, RuntimeError, OSError):
-        render(dot, out)
-    print(f'wrote {out}')
-    return 0

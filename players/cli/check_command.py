@@ -10,13 +10,13 @@ import tabulate
 
 from players.sandbox import jail
 from players.reports import standings
-from players.cli.inputs import UsageError, usage_errors
-from players.cli.outputs import check_output
+from players.grading import batch, gradescope
+from players.grading.grader import grade
+from players.grading.loading import LoadError, read_submission
+from players.grading.settings import Settings
 
-from . import batch, gradescope
-from .grader import grade
-from .loading import LoadError, read_submission
-from .settings import Settings
+from .inputs import UsageError, usage_errors
+from .outputs import check_output
 
 
 @dataclass(frozen=True)

@@ -11,16 +11,15 @@ from dataclasses import dataclass, field
 import variants
 from players.sandbox import jail
 from players.player_spec import Kind, parse_spec
-from players.cli.inputs import UsageError, make_game, player_code, sandbox_level, usage_errors
 from players.sandbox.allowed import allowed_packages
-from players.cli.tournament_options import (SANDBOX, anchor_grades, count, megabytes, names,
-                                            seconds)
 from players.remote.player_code import FolderLimits
+from players.grading.cases import CaseError, load_cases
+from players.grading.reference import PositionError, survey
+from players.grading.settings import FUNCTIONS, Settings
 from games.specs import parse_call
 
-from .cases import CaseError, load_cases
-from .reference import PositionError, survey
-from .settings import FUNCTIONS, Settings
+from .inputs import UsageError, make_game, player_code, sandbox_level, usage_errors
+from .tournament_options import SANDBOX, anchor_grades, count, megabytes, names, seconds
 
 
 @dataclass(frozen=True)
