@@ -12,7 +12,7 @@ import pytest
 
 import tournament as command
 from command_line import run
-from players.cli import check_options as grading_options
+from players.cli import check_options
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HOSTILE = os.path.join(ROOT, 'tests', 'hostile_players.py')
@@ -306,14 +306,14 @@ def test_the_bundle_writes_back_every_grading_option_it_was_given():
                                '--submission-files', '30', '--game', 'GameOfNim(board=[3, 1])',
                                '--reference', 'solution.py:GameOfNim', '--game-positions',
                                '(0, 1)', '(0, 3); (1, 1)'])
-    words = grading_options.command_line(given)
+    words = check_options.command_line(given)
     again = parser.parse_args(['gradescope-bundle', 'a.zip', *words])
-    for option in grading_options.OPTIONS:
+    for option in check_options.OPTIONS:
         if option.bundled:  # the bundle carries --cases's and --reference's files itself
             assert getattr(again, option.dest) == getattr(given, option.dest), option.flag
     assert '--cases' not in words and '--reference' not in words
     default = parser.parse_args(['gradescope-bundle', 'a.zip'])
-    assert grading_options.command_line(default) == [
+    assert check_options.command_line(default) == [
         '--timeout', '10', '--move-timeout', '10', '--player-budget', '60',
         '--memory', str(default.memory), '--sandbox', 'auto', '--submission-mb', '32',
         '--submission-files', '1000']
