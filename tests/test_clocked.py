@@ -19,8 +19,10 @@ def no_clock_after():
     clock.set_current(MoveClock())
 
 
-SCHEDULING = 0.1
-"""Slack for a busy machine, on which a process may wait this long to run again."""
+SCHEDULING = 0.3
+"""Slack for a busy machine, on which a process may wait this long to run again. A
+player that ignored its clock would still take far longer: a search of Connect Four
+runs for minutes, and mcts-clock without a clock spends a whole second."""
 
 
 def give(seconds, remaining=None, increment=0.0):

@@ -118,7 +118,7 @@ def test_a_search_past_its_deadline_stops_and_its_tables_stay_right():
     start = time.monotonic()
     with pytest.raises(OutOfTime):
         engine.solve(game, state, deadline=start + 0.05)
-    assert time.monotonic() - start < 0.5
+    assert time.monotonic() - start < 1  # slack for a busy machine: the solve takes far longer
     with pytest.raises(OutOfTime):
         engine.search(game, state, 30, deadline=time.monotonic() + 0.05)
     late = near_the_end(game, random.Random(1), 10)

@@ -143,10 +143,11 @@ def play_all(tmp_path, codes, level, gauntlet=None, variant='simple-nim'):
     return play_runs(tmp_path, level, [(codes, gauntlet)], variant)[0]
 
 
-def play_runs(tmp_path, level, runs, variant='simple-nim'):
+def play_runs(tmp_path, level, runs, variant='simple-nim', timeout=TIMEOUT):
     """Play the round robin (or gauntlet) of each (players, gauntlet) in runs, one
-    after the other on the same workers; return each one's records."""
-    rules = Rules(move_timeout=TIMEOUT, sandbox=level)
+    after the other on the same workers, each move within timeout seconds; return
+    each one's records."""
+    rules = Rules(move_timeout=timeout, sandbox=level)
     found = []
     with adopting_orphans():
         with WorkerPool(2, hard_timeout=30) as executor:
@@ -169,7 +170,8 @@ def test_a_python_program_plays_the_games_of_the_same_function_as_a_python_playe
     as_program = {'bot': player_code.read_code(f'exec:{folder}/bot.py'),
                   **{name: player_code.read_player(name) for name in ('random', 'ab1')}}
     as_function = {**as_program, 'bot': player_code.read_player(f'{folder}/bot.py:player')}
-    records = play_runs(tmp_path, level, [(as_program, None), (as_function, None)])
+    records = play_runs(tmp_path, level, [(as_program, None), (as_function, None)],
+                        timeout=5)  # no player hangs: a limit no busy machine runs out
     assert [outcome(record) for record in records[0]] == [outcome(r) for r in records[1]]
     assert len(records[0]) == 6 and all(r.termination == referee.NORMAL for r in records[0])
     bot_games = [record for record in records[0] if 'bot' in (record.first, record.second)]

@@ -97,23 +97,23 @@ def test_a_gauntlet_plays_one_player_against_each_other(tmp_path):
 
 def test_a_killed_run_resumes_to_every_game_exactly_once(tmp_path):
     """Kill a run hard part-way, resume it, and compare with an uninterrupted run."""
-    options = ['--players', 'random,ab1,ab2', '--variants', 'simple-nim', '--games', '40',
+    options = ['--players', 'random,ab1,ab2', '--variants', 'simple-nim', '--games', '20',
                '--openings', '2', '--jobs', '2']
     db = str(tmp_path / 'run.sqlite')
     process = subprocess.Popen([sys.executable, 'tournament.py', *options, '--db', db], cwd=ROOT,
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        while _stored(db) < 30 and process.poll() is None:
+        while _stored(db) < 10 and process.poll() is None:
             time.sleep(0.01)
     finally:
         process.send_signal(signal.SIGKILL)
         process.wait()
-    assert 0 < _stored(db) < 240, 'the run was not killed part-way; make it longer'
+    assert 0 < _stored(db) < 120, 'the run was not killed part-way; make it longer'
     tournament(*options, '--db', db, '--resume', '--json', str(tmp_path / 'resumed.json'))
     tournament(*options, '--json', str(tmp_path / 'whole.json'))
     with sqlite3.connect(db) as connection:
         indexes = [row[0] for row in connection.execute('SELECT "index" FROM games')]
-    assert sorted(indexes) == list(range(240))
+    assert sorted(indexes) == list(range(120))
     assert games_of(tmp_path / 'resumed.json') == games_of(tmp_path / 'whole.json')
 
 
@@ -197,6 +197,36 @@ def _children(pid):
     return found
 
 
+def _workers(pid):
+    """The workers of a tournament process: its children forked from it, which have
+    its command line, unlike its jail servers (Linux)."""
+    def command(pid):
+        with open(f'/proc/{pid}/cmdline', 'rb') as file:
+            return file.read()
+    found = []
+    for child in _children(pid):
+        try:
+            if command(child) == command(pid):
+                found.append(child)
+        except OSError:  # ended meanwhile
+            pass
+    return found
+
+
+def _jails(pid, server=False):
+    """The jails below a process: the processes a jail server forked (Linux)."""
+    try:
+        with open(f'/proc/{pid}/cmdline', 'rb') as file:
+            here = b'jail_server_main.py' in file.read()
+        children = _children(pid)
+    except OSError:  # ended meanwhile
+        return []
+    found = [pid] if server and here else []
+    for child in children:
+        found += _jails(child, here)
+    return found
+
+
 @pytest.mark.skipif(not os.path.isdir('/proc/self/task'), reason='needs Linux /proc')
 @pytest.mark.parametrize('second', ['ab1', f'{HOSTILE}:stubborn'])
 def test_the_workers_of_a_killed_run_end_too(tmp_path, second):
@@ -208,14 +238,17 @@ def test_the_workers_of_a_killed_run_end_too(tmp_path, second):
                                 '--move-timeout', '60', '--db', db], cwd=ROOT,
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 60  # the workers start late on a busy machine
-    while len(_children(process.pid)) < 2 and process.poll() is None \
+    while len(_workers(process.pid)) < 2 and process.poll() is None \
             and time.monotonic() < deadline:
         time.sleep(0.05)
+    while 'stubborn' in second and process.poll() is None and time.monotonic() < deadline \
+            and not all(len(_jails(worker)) >= 2 for worker in _workers(process.pid)):
+        time.sleep(0.05)  # each worker's game under way, in two jails
     if 'stubborn' in second:
-        time.sleep(1)  # each worker's game under way: the stubborn player hangs in it
+        time.sleep(0.2)  # the stubborn player hangs in its move
     while _stored(db) < 10 and process.poll() is None and 'stubborn' not in second:
         time.sleep(0.01)
-    workers = _children(process.pid)
+    workers = _workers(process.pid)
     process.send_signal(signal.SIGKILL)
     process.wait()
     assert len(workers) == 2
@@ -268,6 +301,7 @@ def test_a_db_of_another_program_is_refused_and_left_as_it_was(tmp_path):
     assert done.stderr.count('\n') == 1 and db.read_bytes() == before
 
 
+@pytest.mark.skipif(not os.path.isdir('/proc/self/task'), reason='needs Linux /proc')
 def test_ctrl_c_while_players_load_stops_at_once(tmp_path):
     path = tmp_path / 'slow.py'
     path.write_text('import time\ntime.sleep(60)\n'
@@ -275,7 +309,11 @@ def test_ctrl_c_while_players_load_stops_at_once(tmp_path):
     process = subprocess.Popen([sys.executable, 'tournament.py', '--players', f'random,{path}'],
                                cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                text=True)
-    time.sleep(1.5)
+    deadline = time.monotonic() + 60  # the players' jails start late on a busy machine
+    while not _jails(process.pid) and process.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert _jails(process.pid), 'no player was loading'
+    time.sleep(0.2)  # the slow player's jail is loading it
     process.send_signal(signal.SIGINT)
     out, err = process.communicate(timeout=8)
     assert process.returncode == 130 and 'Traceback' not in err and out == ''
