@@ -1,6 +1,8 @@
-"""Let the tests import the project and their shared theory module from a plain
-checkout, and mark as slow the modules whose tests play whole tournaments in jails,
-so that `python -m pytest -q -m 'not slow'` runs the rest alone, in seconds."""
+"""Let the tests, each in the folder of the package it tests, import the project and
+the modules they share from this folder (places, theory, jails, command_line, the
+hostile and prying players, browser), and mark as slow the modules whose tests play
+whole tournaments in jails, so that `python -m pytest -q -m 'not slow'` runs the
+rest alone, in seconds."""
 
 import os
 import sys

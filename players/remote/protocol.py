@@ -4,7 +4,7 @@ each message the referee sends, typed, and the reading of each answer, in one pl
 The referee sends Start and the program answers READY; before each of its moves
 the referee sends a MoveRequest and the program answers {"move": M}, M one of the
 legal moves; at the end the referee sends End and closes the program's input.
-docs/protocol.md gives a whole game, which tests/test_programs.py replays against
+docs/protocol.md gives a whole game, which tests/remote/test_programs.py replays against
 these messages and against the reference client (players/program_client.py).
 Nothing a program sends is run, compared or called: an answer is read as plain
 JSON, and a move is looked up among the referee's own legal moves."""

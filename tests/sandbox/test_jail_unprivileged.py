@@ -9,10 +9,10 @@ import subprocess
 import tempfile
 
 import pytest
+from places import ROOT
 
 from players.sandbox import jail
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PYTHON = '/usr/bin/python3'
 PROBE = '''import os
 

@@ -12,10 +12,10 @@ import sysconfig
 import textwrap
 
 import pytest
+from places import ROOT
+from jails import LEVELS
 
-from players.sandbox import jail
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def documented_pyproject():
@@ -156,9 +156,6 @@ SKIPPED = [f'aima-games: skipped the entry "{entry}" ({group}) of the plugin cou
                ('ab2 = course_broken.copycat:player', 'aima_games.players',
                 "ValueError: the player name 'ab2' is already taken")]]
 
-LEVELS = ['process', pytest.param('bwrap', marks=pytest.mark.skipif(
-    jail.bwrap_problem() is not None, reason=f'bubblewrap cannot jail here: '
-                                             f'{jail.bwrap_problem()}'))]
 
 
 def write_files(folder, files):

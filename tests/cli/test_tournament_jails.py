@@ -10,10 +10,10 @@ import sys
 import textwrap
 
 import pytest
+from places import ROOT
 
 from players.sandbox import jail
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HOSTILE = os.path.join(ROOT, 'tests', 'hostile_players.py')
 SMALL = ['--variants', 'nim(piles=(2, 3))', '--move-timeout', '2', '--jobs', '2']
 ADOPTING = textwrap.dedent('''

@@ -9,6 +9,7 @@ import random
 from collections.abc import Mapping
 
 import pytest
+from places import ROOT
 
 import variants
 from games import Fig52Game, Nim, StochasticGame
@@ -25,7 +26,6 @@ from players.grading.models import (NEVER_PRUNES, NO_ALPHA, NO_BETA, NO_UPDATE, 
                                     STRICT, SWAPPED, AlphaBeta, EvaluatesByDefault, Minimax,
                                     MoverView, PastTheEnd)
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SETTINGS = grading.Settings(timeout=2, move_timeout=2)
 GAMES = grading.make_games(SETTINGS)
 CHECKS = grading.make_checks(SETTINGS, GAMES)

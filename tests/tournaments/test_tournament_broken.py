@@ -7,11 +7,11 @@ import json
 import os
 
 import pytest
+from jails import LEVELS
 
 import variants
 from command_line import run
 from games import referee
-from players.sandbox import jail
 from players.tournaments.match import Rules, play_scheduled_game
 from players.tournaments.schedule import ScheduledGame
 
@@ -38,9 +38,6 @@ BROKEN = {
 """The submissions that cannot play, and what their reasons say."""
 GOOD = {'random', 'alice', 'carol'}
 OPTIONS = ['--variants', 'simple-nim', '--openings', '1', '--seed', '7', '--jobs', '2']
-LEVELS = ['process', pytest.param('bwrap', marks=pytest.mark.skipif(
-    jail.bwrap_problem() is not None, reason=f'bubblewrap cannot jail here: '
-    f'{jail.bwrap_problem()}'))]
 
 
 def write_class(folder):

@@ -6,6 +6,7 @@ import sqlite3
 import textwrap
 
 import pytest
+from places import ROOT
 
 import variants
 from games import clock, referee
@@ -14,7 +15,6 @@ from players.sandbox import jail, jail_server
 from players.remote.jailed_player import JailedPlayer, Setup, TimeControl, event
 from players.remote.player_code import read_player
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OTHER_PLAYER = os.path.join(ROOT, 'tests', 'hostile_players.py')
 """Another player's file, readable by everyone on the machine."""
 NIM = 'nim(piles=(2, 3))'

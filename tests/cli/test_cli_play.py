@@ -3,11 +3,11 @@
 import os
 
 import pytest
+from places import ROOT
 
 import tournament
 from command_line import run
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def test_list_shows_players_and_variants():

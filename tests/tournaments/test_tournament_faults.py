@@ -2,21 +2,18 @@
 over a player that plays its first legal move, changes no other game, and leaves
 no process behind."""
 
-import contextlib
-import ctypes
 import os
-import time
 from dataclasses import replace
 from functools import partial
 
 import pytest
+from places import TESTS
+from jails import GENEROUS, VARIANT, outcome, round_robin, round_robins
 
 import players
 import variants
 from games import referee
-from players.sandbox import servers, jail_server
 from players.remote import player_code
-from players.remote.jailed_player import LOAD_SECONDS
 from players.tournaments.tournament import worker_silence
 from players.tournaments.match import Rules, play_scheduled_game
 from players.tournaments.runner import run
@@ -24,99 +21,19 @@ from players.tournaments.schedule import schedule
 from players.tournaments.store import Store
 from players.tournaments.workers import WorkerPool
 
-HOSTILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'hostile_players.py')
+HOSTILE = os.path.join(TESTS, 'hostile_players.py')
 TIMEOUT = 0.5
 """The move time limit of the runs of a player that hangs, which waits it out."""
-GENEROUS = 5.0
-"""The move time limit of the other runs: no player in them waits it out, and no
-player that answers at once runs it out, however busy the machine."""
-VARIANT = 'nim(piles=(2, 3))'
 OTHERS = ['random', 'ab2']
 ROOT = os.geteuid() == 0
-ORPHANS_SECONDS = 30
-"""The longest the processes a run started may take to end after it (well under a second)."""
 
 
 def spec(name):
     return f'{HOSTILE}:{name}'
 
 
-@contextlib.contextmanager
-def adopting_orphans():
-    """Make this process adopt every orphan of what it starts, wait for each to end
-    (the orphans of those that end meanwhile too), and fail if any process it
-    started (or that they started) is still alive ORPHANS_SECONDS after the end."""
-    earlier = set(jail_server._children())  # started by other tests, still ending
-    prctl = ctypes.CDLL(None).prctl
-    prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
-    try:
-        yield
-    finally:
-        servers.close_servers()  # this process's jail servers, and every jail they hold
-        deadline = time.monotonic() + ORPHANS_SECONDS
-        while True:  # processes killed as the run ended take a moment to go
-            alive = [pid for pid in jail_server._children()
-                     if pid not in earlier and not _reaped(pid)]
-            if not alive or time.monotonic() > deadline:
-                break
-            time.sleep(0.05)
-        prctl(36, 0, 0, 0, 0)
-    for pid in alive:
-        jail_server._kill_group(pid)
-        os.waitpid(pid, 0)
-    assert not alive, f'processes left after the run: {[_command(pid) for pid in alive]}'
-
-
-def _command(pid):
-    """Return a process's command line, for messages."""
-    with open(f'/proc/{pid}/cmdline', 'rb') as file:
-        return file.read().replace(b'\0', b' ').decode(errors='replace')
-
-
-def _reaped(pid):
-    """Reap a child that has ended; return False if it is still running."""
-    try:
-        return os.waitpid(pid, os.WNOHANG)[0] == pid
-    except ChildProcessError:
-        return True
-
-
-def tournament(tmp_path, codes, variant=VARIANT, jobs=2, sandbox='process', timeout=GENEROUS):
-    """Play a round robin of the players (name: PlayerCode); return the records."""
-    return tournaments(tmp_path, [codes], variant, jobs, sandbox, timeout)[0]
-
-
-def tournaments(tmp_path, runs, variant=VARIANT, jobs=2, sandbox='process', timeout=GENEROUS):
-    """Play a round robin of each set of players (name: PlayerCode) in runs, one
-    after the other on the same workers, each move within timeout seconds; return
-    each one's records."""
-    rules = Rules(move_timeout=timeout, sandbox=sandbox)
-    found = []
-    with adopting_orphans():
-        with WorkerPool(jobs, hard_timeout=2 * LOAD_SECONDS + timeout + 5) as executor:
-            for number, codes in enumerate(runs):
-                folder = tmp_path / str(number)
-                folder.mkdir(parents=True)
-                job = partial(play_scheduled_game, rules=rules, players=codes,
-                              make_game=variants.make, load_player=players.load_player)
-                store = Store(str(folder / 'games.sqlite'), {'test': True})
-                run(schedule(list(codes), [variant], 1, seed=0), job, executor, store,
-                    in_flight=2 * jobs)
-                found.append(list(store.records()))
-                store.close()
-    for records in found:
-        assert [record.index for record in records] == list(range(len(records)))
-    return found
-
-
 def codes_of(*specs):
     return {name: player_code.read_player(name) for name in specs}
-
-
-def outcome(record):
-    """What a game's result is, without its timings."""
-    return {key: getattr(record, key) for key in ('variant', 'first', 'second', 'score',
-                                                  'termination', 'forfeit', 'moves')}
 
 
 def points(records, name):
@@ -127,7 +44,7 @@ def points(records, name):
 @pytest.fixture(scope='module')
 def games_without_hostiles(tmp_path_factory):
     return [outcome(record)
-            for record in tournament(tmp_path_factory.mktemp('plain'), codes_of(*OTHERS))]
+            for record in round_robin(tmp_path_factory.mktemp('plain'), codes_of(*OTHERS))]
 
 
 with open(HOSTILE) as _file:
@@ -157,9 +74,9 @@ def test_a_hostile_player_gains_nothing_and_changes_no_other_game(tmp_path, name
     hostile = spec(name)
     timeout = TIMEOUT if FORFEITS.get(name, (None,))[0] == referee.TIMEOUT else GENEROUS
     if name in FORFEITS:  # it scores nothing (asserted below): no first-move run to compare with
-        [records] = tournaments(tmp_path, [codes_of(hostile, *OTHERS)], timeout=timeout)
+        [records] = round_robins(tmp_path, [codes_of(hostile, *OTHERS)], timeout=timeout)
     else:  # the first-move player first, on clean workers
-        as_first, records = tournaments(tmp_path, [
+        as_first, records = round_robins(tmp_path, [
             {hostile: player_code.read_player(spec('first')), **codes_of(*OTHERS)},
             codes_of(hostile, *OTHERS)], timeout=timeout)
     theirs = [outcome(r) for r in records if hostile not in (r.first, r.second)]
@@ -183,7 +100,7 @@ def test_a_hostile_player_gains_nothing_and_changes_no_other_game(tmp_path, name
 
 
 def test_nodes_that_players_report_are_totalled(tmp_path):
-    record = tournament(tmp_path, codes_of(spec('counts_nodes'), spec('first')))[0]
+    record = round_robin(tmp_path, codes_of(spec('counts_nodes'), spec('first')))[0]
     assert record.nodes_first == 10 * record.moves_first and record.nodes_second is None
 
 
@@ -194,13 +111,13 @@ def test_a_player_keeping_state_in_its_globals_plays_the_same_whatever_the_jobs(
         (tmp_path / str(jobs)).mkdir()
         codes = codes_of(spec('stateful'), spec('first'), spec('lucky'))
         runs.append([record.moves for record in
-                     tournament(tmp_path / str(jobs), codes, 'nim', jobs)])
+                     round_robin(tmp_path / str(jobs), codes, 'nim', jobs)])
     assert runs[0] == runs[1]
 
 
 def test_a_forfeit_on_a_later_move_keeps_the_moves_before_it(tmp_path):
     """The second player dies on its first move, after the first player's move."""
-    record = tournament(tmp_path, codes_of(spec('first'), spec('dies')))[0]
+    record = round_robin(tmp_path, codes_of(spec('first'), spec('dies')))[0]
     assert record.first == spec('first') and record.moves == [[1, 1]]
     assert record.forfeit == spec('dies') and record.score == 1
 
@@ -208,7 +125,7 @@ def test_a_forfeit_on_a_later_move_keeps_the_moves_before_it(tmp_path):
 def test_a_game_stored_twice_by_two_runs_on_one_file_is_kept_once(tmp_path):
     """Two runs resuming the same --db at once may both finish a game; the first record stays."""
     (tmp_path / 'played').mkdir()
-    record = tournament(tmp_path / 'played', codes_of(spec('first'), spec('lucky')))[0]
+    record = round_robin(tmp_path / 'played', codes_of(spec('first'), spec('lucky')))[0]
     store = Store(str(tmp_path / 'shared.sqlite'), {'test': True})
     store.add(record)
     store.add(replace(record, score=1 - record.score))

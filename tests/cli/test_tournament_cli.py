@@ -9,12 +9,12 @@ import sys
 import time
 
 import pytest
+from places import ROOT
 
 import tournament as command
 from command_line import run
 from players.cli import check_options
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HOSTILE = os.path.join(ROOT, 'tests', 'hostile_players.py')
 SMALL = ['--players', 'random,ab1,ab2', '--variants', 'nim(piles=(2, 3))', 'simple-nim',
          '--move-timeout', '5']

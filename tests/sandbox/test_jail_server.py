@@ -8,6 +8,8 @@ import os
 import time
 
 import pytest
+from places import TESTS
+from jails import BWRAP_PROBLEM, LEVELS, adopting_orphans, round_robin
 
 import players
 import tournament
@@ -17,14 +19,9 @@ from players.sandbox import jail, servers
 from players.remote import player_code
 from players import grading
 
-from test_tournament_faults import adopting_orphans, tournament as round_robin
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-PRYING = os.path.join(HERE, 'prying_players.py')
-STUDENTS = os.path.join(HERE, 'students')
-BWRAP_PROBLEM = jail.bwrap_problem()
-LEVELS = ['process', pytest.param('bwrap', marks=pytest.mark.skipif(
-    BWRAP_PROBLEM is not None, reason=f'bubblewrap cannot jail here: {BWRAP_PROBLEM}'))]
+PRYING = os.path.join(TESTS, 'prying_players.py')
+STUDENTS = os.path.join(TESTS, 'students')
 
 
 def prying(name):

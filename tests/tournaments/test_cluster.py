@@ -14,6 +14,8 @@ import time
 from functools import partial
 
 import pytest
+from places import ROOT
+from jails import adopting_orphans
 
 import players
 import variants
@@ -25,9 +27,7 @@ from players.tournaments.schedule import schedule
 from players.tournaments.store import Store
 from players.tournaments.workers import WorkerPool
 import command_line
-from test_tournament_faults import adopting_orphans
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HOSTILE = os.path.join(ROOT, 'tests', 'hostile_players.py')
 QUIET = dict(cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 needs_dask = pytest.mark.skipif(importlib.util.find_spec('distributed') is None,

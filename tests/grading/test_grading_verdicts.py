@@ -7,12 +7,12 @@ of its reach."""
 import os
 
 import pytest
+from places import TESTS
 
 from players.sandbox import jail
 from players import grading
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-STUDENTS = os.path.join(HERE, 'students')
+STUDENTS = os.path.join(TESTS, 'students')
 SETTINGS = grading.Settings(timeout=2, move_timeout=2, sandbox='process')
 GAMES = grading.make_games(SETTINGS)
 CHECKS = grading.make_checks(SETTINGS, GAMES)

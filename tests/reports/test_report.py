@@ -2,13 +2,13 @@
 the game records in the store, and the games and replay commands."""
 
 import json
-import os
 import sqlite3
 import subprocess
 import sys
 from dataclasses import replace
 
 import pytest
+from places import ROOT
 
 from games import ConnectFour, Nim, TicTacToe
 from players.reports import text_report, standings
@@ -19,7 +19,6 @@ from players.tournaments.record import GameRecord
 from players.tournaments.store import Store
 import command_line
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def run(*args, check=True):

@@ -11,16 +11,13 @@ import sys
 import zipfile
 
 import pytest
+from jails import LEVELS
 
 from command_line import run
 from players import grading
 from players.sandbox import jail
 from players.grading import reference as surveying
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-BWRAP_PROBLEM = jail.bwrap_problem()
-LEVELS = ['process', pytest.param('bwrap', marks=pytest.mark.skipif(
-    BWRAP_PROBLEM is not None, reason=f'bubblewrap cannot jail here: {BWRAP_PROBLEM}'))]
 jail.prepare_jailer()
 
 SOLUTION = '''

@@ -6,6 +6,7 @@ import math
 import os
 
 import pytest
+from places import TESTS
 
 import tournament
 from games import referee
@@ -13,7 +14,7 @@ from players.sandbox import jail
 from players.tournaments import sprt
 from players.tournaments.record import GameRecord
 
-HOSTILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'hostile_players.py')
+HOSTILE = os.path.join(TESTS, 'hostile_players.py')
 
 # A small table of results: 12 pairs, by the player's points in the pair (0, ½, 1, 1½, 2).
 COUNTS = [1, 2, 4, 3, 2]

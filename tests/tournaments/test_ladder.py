@@ -6,10 +6,11 @@ import os
 import sqlite3
 
 import pytest
+from places import TESTS
 
 import tournament
 
-HOSTILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'hostile_players.py')
+HOSTILE = os.path.join(TESTS, 'hostile_players.py')
 OPTIONS = ['--variants', 'simple-nim', 'nim(piles=(2, 3))', '--openings', '1', '--jobs', '2',
            '--move-timeout', '5', '--sandbox', 'process']
 LUCKY = 'import random\n\ndef player(game, state):\n    return random.choice(game.actions(state))\n'

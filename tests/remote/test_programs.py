@@ -12,6 +12,8 @@ from dataclasses import replace
 from functools import partial
 
 import pytest
+from places import ROOT
+from jails import LEVELS, adopting_orphans, outcome
 
 import players
 import tournament
@@ -28,13 +30,8 @@ from players.tournaments.runner import run
 from players.tournaments.schedule import schedule
 from players.tournaments.store import Store
 from players.tournaments.workers import WorkerPool
-from test_tournament_faults import adopting_orphans, outcome
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CLIENT = os.path.join(ROOT, 'players', 'program_client.py')
-LEVELS = ['process', pytest.param('bwrap', marks=pytest.mark.skipif(
-    jail.bwrap_problem() is not None, reason=f'bubblewrap cannot jail here: '
-                                             f'{jail.bwrap_problem()}'))]
 TIMEOUT = 0.5
 LINGERING = 'sleep 1234.5'
 """The command line of the process the forking program hides, unique to this test."""

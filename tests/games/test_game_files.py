@@ -12,9 +12,10 @@ import textwrap
 import zipfile
 
 import pytest
+from places import TESTS
 
 from command_line import run
-from test_tournament_broken import LEVELS
+from jails import LEVELS
 
 KONANE = '''\
 """Konane on a small board: jump an enemy stone into the empty square beyond it."""
@@ -105,7 +106,7 @@ class GameOfNim(Game):
 STUDENT = ('import random\n\n\ndef player(game, state):\n'
            '    return random.choice(game.actions(state))\n')
 PLAYERS = 'random,ab2,mcts(N=30),{student}'
-STUDENTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'students')
+STUDENTS = os.path.join(TESTS, 'students')
 
 
 @pytest.fixture

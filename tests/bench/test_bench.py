@@ -14,12 +14,12 @@ import sys
 import time
 
 import pytest
+from places import ROOT
 
 from games import ConnectFour, Nim, TicTacToe
 from players.bench import speed as bench
 from command_line import run
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BENCHMARKS = sorted(os.path.relpath(path, ROOT) for path in
                     glob.glob(os.path.join(ROOT, 'players', 'bench', 'benchmark_*.py')))
 """The benchmark scripts, run by hand and by no other test."""

@@ -13,13 +13,13 @@ import sys
 import zipfile
 
 import pytest
+from places import ROOT
 
 import variants
 from players.grading import treedraw
 from players.grading import CaseError, load_cases
 import command_line
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 STUDENTS = os.path.join(ROOT, 'tests', 'students')
 FAST = ['--timeout', '1', '--move-timeout', '1', '--sandbox', 'process']
 

@@ -29,13 +29,13 @@ import tempfile
 import zlib
 
 import pytest
+from places import ROOT
 
 from command_line import run
 from games import referee
-from test_tournament_broken import LEVELS, OPTIONS
-from test_tournament_faults import adopting_orphans
+from jails import LEVELS, adopting_orphans
+from test_tournament_broken import OPTIONS
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BOOK = {pile: 1 + pile * 7 % 3 if pile > 3 else pile for pile in range(1, 13)}
 """Carol's opening book: how many counters she takes from a pile of simple-nim."""
 FIRST_MOVE = 'def player(game, state):\n    return game.actions(state)[0]\n'

@@ -7,12 +7,13 @@ import os
 import shutil
 
 import pytest
+from places import TESTS
 
 import tournament
 from command_line import run
 from players.cli import course
 
-STUDENTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'students')
+STUDENTS = os.path.join(TESTS, 'students')
 FIRST_MOVE = 'def player(game, state):\n    return game.actions(state)[0]\n'
 LAST_MOVE = 'def player(game, state):\n    return game.actions(state)[-1]\n'
 COURSE = '''\

@@ -12,14 +12,13 @@ import tempfile
 import time
 
 import pytest
+from places import ROOT
 
 from players.sandbox import jail
 from players.tournaments.workers import WorkerLost, WorkerPool
 
-from test_jail_server import LEVELS
-from test_tournament_faults import adopting_orphans
+from jails import LEVELS, adopting_orphans
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIRST = os.path.join(ROOT, 'tests', 'hostile_players.py') + ':first'
 PLAYERS = ['--players', f'random,ab1,{FIRST}', '--variants', 'simple-nim']
 """Registry players, jailed at the process level, and a file player, at the level asked."""

@@ -7,12 +7,12 @@ import os
 import shutil
 
 import pytest
+from places import TESTS
 
 from command_line import run
 from players.grading.loading import LoadError, read_submission
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-SEARCH = os.path.join(HERE, 'students', 'cutoff_correct.py')
+SEARCH = os.path.join(TESTS, 'students', 'cutoff_correct.py')
 MINE = '''import json
 import os
 
