@@ -5,6 +5,7 @@ game's outcome without its timings."""
 import contextlib
 import ctypes
 import os
+import sqlite3
 import time
 from functools import partial
 
@@ -106,3 +107,12 @@ def outcome(record):
     """What a game's result is, without its timings."""
     return {key: getattr(record, key) for key in ('variant', 'first', 'second', 'score',
                                                   'termination', 'forfeit', 'moves')}
+
+
+def stored(db):
+    """How many games a run's --db file holds so far (0 before it has any)."""
+    try:
+        with sqlite3.connect(f'file:{db}?mode=ro', uri=True) as connection:
+            return connection.execute('SELECT COUNT(*) FROM games').fetchone()[0]
+    except sqlite3.Error:
+        return 0

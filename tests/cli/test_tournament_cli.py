@@ -9,6 +9,7 @@ import sys
 import time
 
 import pytest
+from jails import stored
 from places import ROOT
 
 import tournament as command
@@ -103,27 +104,18 @@ def test_a_killed_run_resumes_to_every_game_exactly_once(tmp_path):
     process = subprocess.Popen([sys.executable, 'tournament.py', *options, '--db', db], cwd=ROOT,
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        while _stored(db) < 10 and process.poll() is None:
+        while stored(db) < 10 and process.poll() is None:
             time.sleep(0.01)
     finally:
         process.send_signal(signal.SIGKILL)
         process.wait()
-    assert 0 < _stored(db) < 120, 'the run was not killed part-way; make it longer'
+    assert 0 < stored(db) < 120, 'the run was not killed part-way; make it longer'
     tournament(*options, '--db', db, '--resume', '--json', str(tmp_path / 'resumed.json'))
     tournament(*options, '--json', str(tmp_path / 'whole.json'))
     with sqlite3.connect(db) as connection:
         indexes = [row[0] for row in connection.execute('SELECT "index" FROM games')]
     assert sorted(indexes) == list(range(120))
     assert games_of(tmp_path / 'resumed.json') == games_of(tmp_path / 'whole.json')
-
-
-def _stored(db):
-    """How many games the file holds so far."""
-    try:
-        with sqlite3.connect(f'file:{db}?mode=ro', uri=True) as connection:
-            return connection.execute('SELECT COUNT(*) FROM games').fetchone()[0]
-    except sqlite3.Error:
-        return 0
 
 
 def test_ctrl_c_stops_cleanly_and_keeps_the_finished_games(tmp_path):
@@ -134,11 +126,11 @@ def test_ctrl_c_stops_cleanly_and_keeps_the_finished_games(tmp_path):
                                 '--variants', 'simple-nim', '--games', '2000', '--db', db],
                                cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                text=True)
-    while _stored(db) < 10 and process.poll() is None:
+    while stored(db) < 10 and process.poll() is None:
         time.sleep(0.01)
     process.send_signal(signal.SIGINT)
     out, err = process.communicate(timeout=30)
-    kept = _stored(db)
+    kept = stored(db)
     assert process.returncode == 130 and 'Traceback' not in err
     assert f'Interrupted after {kept} of 4000 games' in err and '--resume' in err, err
     assert 10 <= kept < 4000
@@ -179,12 +171,12 @@ def test_an_unusable_db_is_refused_and_left_as_it_was(tmp_path):
 def test_a_db_holding_games_is_never_written_over(tmp_path):
     db = str(tmp_path / 'run.sqlite')
     tournament(*SMALL, '--db', db)
-    before = _stored(db)
+    before = stored(db)
     done = tournament(*SMALL, '--db', db)  # run again: a ladder, every game reused
     assert 'Games: 0 to play now, 12 reused' in done.stdout
     done = tournament(*SMALL, '--games', '2', '--db', db, '--resume', check=False)
     assert done.returncode == 2 and 'different tournament' in done.stderr
-    assert _stored(db) == before
+    assert stored(db) == before
     assert tournament(*SMALL, '--db', db, '--resume').stdout.startswith('Round robin')
 
 
@@ -246,7 +238,7 @@ def test_the_workers_of_a_killed_run_end_too(tmp_path, second):
         time.sleep(0.05)  # each worker's game under way, in two jails
     if 'stubborn' in second:
         time.sleep(0.2)  # the stubborn player hangs in its move
-    while _stored(db) < 10 and process.poll() is None and 'stubborn' not in second:
+    while stored(db) < 10 and process.poll() is None and 'stubborn' not in second:
         time.sleep(0.01)
     workers = _workers(process.pid)
     process.send_signal(signal.SIGKILL)

@@ -15,7 +15,7 @@ from functools import partial
 
 import pytest
 from places import ROOT
-from jails import adopting_orphans
+from jails import adopting_orphans, stored
 
 import players
 import variants
@@ -190,15 +190,6 @@ def games_of(path):
     """The JSON file's games, without their timings."""
     with open(path) as file:
         return [outcome(game) for game in json.load(file)['games']]
-
-
-def stored(db):
-    """How many games the file holds so far."""
-    try:
-        with sqlite3.connect(f'file:{db}?mode=ro', uri=True) as connection:
-            return connection.execute('SELECT COUNT(*) FROM games').fetchone()[0]
-    except sqlite3.Error:
-        return 0
 
 
 def descendants(pid):
