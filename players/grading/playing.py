@@ -14,7 +14,8 @@ from typing import Iterator
 import variants
 from games import Game, StochasticGame, referee
 from players.remote import program
-from players.remote.jailed_player import JailedPlayer, Setup, TimeControl, play_with_jails
+from players.remote.jailed_player import JailedPlayer, Setup, play_with_jails
+from players.remote.remote_player import RemotePlayer, TimeControl
 from players.remote.player_code import PlayerCode, ProgramCode
 from players.sandbox.jail import Limits
 from players.tournaments.match import play_opening
@@ -152,7 +153,7 @@ def _play(trial: PlayerTrial, fixture: Fixture) -> referee.PlayedGame:
 
 
 def _student(trial: PlayerTrial, name: str, game: Game, seat: int, seed: str, history: list,
-             timing: TimeControl) -> JailedPlayer:
+             timing: TimeControl) -> RemotePlayer:
     """Return the stand-in for the student's player in seat: its program, started
     for this game, or the player function of the file loaded in its session's jail."""
     if trial.program_code is not None:

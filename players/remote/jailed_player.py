@@ -15,7 +15,6 @@ time the player has; the jail answers {"move": ..., "stats": {"nodes": N}} or
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
@@ -26,29 +25,17 @@ from players.sandbox import folder_image
 from players.sandbox.allowed import AllowedPackages
 from players.sandbox.jail import Jail, JailError, JailTimeout, Limits
 from .plain_json import canonical, key, to_plain
-from .player_code import PlayerCode, ProgramCode
+from .player_code import PlayerCode
+from .remote_player import LOAD_SECONDS, RemotePlayer, TimeControl
 
 ENTRY = 'players.remote.serving:serve'
 """The jail's side of the protocol, run in each player's jail."""
-LOAD_SECONDS = 10.0
-"""Seconds a jail may take to start and load its player, besides any move's time."""
 IDLE_LIMIT = 32
 """The most jails of shipped players that a process keeps between games."""
 
 _idle: list = []
 """Jails of shipped players waiting in this process for their next game, as
 ((spec, limits), jail), oldest first."""
-
-
-@dataclass(frozen=True)
-class TimeControl:
-    """How much time each player has: a limit per move, and a game clock of base
-    seconds with increment seconds added after each move (a player whose clock
-    runs out forfeits on time)."""
-
-    move_seconds: float | None = None
-    base: float | None = None
-    increment: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -84,17 +71,13 @@ class Setup:
                 'game_source': game_files.message(self.game)}
 
 
-class JailedPlayer:
-    """A player function (game, state) -> move that asks a player in a jail.
+class JailedPlayer(RemotePlayer):
+    """A player function (game, state) -> move that asks a Python player in a jail.
 
     It sends the jail the events of a shared history that it has not seen, waits
     no longer than the player's time, and returns the referee's own legal move
     equal to the answer; anything else raises referee.Forfeit. Nothing the jail
     sends is run, compared or called: only JSON is read, and only as data."""
-
-    shipped_in_file_game = False
-    """Whether the player is this project's own, playing a game from a file: its
-    error is the game's code failing (see referee.GameFailed)."""
 
     def __init__(self, code: PlayerCode, setup: Setup, seed: str, history: list,
                  timing: TimeControl = TimeControl(), reuse: bool = False,
@@ -107,25 +90,20 @@ class JailedPlayer:
         in good order: it starts each game afresh, with a new seed, a new game and the
         player loaded anew by load_player (which, for a player whose moves depend
         on its clock, also empties the search engine's tables)."""
-        self.code: PlayerCode | ProgramCode = code
-        self.timing, self.history = timing, history
-        self.remaining = timing.base
-        self.stats: dict = {}
-        self.shipped_in_file_game = code.source is None and game_files.is_file_spec(setup.game)
+        in_file_game = code.source is None and game_files.is_file_spec(setup.game)
         # a shipped player may import what the game's own file does
-        shipped = code.source is None and not self.shipped_in_file_game
+        shipped = code.source is None and not in_file_game
         allowed = AllowedPackages() if shipped else setup.allowed
-        self.key = (code.spec, setup.limits, allowed) if reuse and code.source is None else None
-        waiting = [index for index, (key, _) in enumerate(_idle) if key == self.key]
-        if jail is not None:
-            self.jail = jail
-        elif waiting:
-            self.jail = _idle.pop(waiting[0])[1]
-        else:
+        kept = (code.spec, setup.limits, allowed) if reuse and code.source is None else None
+        waiting = [index for index, (key, _) in enumerate(_idle) if key == kept]
+        if jail is None and waiting:
+            jail = _idle.pop(waiting[0])[1]
+        elif jail is None:
             level = setup.level if code.source is not None else 'process'  # shipped: no bwrap
             image = folder_image.image_fd(code.files) if code.files else None
-            self.jail = Jail(ENTRY, level, setup.limits, setup.packages(), image, allowed)
-        self._ready = self._sound = False
+            jail = Jail(ENTRY, level, setup.limits, setup.packages(), image, allowed)
+        super().__init__(code, timing, history, jail)
+        self.shipped_in_file_game, self.key = in_file_game, kept
         self.jail.send({'setup': {**setup.message(), 'player': code.message(), 'seed': seed,
                                   'history': history}})
         self.seen = len(history)
@@ -161,39 +139,6 @@ class JailedPlayer:
         self._sound = True
         return move
 
-    def time_left(self) -> float | None:
-        """Return the seconds the player has for its next move (None: no limit)."""
-        return _smallest(self.timing.move_seconds, self.remaining)
-
-    def _exchange(self, request: dict, limit: float | None) -> Any:
-        """Send a request, wait at most limit seconds for the answer, take the time
-        off the player's clock and return the answer; a jail that fails to answer
-        in time, or as it should, is closed and its player forfeits."""
-        started = time.perf_counter()
-        self._sound = False  # until the answer is a legal move in time
-        try:
-            self.jail.send(request)
-            answer = self.jail.receive(limit)
-        except JailError as error:
-            self.close()
-            if isinstance(error, JailTimeout):
-                raise referee.Forfeit(referee.TIMEOUT, self._late(limit)) from None
-            raise referee.Forfeit(referee.ERROR, self._failure(error)) from None
-        self._charge(time.perf_counter() - started)
-        return answer
-
-    def _failure(self, error: JailError) -> str:
-        """Say how a jail failed to answer."""
-        return str(error)
-
-    def end(self, record: referee.PlayedGame) -> None:
-        """Tell the player how its game ended: a Python player is told nothing."""
-
-    def errors(self) -> str | None:
-        """Return what the player wrote on standard error, kept for the game's record:
-        None for a Python player, whose output is thrown away."""
-        return None
-
     def close(self) -> None:
         """End the player's game: kill the jail and everything in it, or, for a
         reusable jail whose every answer was sound, keep it for the next game."""
@@ -205,31 +150,12 @@ class JailedPlayer:
             _idle.pop(0)[1].close()
         self._sound = False
 
-    def _charge(self, seconds: float) -> None:
-        """Take a move's time off the game clock; raise Forfeit if it ran out."""
-        if self.remaining is None:
-            return
-        self.remaining -= seconds
-        if self.remaining < 0:
-            raise referee.Forfeit(referee.TIMEOUT, f'clock ran out ({self._control()})')
-        self.remaining += self.timing.increment
-
-    def _late(self, limit: float | None) -> str:
-        """Say why a player ran out of time."""
-        if self.timing.move_seconds is not None and limit == self.timing.move_seconds:
-            return f'no move within {limit:g} s'
-        return f'clock ran out ({self._control()})'
-
-    def _control(self) -> str:
-        """Return the time control as cutechess-cli writes it, such as '60+0.5'."""
-        return f'{self.timing.base:g}+{self.timing.increment:g}'
-
 
 def play_with_jails(game: Game, players: Sequence, history: list,
                     on_move: Callable | None = None, on_chance: Callable | None = None,
                     **options) -> referee.PlayedGame:
     """Play a game with referee.play(game, players, **options), some of the players
-    stand-ins for players in jails (JailedPlayer) that share history: each move
+    stand-ins for players in jails (RemotePlayer) that share history: each move
     and roll is added to it (then on_move or on_chance is told, as referee.play
     tells them), and at the end each stand-in is told how the game ended. The
     caller closes the stand-ins."""
@@ -245,7 +171,7 @@ def play_with_jails(game: Game, players: Sequence, history: list,
 
     record = referee.play(game, players, on_move=after_move, on_chance=after_roll, **options)
     for player in players:
-        if isinstance(player, JailedPlayer):
+        if isinstance(player, RemotePlayer):
             player.end(record)
     return record
 
@@ -272,12 +198,6 @@ def _shown(plain: Any, limit: int = 100) -> str:
     """Return a player's move as a short text."""
     text = repr(from_json(plain))
     return text if len(text) <= limit else text[:limit - 1] + '…'
-
-
-def _smallest(*limits: float | None) -> float | None:
-    """Return the smallest of the limits that are not None, or None."""
-    given = [limit for limit in limits if limit is not None]
-    return max(0.0, min(given)) if given else None
 
 
 def _stats(stats: Any) -> dict:

@@ -19,9 +19,10 @@ from games import game_files, referee
 from games.base import Game
 from players.sandbox.command_jail import CommandJail
 from players.sandbox.jail import JailError, JailTimeout
-from .jailed_player import LOAD_SECONDS, JailedPlayer, Setup, TimeControl, legal_move
+from .jailed_player import LOAD_SECONDS, JailedPlayer, Setup, legal_move
 from .plain_json import to_plain
 from .player_code import PlayerCode, ProgramCode
+from .remote_player import RemotePlayer, TimeControl
 from .protocol import (RESULTS, End, MoveRequest, ProtocolError, Start, TimeLimits, read_move,
                        read_ready)
 
@@ -33,7 +34,7 @@ ERRORS_SHOWN = 200
 
 def stand_in(code: PlayerCode | ProgramCode, setup: Setup, seed: str, history: list,
              timing: TimeControl = TimeControl(), *, game: Game, seat: int,
-             reuse: bool = False) -> JailedPlayer:
+             reuse: bool = False) -> RemotePlayer:
     """Return the trusted side's stand-in for a player in a jail, started for seat
     of game: a ProgramPlayer for a program, else a JailedPlayer (see both)."""
     if isinstance(code, ProgramCode):
@@ -46,10 +47,11 @@ def seed_number(seed: str) -> int:
     return int.from_bytes(hashlib.sha256(seed.encode()).digest()[:4], 'big') >> 1
 
 
-class ProgramPlayer(JailedPlayer):
+class ProgramPlayer(RemotePlayer):
     """A player function (game, state) -> move that asks a program in a jail, in
-    the protocol of players.remote.protocol, keeping its clock as a JailedPlayer
-    does. A program is started for one game: its jail is killed at the game's end."""
+    the protocol of players.remote.protocol, keeping its clock as every
+    RemotePlayer does. A program is started for one game: its jail is killed at the
+    game's end."""
 
     code: ProgramCode
     jail: CommandJail
@@ -58,12 +60,9 @@ class ProgramPlayer(JailedPlayer):
                  timing: TimeControl = TimeControl(), *, game: Game, seat: int):
         """Start the program in a jail of setup's level and limits and send it the
         start of its game; history is the list of events the referee keeps adding to."""
-        self.code, self.timing, self.history = code, timing, history
-        self.remaining = timing.base
-        self.stats: dict = {}
-        self.key = None
-        self._ready = self._sound = self._told = False
-        self.jail = CommandJail(code.argv, setup.level, setup.limits, code.folders, code.workdir)
+        super().__init__(code, timing, history, CommandJail(code.argv, setup.level, setup.limits,
+                                                             code.folders, code.workdir))
+        self._told = False
         named = setup.game if game_files.is_file_spec(setup.game) else repr(game)
         limits = TimeLimits(timing.move_seconds, timing.base, timing.increment)
         self.jail.send(Start(named, seat, referee.seats_of(game)[seat], limits,
@@ -116,10 +115,6 @@ class ProgramPlayer(JailedPlayer):
     def errors(self) -> str:
         """Return what the program wrote on standard error (its last few KB)."""
         return self.jail.errors()
-
-    def close(self) -> None:
-        """Kill the program's jail and everything in it."""
-        self.jail.close()
 
     def _failure(self, error: JailError) -> str:
         """Say how the program failed to answer, with the end of its standard error."""

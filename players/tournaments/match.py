@@ -13,9 +13,9 @@ from games.stochastic import is_chance_node
 from players.remote import program
 from players.sandbox.allowed import allowed_packages
 from players.sandbox.jail import Limits
-from players.remote.jailed_player import (LOAD_SECONDS, JailedPlayer, Setup, TimeControl,
-                                          event, play_with_jails)
+from players.remote.jailed_player import LOAD_SECONDS, Setup, event, play_with_jails
 from players.remote.player_code import PlayerCode, ProgramCode
+from players.remote.remote_player import RemotePlayer, TimeControl
 from .record import FIRST, SECOND, GameRecord
 from .schedule import ScheduledGame
 from .workers import heartbeat
@@ -99,7 +99,7 @@ def play_scheduled_game(spec: ScheduledGame, rules: Rules,
     setup = Setup(spec.variant, make_game, load_player, rules.sandbox,
                   Limits(memory_mb=rules.memory_mb), allowed_packages(rules.allow))
     seats = referee.seats_of(game)
-    jailed: list[JailedPlayer] = []
+    jailed: list[RemotePlayer] = []
     try:
         for seat, name in enumerate((spec.first, spec.second)):
             jailed.append(program.stand_in(players[name], setup, spec.player_seed(seat),
