@@ -37,7 +37,7 @@ from players import load_player  # noqa: E402
 from players.remote import program  # noqa: E402
 from players.remote.jailed_player import Setup, event  # noqa: E402
 from players.remote.player_code import read_code, read_player  # noqa: E402
-from players.sandbox import jail  # noqa: E402
+from players.sandbox import levels  # noqa: E402
 from players.sandbox.allowed import allowed_packages  # noqa: E402
 
 PLAYERS = ','.join(['random', 'minimax', 'perfect'] + [f'ab{n}' for n in range(1, 21)] + ['mcts'])
@@ -152,7 +152,7 @@ def class_workload(baseline: str | None, repeat: int) -> list[list]:
         workload = ['--players', ','.join(specs + ['random', 'ab2']), *CLASS_VARIANTS]
         runs = {f'this tree, {level}': ([*workload, '--sandbox', level], ROOT)
                 for level in ('bwrap', 'process')
-                if level == 'process' or jail.bwrap_problem() is None}
+                if level == 'process' or levels.bwrap_problem() is None}
         with worktree(baseline, folder) as old:
             if baseline is not None and old is not None:
                 runs = {baseline: (workload, old), **runs}
@@ -195,7 +195,7 @@ def class_folders(repeat: int) -> None:
             folders.append(submission)
         runs = {}
         for level in ('bwrap', 'process'):
-            if level == 'process' or jail.bwrap_problem() is None:
+            if level == 'process' or levels.bwrap_problem() is None:
                 for kind, specs in (('files', files), ('folders', folders)):
                     runs[level, kind] = (['--players', ','.join(specs + ['random', 'ab2']),
                                           *CLASS_VARIANTS, '--sandbox', level], ROOT)
@@ -228,7 +228,7 @@ def allowed_import(count: int = 100) -> None:
         print(f'a jail that imports numpy (allowed) beside one that does not, median of {count} '
               'starts in turns:')
         for level in ('bwrap', 'process'):
-            if level == 'bwrap' and jail.bwrap_problem() is not None:
+            if level == 'bwrap' and levels.bwrap_problem() is not None:
                 continue
             setup = Setup('nim', variants.make, load_player, level, allowed=allowed)
             costs: dict = {label: [] for label in paths}
@@ -300,7 +300,7 @@ def jail_costs(count: int = 200) -> None:
         kinds = {'registry player (process)': ('random', 'process'),
                  'file player (process)': (path, 'process'),
                  'program (process)': (program_path, 'process')}
-        if jail.bwrap_problem() is None:
+        if levels.bwrap_problem() is None:
             kinds['file player (bwrap)'] = (path, 'bwrap')
             kinds['program (bwrap)'] = (program_path, 'bwrap')
         print(f'jail start-up (start, load the player or start the program, kill), median of '

@@ -18,7 +18,7 @@ import players
 import variants
 from games import game_files
 from games.base import Game
-from players.sandbox import jail
+from players.sandbox import levels
 from players.tournaments import entrants, naming
 from players.remote.jailed_player import Setup
 from players.remote.player_code import FolderLimits, PlayerCode, ProgramCode
@@ -90,7 +90,7 @@ def sandbox_level(requested: str) -> str:
     """Return the jail level to use, or raise a UsageError saying why the requested
     one cannot be had."""
     with usage_errors():
-        return jail.resolve_level(requested)
+        return levels.resolve(requested)
 
 
 new_setup = functools.partial(Setup, make_game=variants.make, load_player=players.load_player)

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import variants
 from players.sandbox.jail import Limits
-from players.sandbox.jail import describe as describe_level
+from players.sandbox.levels import LEVELS
 from players.remote.player_code import FolderLimits
 
 from .cases import SEARCH_FUNCTIONS
@@ -75,7 +75,7 @@ class Settings:
                      f'move of the player, {self.player_budget:g} s for the games of the player '
                      'checks (a slow player is judged on fewer)' if self.functions else '')
         return '; '.join(filter(None, (functions, game,
-                                       f'jail: {describe_level(self.sandbox)}{anchored}')))
+                                       f'jail: {LEVELS[self.sandbox].isolation()}{anchored}')))
 
     def limits(self) -> Limits:
         """The limits of the student's jail."""

@@ -13,7 +13,7 @@ import sys
 from dataclasses import dataclass
 
 from players.player_spec import DEFAULT_ENTRY, PROGRAM_PREFIX, Kind, PlayerSpec, parse_spec
-from players.sandbox.command_jail import PROGRAM_PATH
+from players.sandbox.confine import PROGRAM_PATH
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ import textwrap
 from typing import Iterable
 
 from . import standings
-from players.sandbox import jail
+from players.sandbox.levels import LEVELS
 from games.referee import NORMAL
 from players.tournaments.results import OVERALL, Results
 
@@ -62,7 +62,7 @@ def header_details(settings: dict) -> str:
     lines = textwrap.wrap('Variants: ' + ', '.join(settings['variants']), WIDTH,
                           subsequent_indent='  ', break_on_hyphens=False)
     if 'sandbox' in settings:  # runs stored before jails had no sandbox
-        lines.append(f'Jails: {jail.describe(settings["sandbox"])}')
+        lines.append(f'Jails: {LEVELS[settings["sandbox"]].isolation()}')
         lines.append(f'Time: {time_control(settings)}')
     return '\n'.join(lines)
 

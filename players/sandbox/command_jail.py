@@ -14,8 +14,8 @@ import time
 from typing import Any, Sequence
 
 from .jail import Jail, JailDied, JailGarbled, Limits
-from .servers import ServerLost, bwrap_options, server
-from .confine import PROGRAM_PATH
+from .levels import LEVELS
+from .servers import ServerLost, server
 
 ERRORS_LIMIT = 4096
 """The most bytes of a program's standard error kept: the last ones it wrote."""
@@ -37,19 +37,14 @@ class CommandJail(Jail):
 
     def __init__(self, argv: Sequence[str], level: str = 'process', limits: Limits = Limits(),
                  folders: Sequence[str] = (), workdir: str | None = None):
-        if level not in ('process', 'bwrap') or not argv:
+        if level not in LEVELS or not argv:
             raise ValueError(f'a command jail needs a command and a level, got {level!r}, {argv!r}')
-        if level == 'bwrap':
-            command = bwrap_options(folders, PROGRAM_PATH, workdir or '/tmp', server=False)
-            command += list(argv)
-        else:
-            command = list(argv)
+        command, runs_in = LEVELS[level].program_command(argv, folders, workdir)
         self.server = server('process', ())  # exec leaves nothing of it
         request_read, self._request = os.pipe()
         self._answer, answer_write = os.pipe()
         self._errors, errors_write = os.pipe()
-        job = {'command': command, 'workdir': None if level == 'bwrap' else workdir,
-               'level': level}
+        job = {'command': command, 'workdir': runs_in, 'level': level}
         try:
             self.pid = self.server.start(job, limits, (request_read, answer_write, errors_write))
         except ServerLost:

@@ -30,11 +30,9 @@ nothing the jail sends is ever unpickled, compared or called by the trusted side
 
 from __future__ import annotations
 
-import functools
 import json
 import os
 import select
-import shutil
 import signal
 import time
 from dataclasses import dataclass
@@ -42,10 +40,9 @@ from typing import Any, Sequence
 
 from . import confine
 from .allowed import AllowedPackages
-from .servers import SERVER_START_SECONDS, ServerLost, forget, server
+from .levels import LEVELS
+from .servers import ServerLost, server
 
-LEVELS = ('auto', 'bwrap', 'process')
-"""The sandbox levels a user may ask for; 'auto' is bwrap where it works, else process."""
 MESSAGE_LIMIT = 1 << 16
 """The most bytes of one message from a jail; a longer one is garbage."""
 
@@ -95,14 +92,14 @@ class Jail:
     def __init__(self, entry: str, level: str = 'process', limits: Limits = Limits(),
                  packages: Sequence[str] = (), image: int | None = None,
                  allowed: AllowedPackages = AllowedPackages()):
-        """Start the jail. level is 'process' or 'bwrap' (see resolve_level);
+        """Start the jail. level is one of levels.LEVELS (see levels.resolve);
         packages are the packages of this project the jail may import (nothing
         else of the project is there to import: not the other packages, nor the
         parent package of a subpackage named), and allowed the installed packages
         it may import; image, a submission's folder image (players.sandbox.folder_image),
         is unpacked read-only in the jail, its working folder. Raises ServerLost if
         the jail server cannot start one."""
-        if level not in ('process', 'bwrap'):
+        if level not in LEVELS:
             raise ValueError(f'unknown jail level {level!r}')
         self.server = server(level, tuple(packages), allowed)
         request_read, self._request = os.pipe()
@@ -198,48 +195,6 @@ class Jail:
             number = os.WTERMSIG(status)
             return f'its process was killed by {signal.Signals(number).name}'
         return f'its process exited with status {os.WEXITSTATUS(status)}'
-
-
-def resolve_level(requested: str) -> str:
-    """Return the jail level to use for a requested one: 'auto' is 'bwrap' where
-    bubblewrap is installed and works, otherwise 'process'. Raise ValueError for
-    'bwrap' where it does not work, saying why."""
-    if requested not in LEVELS:
-        raise ValueError(f'unknown sandbox {requested!r}; choose one of {", ".join(LEVELS)}')
-    if requested == 'process':
-        return 'process'
-    problem = bwrap_problem()
-    if problem is None:
-        return 'bwrap'
-    if requested == 'bwrap':
-        raise ValueError(f'--sandbox bwrap: {problem}')
-    return 'process'
-
-
-@functools.lru_cache(maxsize=None)
-def bwrap_problem() -> str | None:
-    """Return why bubblewrap cannot jail players here, or None if it can: a jail
-    server is started inside it and asked for a jail, as a tournament would (a
-    server for no packages, which imports none, so the probe is quick)."""
-    if shutil.which('bwrap') is None:
-        return 'bubblewrap is not installed (apt-get install bubblewrap)'
-    try:
-        with Jail('players.sandbox.jail_server:probe', 'bwrap', packages=()) as probe:
-            answer = probe.receive(SERVER_START_SECONDS)
-    except (ServerLost, JailError) as error:
-        return f'bwrap does not work here: {error}'
-    finally:
-        forget('bwrap', ())
-    return None if answer == {'probe': True} else f'bwrap does not work here: {answer}'
-
-
-def describe(level: str) -> str:
-    """Return a short line saying what a jail level isolates, for headers."""
-    if level == 'bwrap':
-        return 'bwrap (own namespaces, no network, read-only system, private /tmp)'
-    if os.geteuid() == 0:
-        return 'process (own process and user, OS limits, read-only system, private home)'
-    return 'process (own process, OS limits; same user, no filesystem isolation)'
 
 
 def prepare_jailer() -> None:

@@ -67,7 +67,7 @@ def main(control_fd: int, level: str, packages: Sequence[str], uid_base: int,
     a view of the system (see players.sandbox.confine.build_view; view gives what it
     shows besides the system and the server's folder). The installed modules
     allowed are imported with the project's packages; a server for no packages
-    only answers a probe (see players.sandbox.jail.bwrap_problem) and imports nothing.
+    only answers a probe (see players.sandbox.levels.bwrap_problem) and imports nothing.
     (players.sandbox.jail_server_main calls it.)"""
     if packages:
         preload(packages, allowed)
@@ -91,7 +91,7 @@ def main(control_fd: int, level: str, packages: Sequence[str], uid_base: int,
 
 
 def probe(channel) -> None:
-    """A jail's entry that only says it runs (see players.sandbox.jail.bwrap_problem)."""
+    """A jail's entry that only says it runs (see players.sandbox.levels.bwrap_problem)."""
     channel.send({'probe': True})
 
 

@@ -21,10 +21,11 @@ import sysconfig
 import tempfile
 import threading
 from dataclasses import asdict, replace
-from typing import Any, BinaryIO, Callable, Iterable, Sequence
+from typing import Any, BinaryIO, Callable, Sequence
 
 from . import jail_server
 from .allowed import AllowedPackages
+from .levels import LEVELS, ServerPlan, inside
 from .jail_server import UID_BASE
 from .jail_server_main import remove_folder
 
@@ -63,7 +64,7 @@ class JailServer:
         this process ends (see players.sandbox.jail_server_main); in bubblewrap it makes
         none out here."""
         self.lock = threading.Lock()
-        self.temporary = tempfile.gettempdir() if level == 'process' else None
+        self.temporary = tempfile.gettempdir() if LEVELS[level].own_folder else None
         self.socket, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         argv = _server_command(level, packages, allowed, theirs.fileno(), self.temporary)
         # without a name: nothing to remove
@@ -215,7 +216,7 @@ def _server_command(level: str, packages: Sequence[str], allowed: AllowedPackage
     variables), each found at its place (jail_server_main.PackageFinder); the other
     installed packages are not on its path. Other files are out of its jails' sight
     in bubblewrap, and in a view of the system of its own when run by root at the
-    'process' level (see players.sandbox.confine.build_view)."""
+    'process' level (see players.sandbox.levels)."""
     python = [sys.prefix, sys.base_prefix, sys.exec_prefix,
               os.path.dirname(os.path.realpath(sys.executable))]
     sites = _site_folders()
@@ -236,16 +237,7 @@ def _server_command(level: str, packages: Sequence[str], allowed: AllowedPackage
     settings.update(places=places, path=library)
     start = [sys.executable, '-I', '-S', '-B',
              os.path.join(os.path.dirname(os.path.abspath(__file__)), 'jail_server_main.py')]
-    if level == 'process':
-        view = None
-        if os.geteuid() == 0:
-            view = {'binds': library, 'masks': [site for site in sites if _inside(site, library)],
-                    'over': over}
-        return start + [json.dumps({**settings, 'view': view})]
-    binds = [path for path in dict.fromkeys(python) if not path.startswith('/usr/')]
-    masks = [site for site in sites if _inside(site, binds + ['/usr'])]
-    return bwrap_options(binds, masks=masks, over=over) + start + [json.dumps(
-        {**settings, 'view': None})]
+    return LEVELS[level].server_command(ServerPlan(start, settings, library, sites, python, over))
 
 
 def _importable(entries: Sequence[tuple[str, str]]) -> dict[str, str]:
@@ -286,12 +278,6 @@ def _site_folders() -> list[str]:
                  for scheme in ({}, {'base': sys.base_prefix, 'platbase': sys.base_prefix}))}
     return sorted(os.path.normpath(folder) for folder in folders
                   if folder and os.path.isdir(folder))
-
-
-def _inside(path: str, folders: Iterable[str]) -> bool:
-    """Is path one of folders, or inside one?"""
-    return any(path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
-               for folder in folders)
 
 
 def bwrap_options(binds: Sequence[str], path: str = '/usr/bin:/bin', workdir: str = '/tmp',
@@ -339,11 +325,11 @@ def _bind_options(binds: Sequence[str], masks: Sequence[str], over: Sequence[str
     made = {'/', '/tmp', '/proc', '/dev'}  # folders made, empty but for what is bound in them
 
     def bind(path: str) -> None:
-        if _inside(path, there) and not _inside(path, masks):
+        if inside(path, there) and not inside(path, masks):
             return  # there already
         missing = []
         parent = os.path.dirname(path)
-        while parent not in made and not (_inside(parent, there) and not _inside(parent, masks)):
+        while parent not in made and not (inside(parent, there) and not inside(parent, masks)):
             missing.append(parent)
             parent = os.path.dirname(parent)
         made.update(missing)

@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from players import PROJECT_PACKAGES
-from players.sandbox import jail
+from players.sandbox import levels
 from .workers import WorkerPool
 
 CONNECT_SECONDS = 10.0
@@ -203,9 +203,10 @@ class Job:
         if self.project != project_fingerprint():
             return ('it has another version of aima-games installed than the machine '
                     'running tournament.py')
-        if self.sandbox == 'bwrap' and jail.bwrap_problem():
-            return (f'it cannot jail players with bwrap: {jail.bwrap_problem()}; install '
-                    'bubblewrap there or play with --sandbox process')
+        problem = levels.LEVELS[self.sandbox].problem()
+        if problem is not None:
+            return (f'it cannot jail players with {self.sandbox}: {problem}; install '
+                    'what it needs there or play with --sandbox process')
         return None
 
 

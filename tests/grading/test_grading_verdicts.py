@@ -9,7 +9,7 @@ import os
 import pytest
 from places import TESTS
 
-from players.sandbox import jail
+from players.sandbox import jail, levels
 from players import grading
 
 STUDENTS = os.path.join(TESTS, 'students')
@@ -214,7 +214,7 @@ def test_the_instructor_may_allow_the_reference_implementations():
     assert report.passed and report.reference is None
 
 
-@pytest.mark.skipif(jail.bwrap_problem() is not None, reason=str(jail.bwrap_problem()))
+@pytest.mark.skipif(levels.bwrap_problem() is not None, reason=str(levels.bwrap_problem()))
 def test_in_bubblewrap_the_reference_searches_are_not_there():
     settings = grading.Settings(sandbox='bwrap', allow_reference=False)
     chosen = [c for c in CHECKS if c.name in ('alpha_beta_search on fig52',

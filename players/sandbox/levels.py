@@ -1,0 +1,163 @@
+"""The jail levels, each registered here once: its name, what it isolates (a report's
+header says so), why this machine cannot jail at it, how its jail server is started
+and how a program's jail runs its command. 'auto' asks for the strongest level that
+works here. (The jail server confines each jail as its level says: see
+players.sandbox.jail_server and players.sandbox.confine.)"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import shutil
+from dataclasses import dataclass
+from typing import Callable, Iterable, Sequence
+
+AUTO = 'auto'
+"""The level a user asks for to get the strongest that works here."""
+
+
+@dataclass(frozen=True)
+class ServerPlan:
+    """What a jail server is started with, whatever its level."""
+
+    start: list[str]
+    """The command that runs jail_server_main, without its settings."""
+    settings: dict
+    """Its settings (see jail_server_main), but for the view of the system it shows."""
+    library: list[str]
+    """The folders of the standard library."""
+    sites: list[str]
+    """The folders of the installed packages, none of which the server may see."""
+    python: list[str]
+    """The folders of this Python: its prefixes and its executable's."""
+    over: list[str]
+    """The files and folders the server may import from: the packages' places."""
+
+
+@dataclass(frozen=True)
+class Level:
+    """One jail level."""
+
+    name: str
+    isolation: Callable[[], str]
+    """A short line saying what a jail at the level is shut off from, here."""
+    problem: Callable[[], str | None]
+    """Why this machine cannot jail at the level (None: it can)."""
+    server_command: Callable[[ServerPlan], list[str]]
+    """The command that starts a jail server at the level, given its plan."""
+    program_command: Callable[[Sequence[str], Sequence[str], str | None],
+                              tuple[list[str], str | None]]
+    """The command a program's jail executes, and the folder it runs in (None: its
+    jail's private folder), given its argv, the folders it may see and the folder
+    asked for."""
+    own_folder: bool
+    """Does its jail server keep its jails' folders in this process's temporary folder?"""
+
+
+LEVELS: dict[str, Level] = {}
+"""Every level, weakest first."""
+
+
+def register(level: Level) -> Level:
+    """Register a level, stronger than those registered before it."""
+    LEVELS[level.name] = level
+    return level
+
+
+def choices() -> tuple[str, ...]:
+    """The levels a user may ask for: AUTO and each level, strongest first."""
+    return (AUTO, *reversed(LEVELS))
+
+
+def resolve(requested: str) -> str:
+    """Return the level to use for a requested one: AUTO is the strongest level that
+    works here. Raise ValueError for an unknown level, or one that does not work
+    here, saying why."""
+    if requested == AUTO:
+        return next(name for name in reversed(LEVELS) if LEVELS[name].problem() is None)
+    if requested not in LEVELS:
+        raise ValueError(f'unknown sandbox {requested!r}; choose one of {", ".join(choices())}')
+    problem = LEVELS[requested].problem()
+    if problem is not None:
+        raise ValueError(f'--sandbox {requested}: {problem}')
+    return requested
+
+
+def _process_isolation() -> str:
+    """What a process-level jail is shut off from: more when run by root."""
+    if os.geteuid() == 0:
+        return 'process (own process and user, OS limits, read-only system, private home)'
+    return 'process (own process, OS limits; same user, no filesystem isolation)'
+
+
+def _process_server(plan: ServerPlan) -> list[str]:
+    """A process-level server: run by root, it shows its jails a view of the system
+    of its own (see players.sandbox.confine.build_view)."""
+    view = None
+    if os.geteuid() == 0:
+        view = {'binds': plan.library, 'over': plan.over,
+                'masks': [site for site in plan.sites if inside(site, plan.library)]}
+    return plan.start + [_settings(plan, view)]
+
+
+def _process_program(argv: Sequence[str], folders: Sequence[str],
+                     workdir: str | None) -> tuple[list[str], str | None]:
+    """A program at the process level runs as it is, in workdir."""
+    return list(argv), workdir
+
+
+register(Level('process', _process_isolation, lambda: None, _process_server, _process_program,
+               own_folder=True))
+
+
+@functools.lru_cache(maxsize=None)
+def bwrap_problem() -> str | None:
+    """Return why bubblewrap cannot jail players here, or None if it can: a jail
+    server is started inside it and asked for a jail, as a tournament would (a
+    server for no packages, which imports none, so the probe is quick)."""
+    if shutil.which('bwrap') is None:
+        return 'bubblewrap is not installed (apt-get install bubblewrap)'
+    from .jail import Jail, JailError  # here: a jail is made of the levels
+    from .servers import SERVER_START_SECONDS, ServerLost, forget
+    try:
+        with Jail('players.sandbox.jail_server:probe', 'bwrap', packages=()) as probe:
+            answer = probe.receive(SERVER_START_SECONDS)
+    except (ServerLost, JailError) as error:
+        return f'bwrap does not work here: {error}'
+    finally:
+        forget('bwrap', ())
+    return None if answer == {'probe': True} else f'bwrap does not work here: {answer}'
+
+
+def _bwrap_server(plan: ServerPlan) -> list[str]:
+    """A server inside bubblewrap: this Python's folders and the packages' places
+    bound read-only, the installed packages' folders hidden."""
+    from .servers import bwrap_options
+    binds = [path for path in dict.fromkeys(plan.python) if not path.startswith('/usr/')]
+    masks = [site for site in plan.sites if inside(site, binds + ['/usr'])]
+    return bwrap_options(binds, masks=masks, over=plan.over) + plan.start + [
+        _settings(plan, None)]
+
+
+def _bwrap_program(argv: Sequence[str], folders: Sequence[str],
+                   workdir: str | None) -> tuple[list[str], str | None]:
+    """A program in bubblewrap sees its folders read-only and runs in workdir (/tmp)."""
+    from .confine import PROGRAM_PATH
+    from .servers import bwrap_options
+    return bwrap_options(folders, PROGRAM_PATH, workdir or '/tmp', server=False) + list(argv), None
+
+
+register(Level('bwrap', lambda: 'bwrap (own namespaces, no network, read-only system, '
+               'private /tmp)', bwrap_problem, _bwrap_server, _bwrap_program, own_folder=False))
+
+
+def inside(path: str, folders: Iterable[str]) -> bool:
+    """Is path one of folders or inside one of them?"""
+    return any(path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
+               for folder in folders)
+
+
+def _settings(plan: ServerPlan, view: dict | None) -> str:
+    """The server's settings as its command's last word, with the view it shows."""
+    return json.dumps({**plan.settings, 'view': view})
