@@ -87,7 +87,12 @@ def play_scheduled_game(spec: ScheduledGame, rules: Rules,
     game, here and in the jails, where load_player(spec) loads registry players.
     Each player runs in a jail started for this game alone and killed at its end
     (a program is told the result first). A player of broken ({name: why it cannot
-    play}) gets no jail: the game ends before its first move (see unplayed)."""
+    play}) gets no jail: the game ends before its first move (see unplayed).
+    sources are the game files' sources as the trusted side read them
+    (games.game_files.message): a worker on another machine makes the game of a
+    file from them, as every jail does."""
+    for source in sources:
+        game_files.provide(source)
     if spec.variant not in _games:
         _games[spec.variant] = make_game(spec.variant)
     game = _games[spec.variant]

@@ -17,6 +17,12 @@ from places import TESTS
 from command_line import run
 from jails import LEVELS
 
+import variants
+from players import load_player
+from players.remote.player_code import read_player
+from players.tournaments.match import Rules, play_scheduled_game
+from players.tournaments.schedule import ScheduledGame
+
 KONANE = '''\
 """Konane on a small board: jump an enemy stone into the empty square beyond it."""
 from games import *
@@ -327,3 +333,17 @@ def test_a_gradescope_bundle_carries_its_game_files(course):
     assert 'project/game_files/games.py' not in names  # aima-python's own is never used
     assert ("--variants 'game_files/konane.py:Konane(size=4)' "
             'game_files_2/game_of_nim.py:GameOfNim') in script
+
+
+def test_a_worker_without_the_file_plays_its_game_from_the_source_it_is_handed(tmp_path):
+    """As a Dask worker on another machine does: the path names no file there."""
+    path = os.path.join(str(tmp_path), 'elsewhere', 'ghost_nim.py')
+    spec = f'{path}:GameOfNim(board=[3, 1])'
+    text = GAME_OF_NIM.replace('FIRST', "'MAX'").replace('SECOND', "'MIN'").replace('MOVE', '')
+    source = {'path': path, 'files': [['ghost_nim.py', text]]}
+    codes = {name: read_player(name) for name in ('ab2', 'random')}
+    record = play_scheduled_game(ScheduledGame(0, spec, 'ab2', 'random', 0, 0, 1),
+                                 Rules(move_timeout=5, sandbox='process'), codes, variants.make,
+                                 load_player, sources=[source])
+    assert not os.path.exists(path)
+    assert record.termination == 'normal' and record.moves[0] in ([0, 1], [0, 2], [0, 3], [1, 1])
