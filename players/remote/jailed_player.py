@@ -15,6 +15,7 @@ time the player has; the jail answers {"move": ..., "stats": {"nodes": N}} or
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
@@ -35,7 +36,9 @@ IDLE_LIMIT = 32
 
 _idle: list = []
 """Jails of shipped players waiting in this process for their next game, as
-((spec, limits), jail), oldest first."""
+((spec, limits), jail), oldest first. A forked child (a worker) starts with none:
+those it would inherit are its parent's, spoken to over its parent's sockets."""
+os.register_at_fork(after_in_child=_idle.clear)
 
 
 @dataclass(frozen=True)
