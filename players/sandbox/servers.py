@@ -9,6 +9,7 @@ from __future__ import annotations
 import atexit
 import glob
 import importlib
+import importlib.machinery
 import inspect
 import json
 import os
@@ -233,7 +234,7 @@ def _server_command(level: str, packages: Sequence[str], allowed: AllowedPackage
         allowed = _with_entries(allowed, packages_given)
         settings['environment'].update(environment)
     places.update(_importable(allowed.entries))
-    over = list(places.values()) + [path for _, path in allowed.entries]
+    over = list(dict.fromkeys([*places.values(), *(path for _, path in allowed.entries)]))
     settings.update(places=places, path=library)
     start = [sys.executable, '-I', '-S', '-B',
              os.path.join(os.path.dirname(os.path.abspath(__file__)), 'jail_server_main.py')]
@@ -241,11 +242,15 @@ def _server_command(level: str, packages: Sequence[str], allowed: AllowedPackage
 
 
 def _importable(entries: Sequence[tuple[str, str]]) -> dict[str, str]:
-    """Return the entries of installed packages that import by their name (a package's
-    folder, or a module's file: 'numpy', 'six.py' as 'six'), by that name."""
+    """Return the entries of installed packages that import by their name, by that
+    name: a package's folder, or a module's file ('six.py' as six, an extension
+    module such as 'pyspiel.so' or 'x.cpython-311-x86_64-linux-gnu.so' as pyspiel, x)."""
+    suffixes = sorted(importlib.machinery.all_suffixes(), key=len, reverse=True)
     found = {}
     for name, path in entries:
-        name = name.removesuffix('.py') if os.path.isfile(path) else name
+        if os.path.isfile(path):
+            name = next((name[:-len(suffix)] for suffix in suffixes if name.endswith(suffix)),
+                        name)
         if name.isidentifier():
             found[name] = path
     return found

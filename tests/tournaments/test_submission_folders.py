@@ -390,3 +390,15 @@ def test_a_submission_not_named_in_utf8_is_a_usage_error(tmp_path):
     done = run('--submissions', str(tmp_path), '--players', 'random', *OPTIONS)
     assert done.returncode == 2 and done.stdout == '' and done.stderr.count('\n') == 1
     assert "\\xe9lodie.py' is not named in UTF-8" in done.stderr
+
+
+@pytest.mark.parametrize('level', LEVELS)
+def test_an_allowed_package_installed_as_one_file_imports_in_a_jail(tmp_path, level):
+    """open-spiel installs its C++ module as one file beside its package (pyspiel.so),
+    and mypy-extensions is one .py file: each imports in a jail as it does outside."""
+    player = tmp_path / 'spiel.py'
+    player.write_text('import mypy_extensions\nimport pyspiel\n\n\n'
+                      'def player(game, state):\n    return game.actions(state)[0]\n')
+    done = play('--players', f'random,{player}', '--allow', 'open-spiel,mypy-extensions',
+                '--sandbox', level)
+    assert done.returncode == 0 and 'cannot play' not in done.stdout, done.stdout
