@@ -56,12 +56,10 @@ class PackageFinder:
     def __init__(self, places: Mapping[str, str]):
         """places: each package's folder, or a module's file, by its dotted name."""
         self.places = dict(places)
-        self.parents = {name.rpartition('.')[0] for name in self.places if '.' in name}
-        for parent in list(self.parents):
-            while '.' in parent:
-                parent = parent.rpartition('.')[0]
-                self.parents.add(parent)
-        self.parents -= set(self.places)
+        dotted = [name.split('.') for name in self.places]
+        self.parents = {'.'.join(parts[:end]) for parts in dotted
+                        for end in range(1, len(parts))} - set(self.places)
+        """The packages that hold a package given and are not given themselves."""
 
     def find_spec(self, name: str, path=None, target=None):
         """The spec of a package or module given, or of a parent holding only those
