@@ -6,7 +6,7 @@ one function here, registered with @kind, and the checks that use it (checks.py)
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Optional, TypeVar
+from typing import Callable, TypeVar
 
 from .anchored import check_anchors
 from .checks import SAFE_GAME, Check
@@ -16,7 +16,7 @@ from .search import judge_search, state_limit
 from .session import Session
 from .settings import Settings
 
-Run = Callable[[Check, Optional[Session], PlayerTrial, Settings], 'tuple[bool, str]']
+Run = Callable[[Check, Session | None, PlayerTrial, Settings], tuple[bool, str]]
 """How a kind of check is run: (check, the student's session, the player on trial,
 the settings) -> (passed, message)."""
 
