@@ -7,6 +7,7 @@ the layers above give every jail (see players.sandbox.servers.JAIL_EXTRAS)."""
 from __future__ import annotations
 
 import functools
+import importlib.machinery
 import importlib.metadata
 import os
 import re
@@ -16,6 +17,8 @@ from typing import Callable, Iterable
 
 
 _NAME = re.compile(r'\s*([A-Za-z0-9][A-Za-z0-9._-]*)')
+_SUFFIXES = sorted(importlib.machinery.all_suffixes(), key=len, reverse=True)
+"""The ends of the names of module files, longest first."""
 _LEFT_OUT = ('.dist-info', '.egg-info', '.pth')
 """The ends of the names of what a distribution installs beside its packages that a
 jail needs not: its metadata, and the path files that site (which a jail has not) reads."""
@@ -51,10 +54,22 @@ def allowed_packages(names: tuple[str, ...]) -> AllowedPackages:
         except importlib.metadata.PackageNotFoundError:
             raise ValueError(f'--allow: no installed package {name!r} (install it in this '
                              'Python with pip, or check its name)') from None
-    modules = {name for distribution in named for name, path in _entries(distribution).items()
-               if os.path.isfile(os.path.join(path, '__init__.py')) or name.endswith('.py')}
+    modules = {module_name(name, path) for distribution in named
+               for name, path in _entries(distribution).items()
+               if os.path.isfile(os.path.join(path, '__init__.py')) or os.path.isfile(path)}
     return AllowedPackages(names, tuple(sorted(installed_entries(named).items())),
-                           tuple(sorted(name.removesuffix('.py') for name in modules)))
+                           tuple(sorted(module for module in modules if module is not None)))
+
+
+def module_name(name: str, path: str) -> str | None:
+    """Return the name an installed entry (a file or folder beside the packages, by
+    its name and path) imports by, or None if it is no module: a folder by its name,
+    a file by the name before its suffix ('six.py' as six, 'pyspiel.so' and
+    'x.cpython-311-x86_64-linux-gnu.so' as pyspiel and x)."""
+    if os.path.isfile(path):
+        suffix = next((suffix for suffix in _SUFFIXES if name.endswith(suffix)), None)
+        name = name[:-len(suffix)] if suffix else ''
+    return name if name.isidentifier() else None
 
 
 def imported_paths(modules: Iterable[str]) -> dict[str, str]:

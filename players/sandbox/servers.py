@@ -9,7 +9,6 @@ from __future__ import annotations
 import atexit
 import glob
 import importlib
-import importlib.machinery
 import inspect
 import json
 import os
@@ -25,7 +24,7 @@ from dataclasses import asdict, replace
 from typing import Any, BinaryIO, Callable, Sequence
 
 from . import jail_server
-from .allowed import AllowedPackages
+from .allowed import AllowedPackages, module_name
 from .levels import LEVELS, ServerPlan, inside
 from .jail_server import UID_BASE
 from .jail_server_main import remove_folder
@@ -242,18 +241,10 @@ def _server_command(level: str, packages: Sequence[str], allowed: AllowedPackage
 
 
 def _importable(entries: Sequence[tuple[str, str]]) -> dict[str, str]:
-    """Return the entries of installed packages that import by their name, by that
-    name: a package's folder, or a module's file ('six.py' as six, an extension
-    module such as 'pyspiel.so' or 'x.cpython-311-x86_64-linux-gnu.so' as pyspiel, x)."""
-    suffixes = sorted(importlib.machinery.all_suffixes(), key=len, reverse=True)
-    found = {}
-    for name, path in entries:
-        if os.path.isfile(path):
-            name = next((name[:-len(suffix)] for suffix in suffixes if name.endswith(suffix)),
-                        name)
-        if name.isidentifier():
-            found[name] = path
-    return found
+    """Return the entries of installed packages that are modules, by the name they
+    import by (see allowed.module_name)."""
+    named = ((module_name(name, path), path) for name, path in entries)
+    return {name: path for name, path in named if name is not None}
 
 
 def _with_entries(allowed: AllowedPackages, given: AllowedPackages) -> AllowedPackages:
