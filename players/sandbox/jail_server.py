@@ -42,6 +42,7 @@ from typing import Sequence
 from . import confine
 from .confine import ANSWER_FD, REQUEST_FD
 from .jail_server_main import remove_folder
+from .levels import LEVELS
 
 UID_BASE = 1_500_000_000
 """Jails of a server run by root run as UID_BASE plus a number of their own: no such
@@ -75,7 +76,8 @@ def main(control_fd: int, level: str, packages: Sequence[str], uid_base: int,
     confine.prctl(confine.PR_SET_CHILD_SUBREAPER, 1)
     root = None
     try:
-        if view is not None and folder is not None and level == 'process' and os.geteuid() == 0:
+        if (view is not None and folder is not None and LEVELS[level].confinement.view
+                and os.geteuid() == 0):
             root = os.path.join(folder, 'view')
             try:
                 confine.build_view(root, view)
@@ -172,9 +174,9 @@ class Server:
         image = bool(job.get('image'))
         self.count += 1
         uid = self.uid_base + self.count % 64 if self.root else None
-        level = job.get('level', self.level)
+        confinement = LEVELS[job.get('level', self.level)].confinement
         folder = None
-        if level == 'process' and (self.view is None or 'command' in job):
+        if confinement.private_folder(self.view is not None, 'command' in job):
             folder = tempfile.mkdtemp(prefix='jail-', dir=self.folder)
             if uid is not None:
                 os.chown(folder, uid, uid)
@@ -185,10 +187,7 @@ class Server:
                     confine.run_command(job, fds, folder, uid, limits)
                 confine.take_pipes(*fds)
                 try:
-                    if level == 'bwrap':
-                        confine.enter_namespaces(limits, uid, image)
-                    else:
-                        confine.shut_in(folder, uid, limits, image, self.view)
+                    confinement.enter(folder, uid, limits, image, self.view)
                 except OSError as error:  # said as the jail's answer, for the trusted side
                     os.write(ANSWER_FD, json.dumps({'error': f'the jail cannot be made here: '
                                                              f'{error}'}).encode() + b'\n')

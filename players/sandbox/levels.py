@@ -1,8 +1,8 @@
 """The jail levels, each registered here once: its name, what it isolates (a report's
 header says so), why this machine cannot jail at it, how its jail server is started
 and how a program's jail runs its command. 'auto' asks for the strongest level that
-works here. (The jail server confines each jail as its level says: see
-players.sandbox.jail_server and players.sandbox.confine.)"""
+works here, and how the jail server confines each jail it forks (see
+players.sandbox.jail_server and players.sandbox.confine)."""
 
 from __future__ import annotations
 
@@ -12,6 +12,8 @@ import os
 import shutil
 from dataclasses import dataclass
 from typing import Callable, Iterable, Sequence
+
+from . import confine
 
 AUTO = 'auto'
 """The level a user asks for to get the strongest that works here."""
@@ -36,6 +38,22 @@ class ServerPlan:
 
 
 @dataclass(frozen=True)
+class Confinement:
+    """What a jail server does for each jail it forks, in the server and in the jail."""
+
+    view: bool
+    """Does a server run by root show its jails a view of the system of its own
+    (see players.sandbox.confine.build_view)?"""
+    private_folder: Callable[[bool, bool], bool]
+    """Does a jail get a private folder in the server's folder, given whether the
+    server has a view and whether the jail runs a program?"""
+    enter: Callable[[str | None, int | None, dict, bool, str | None], None]
+    """Confine the forked jail, given its private folder (None: none), its user id
+    (None: the server's), its limits, whether it unpacks a submission's image and
+    the server's view (None: none)."""
+
+
+@dataclass(frozen=True)
 class Level:
     """One jail level."""
 
@@ -53,6 +71,8 @@ class Level:
     asked for."""
     own_folder: bool
     """Does its jail server keep its jails' folders in this process's temporary folder?"""
+    confinement: Confinement
+    """How its jail server confines each jail."""
 
 
 LEVELS: dict[str, Level] = {}
@@ -108,7 +128,9 @@ def _process_program(argv: Sequence[str], folders: Sequence[str],
 
 
 register(Level('process', _process_isolation, lambda: None, _process_server, _process_program,
-               own_folder=True))
+               own_folder=True, confinement=Confinement(
+                   view=True, private_folder=lambda view, program: not view or program,
+                   enter=confine.shut_in)))
 
 
 @functools.lru_cache(maxsize=None)
@@ -143,13 +165,21 @@ def _bwrap_server(plan: ServerPlan) -> list[str]:
 def _bwrap_program(argv: Sequence[str], folders: Sequence[str],
                    workdir: str | None) -> tuple[list[str], str | None]:
     """A program in bubblewrap sees its folders read-only and runs in workdir (/tmp)."""
-    from .confine import PROGRAM_PATH
     from .servers import bwrap_options
-    return bwrap_options(folders, PROGRAM_PATH, workdir or '/tmp', server=False) + list(argv), None
+    return bwrap_options(folders, confine.PROGRAM_PATH, workdir or '/tmp', server=False) + list(argv), None
+
+
+def _enter_namespaces(folder: str | None, uid: int | None, limits: dict, image: bool,
+                      view: str | None) -> None:
+    """A jail of a server inside bubblewrap gets namespaces of its own inside it,
+    with a fresh /tmp for its folder."""
+    confine.enter_namespaces(limits, uid, image)
 
 
 register(Level('bwrap', lambda: 'bwrap (own namespaces, no network, read-only system, '
-               'private /tmp)', bwrap_problem, _bwrap_server, _bwrap_program, own_folder=False))
+               'private /tmp)', bwrap_problem, _bwrap_server, _bwrap_program, own_folder=False,
+               confinement=Confinement(view=False, private_folder=lambda view, program: False,
+                                       enter=_enter_namespaces)))
 
 
 def inside(path: str, folders: Iterable[str]) -> bool:

@@ -12,7 +12,8 @@ def unworkable():
     bwrap = levels.LEVELS['bwrap']
     level = levels.register(levels.Level('vault', lambda: 'vault (everything)',
                                          lambda: 'no vault here', bwrap.server_command,
-                                         bwrap.program_command, own_folder=False))
+                                         bwrap.program_command, own_folder=False,
+                                         confinement=bwrap.confinement))
     yield level
     del levels.LEVELS[level.name]
 
