@@ -151,8 +151,7 @@ def class_workload(baseline: str | None, repeat: int) -> list[list]:
             specs.append(f'{path}:player')
         workload = ['--players', ','.join(specs + ['random', 'ab2']), *CLASS_VARIANTS]
         runs = {f'this tree, {level}': ([*workload, '--sandbox', level], ROOT)
-                for level in ('bwrap', 'process')
-                if level == 'process' or levels.bwrap_problem() is None}
+                for level in levels.workable()}
         with worktree(baseline, folder) as old:
             if baseline is not None and old is not None:
                 runs = {baseline: (workload, old), **runs}
@@ -194,11 +193,10 @@ def class_folders(repeat: int) -> None:
                     file.write(text)
             folders.append(submission)
         runs = {}
-        for level in ('bwrap', 'process'):
-            if level == 'process' or levels.bwrap_problem() is None:
-                for kind, specs in (('files', files), ('folders', folders)):
-                    runs[level, kind] = (['--players', ','.join(specs + ['random', 'ab2']),
-                                          *CLASS_VARIANTS, '--sandbox', level], ROOT)
+        for level in levels.workable():
+            for kind, specs in (('files', files), ('folders', folders)):
+                runs[level, kind] = (['--players', ','.join(specs + ['random', 'ab2']),
+                                      *CLASS_VARIANTS, '--sandbox', level], ROOT)
         best = interleaved(runs, repeat)
     print(f'the class tournament handed in as folders, beside single files, best of {repeat}, '
           'interleaved:')
@@ -227,9 +225,7 @@ def allowed_import(count: int = 100) -> None:
                 file.write(('import numpy\n' if label == 'with' else '') + FIRST_MOVE)
         print(f'a jail that imports numpy (allowed) beside one that does not, median of {count} '
               'starts in turns:')
-        for level in ('bwrap', 'process'):
-            if level == 'bwrap' and levels.bwrap_problem() is not None:
-                continue
+        for level in levels.workable():
             setup = Setup('nim', variants.make, load_player, level, allowed=allowed)
             costs: dict = {label: [] for label in paths}
             for _ in range(count + 1):

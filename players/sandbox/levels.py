@@ -90,12 +90,17 @@ def choices() -> tuple[str, ...]:
     return (AUTO, *reversed(LEVELS))
 
 
+def workable() -> list[str]:
+    """The levels that work on this machine, strongest first."""
+    return [name for name in reversed(LEVELS) if LEVELS[name].problem() is None]
+
+
 def resolve(requested: str) -> str:
     """Return the level to use for a requested one: AUTO is the strongest level that
     works here. Raise ValueError for an unknown level, or one that does not work
     here, saying why."""
     if requested == AUTO:
-        return next(name for name in reversed(LEVELS) if LEVELS[name].problem() is None)
+        return workable()[0]
     if requested not in LEVELS:
         raise ValueError(f'unknown sandbox {requested!r}; choose one of {", ".join(choices())}')
     problem = LEVELS[requested].problem()
