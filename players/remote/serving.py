@@ -32,16 +32,16 @@ def serve(channel) -> None:
         except EOFError:
             return
         if isinstance(request, JailStart):
-            code = request.code
-            random.seed(request.seed)
+            start, code = request, request.code
+            random.seed(start.seed)
             folder = os.getcwd() if code.folder else None  # the jail's copy of the folder
             try:
-                if request.game not in games:
-                    game_files.provide(request.game_source)
-                    games[request.game] = imported(request.make_game)(request.game)
-                game = games[request.game]
-                state = replay_history(game, game.initial, request.history)
-                player = load(code, request.load_player, folder)
+                if start.game not in games:
+                    game_files.provide(start.game_source)
+                    games[start.game] = imported(start.make_game)(start.game)
+                game = games[start.game]
+                state = replay_history(game, game.initial, start.history)
+                player = load(code, start.load_player, folder)
             except BaseException as error:  # whatever the player's file does as it loads
                 failed = 'cannot load player: ' + where(error, code.filename, folder)
                 channel.send(ErrorAnswer(failed).message())
@@ -84,10 +84,10 @@ def replay_history(game: Game, state, history: list):
 
 
 def load(code: Code, load_player: str, folder: str | None = None):
-    """Return the player function of a player's code: a
-    registry player loaded by load_player ('module:function'), or the function of
-    a file's source, run as a module of its own. A submission's folder (its copy
-    in the jail) comes first on the import path, and its entry's __file__ is there."""
+    """Return the player function of a player's code: a registry player loaded by
+    load_player ('module:function'), or the function of a file's source, run as a
+    module of its own. A submission's folder (its copy in the jail) comes first on
+    the import path, and its entry's __file__ is there."""
     if code.source is None:
         return imported(load_player)(code.spec)
     stem = os.path.splitext(os.path.basename(code.filename))[0]
