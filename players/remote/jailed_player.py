@@ -20,8 +20,8 @@ from players.sandbox.allowed import AllowedPackages
 from players.sandbox.jail import Jail, JailError, JailTimeout, Limits
 from .plain_json import canonical, key, to_plain
 from .player_code import PlayerCode
-from .protocol import (JailMoveRequest, JailStart, ProtocolError, read_error, read_move,
-                       read_ready)
+from .protocol import (LOAD_FAILED, JailMoveRequest, JailStart, ProtocolError, read_error,
+                       read_move, read_ready)
 from .remote_player import LOAD_SECONDS, RemotePlayer, TimeControl
 
 ENTRY = 'players.remote.serving:serve'
@@ -111,12 +111,12 @@ class JailedPlayer(RemotePlayer):
         except JailError as error:
             if isinstance(error, JailTimeout):
                 raise referee.Forfeit(referee.ERROR, f'did not load within {seconds:g} s')
-            raise referee.Forfeit(referee.ERROR, f'cannot load player: {error}') from None
+            raise referee.Forfeit(referee.ERROR, LOAD_FAILED + str(error)) from None
         try:
             read_ready(answer)
         except ProtocolError as error:
             raise referee.Forfeit(referee.ERROR,
-                                  _said(answer, f'cannot load player: {error}')) from None
+                                  _said(answer, LOAD_FAILED + str(error))) from None
         self._ready = self._sound = True
 
     def __call__(self, game: Game, state) -> Any:

@@ -17,8 +17,8 @@ from games import clock, game_files, referee, sources
 from games.base import Game
 from games.stochastic import StochasticGame, from_json
 from .plain_json import canonical, key, to_plain
-from .protocol import (READY, Code, ErrorAnswer, JailMoveRequest, JailStart, MoveAnswer,
-                       read_request)
+from .protocol import (LOAD_FAILED, READY, Code, ErrorAnswer, JailMoveRequest, JailStart,
+                       MoveAnswer, read_request)
 
 
 def serve(channel) -> None:
@@ -43,7 +43,7 @@ def serve(channel) -> None:
                 state = replay_history(game, game.initial, start.history)
                 player = load(code, start.load_player, folder)
             except BaseException as error:  # whatever the player's file does as it loads
-                failed = 'cannot load player: ' + where(error, code.filename, folder)
+                failed = LOAD_FAILED + where(error, code.filename, folder)
                 channel.send(ErrorAnswer(failed).message())
                 return
             channel.send(READY)
