@@ -35,9 +35,9 @@ PROTOCOL = 1
 READY = {'type': 'ready'}
 """A player's answer to Start (or JailStart): it is ready for its first move."""
 LOAD_FAILED = 'cannot load player: '
-"""What a jail's ErrorAnswer to a JailStart begins with when its player failed as it
-loaded (the trusted side begins so what it says of a jail that did not answer as it
-should)."""
+"""What a jail's ErrorAnswer to a JailStart begins with when its player failed to
+load; the trusted side begins its reason with it too when a jail does not answer a
+JailStart as it should."""
 RESULTS = {1.0: '1-0', 0.0: '0-1', 0.5: '1/2-1/2'}
 """The result of a game, by the first seat's points, as End says it."""
 
