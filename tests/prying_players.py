@@ -15,7 +15,7 @@ TRUSTED_MODULES = ('players.sandbox', 'players.remote', 'players.tournaments', '
                    'players.cli', 'players.grading')
 """The packages of the machinery and the course kit, which run on the trusted side..."""
 JAIL_SIDE = ('players.sandbox.jail_server', 'players.sandbox.confine', 'players.remote.serving',
-             'players.remote.plain_json', 'players.grading.jailed')
+             'players.remote.plain_json', 'players.remote.protocol', 'players.grading.jailed')
 """...except these modules, which run in the jail server and the jail."""
 
 _prophecy: dict = {}
@@ -51,9 +51,19 @@ def _candidates():
     rngs = [copy.deepcopy(thing) for thing in gc.get_objects()
             if isinstance(thing, random.Random)]
     for thing in gc.get_objects():
-        if isinstance(thing, dict) and isinstance(thing.get('seed'), str):
-            rngs.append(random.Random(f"{thing['seed'].split(':')[0]}:dice"))
+        seed = _seed(thing)
+        if isinstance(seed, str):
+            rngs.append(random.Random(f"{seed.split(':')[0]}:dice"))
     return rngs
+
+
+def _seed(thing):
+    """The seed of an object in reach that has one: the start of its game, as the
+    message it came in (a dict) or typed."""
+    try:
+        return thing.get('seed') if isinstance(thing, dict) else vars(thing).get('seed')
+    except Exception:  # an object without attributes of its own, or one that refuses
+        return None
 
 
 def prophet(game, state):

@@ -1,16 +1,9 @@
-"""The trusted side's stand-in for a player in a jail (JailedPlayer), which keeps
-the player's clock and turns its answers into the referee's own legal moves; the
-jail's side is players.remote.serving.
-
-The protocol, one JSON object a line. The trusted side first sends the setup,
-{"setup": {...}}: the game's spec, how to make the game and load the player, the
-player (a registry spec, or a file's source), the seed of the player's random
-module and the history so far; the jail answers {"ready": true} or {"error": ...}.
-(A jail of a shipped player may be sent the setup of another game later.) Then,
-for each move, the trusted side sends the history since its last request and the
-time the player has; the jail answers {"move": ..., "stats": {"nodes": N}} or
-{"error": "Type: message (file, line N)"}. A history is a list of events,
-["move", move] or ["chance", outcome], each as plain JSON data.
+"""The trusted side's stand-in for a Python player in a jail (JailedPlayer), which
+keeps the player's clock and turns its answers into the referee's own legal moves;
+the jail's side is players.remote.serving, and the messages between them are
+players.remote.protocol's: a JailStart, then a JailMoveRequest for each move, each
+answered by READY or a MoveAnswer, or by an ErrorAnswer. A history is a list of
+events, ["move", move] or ["chance", outcome], each as plain JSON data.
 """
 
 from __future__ import annotations
@@ -27,6 +20,8 @@ from players.sandbox.allowed import AllowedPackages
 from players.sandbox.jail import Jail, JailError, JailTimeout, Limits
 from .plain_json import canonical, key, to_plain
 from .player_code import PlayerCode
+from .protocol import (LOAD_FAILED, JailMoveRequest, JailStart, ProtocolError, read_error,
+                       read_move, read_ready)
 from .remote_player import LOAD_SECONDS, RemotePlayer, TimeControl
 
 ENTRY = 'players.remote.serving:serve'
@@ -67,11 +62,10 @@ class Setup:
                             for function in (self.make_game, self.load_player))}
         return tuple(sorted(named))
 
-    def message(self) -> dict:
-        """Return the setup as the jail is sent it (without player, seed and history)."""
-        return {'game': self.game, 'make_game': _path(self.make_game),
-                'load_player': _path(self.load_player),
-                'game_source': game_files.message(self.game)}
+    def start(self, code: PlayerCode, seed: str, history: list) -> JailStart:
+        """Return the start of a game for a jail of code's player."""
+        return JailStart(self.game, seed, list(history), code.told(), _path(self.make_game),
+                         _path(self.load_player), game_files.message(self.game))
 
 
 class JailedPlayer(RemotePlayer):
@@ -107,8 +101,7 @@ class JailedPlayer(RemotePlayer):
             jail = Jail(ENTRY, level, setup.limits, setup.packages(), image, allowed)
         super().__init__(code, timing, history, jail)
         self.shipped_in_file_game, self.key = in_file_game, kept
-        self.jail.send({'setup': {**setup.message(), 'player': code.message(), 'seed': seed,
-                                  'history': history}})
+        self.jail.send(setup.start(code, seed, history).message())
         self.seen = len(history)
 
     def wait_ready(self, seconds: float = LOAD_SECONDS) -> None:
@@ -118,9 +111,12 @@ class JailedPlayer(RemotePlayer):
         except JailError as error:
             if isinstance(error, JailTimeout):
                 raise referee.Forfeit(referee.ERROR, f'did not load within {seconds:g} s')
-            raise referee.Forfeit(referee.ERROR, f'cannot load player: {error}') from None
-        if answer != {'ready': True}:
-            raise referee.Forfeit(referee.ERROR, _error_text(answer, 'cannot load player'))
+            raise referee.Forfeit(referee.ERROR, LOAD_FAILED + str(error)) from None
+        try:
+            read_ready(answer)
+        except ProtocolError as error:
+            raise referee.Forfeit(referee.ERROR,
+                                  _said(answer, LOAD_FAILED + str(error))) from None
         self._ready = self._sound = True
 
     def __call__(self, game: Game, state) -> Any:
@@ -128,17 +124,19 @@ class JailedPlayer(RemotePlayer):
         if not self._ready:
             self.wait_ready()
         limit = self.time_left()
-        request = {'history': self.history[self.seen:], 'time': limit,
-                   'clock': self.remaining, 'increment': self.timing.increment}
+        request = JailMoveRequest(self.history[self.seen:], limit, self.remaining,
+                                  self.timing.increment)
         self.seen = len(self.history)
-        answer = self._exchange(request, limit)
-        if not isinstance(answer, dict) or 'move' not in answer:
+        answer = self._exchange(request.message(), limit)
+        try:
+            answered = read_move(answer)
+        except ProtocolError as error:
             if self.shipped_in_file_game:  # this project's player: the game's code failed
-                raise referee.GameFailed(f'{_error_text(answer, "error")}, in the search of '
-                                         f'{self.code.spec}', state)
-            raise referee.Forfeit(referee.ERROR, _error_text(answer, 'error'))
-        self.stats = _stats(answer.get('stats'))
-        move = legal_move(game, state, answer['move'])
+                raise referee.GameFailed(f'{_said(answer, str(error))}, in the search of '
+                                         f'{self.code.spec}', state) from None
+            raise referee.Forfeit(referee.ERROR, _said(answer, str(error))) from None
+        self.stats = _stats(answered.stats)
+        move = legal_move(game, state, answered.move)
         self._sound = True
         return move
 
@@ -209,11 +207,11 @@ def _stats(stats: Any) -> dict:
     return {} if nodes is None else {'nodes': nodes}
 
 
-def _error_text(answer: Any, prefix: str) -> str:
-    """Return the error a jail reported, or say that its answer made no sense."""
-    if isinstance(answer, dict) and isinstance(answer.get('error'), str):
-        return answer['error'][:referee.DETAIL_LIMIT]
-    return f'{prefix}: unexpected answer {canonical(answer)[:100]}'
+def _said(answer: Any, wrong: str) -> str:
+    """Return the error a jail reported in its answer, or else wrong, what was wrong
+    with the answer."""
+    reported = read_error(answer)
+    return wrong if reported is None else reported[:referee.DETAIL_LIMIT]
 
 
 def _path(function: Callable) -> str:

@@ -10,11 +10,8 @@ from players.sandbox import servers
 from . import program
 from .jailed_player import Setup
 from .player_code import PlayerCode, ProgramCode
+from .protocol import LOAD_FAILED
 from games.base import Game
-
-LOAD_FAILED = 'cannot load player: '
-"""What a jail's report of a player that failed as it loaded begins with (the
-reason, shown under the termination 'cannot load', goes without it)."""
 
 
 def check_players(players: Mapping[str, PlayerCode | ProgramCode],

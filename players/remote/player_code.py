@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from players.player_spec import DEFAULT_ENTRY, PROGRAM_PREFIX, Kind, PlayerSpec, parse_spec
 from players.sandbox.confine import PROGRAM_PATH
+from .protocol import Code
 
 
 @dataclass(frozen=True)
@@ -33,11 +34,10 @@ class PlayerCode:
     """A submission folder's files, (path in the folder, content), sorted by path, the
     source's file among them; empty for a single file or a registry player."""
 
-    def message(self) -> dict:
+    def told(self) -> Code:
         """Return what a jail is told of the player: everything but the files'
         contents, which come into the jail as files of its own (folder: True)."""
-        return {'spec': self.spec, 'source': self.source, 'filename': self.filename,
-                'function': self.function, 'folder': bool(self.files)}
+        return Code(self.spec, self.source, self.filename, self.function, bool(self.files))
 
 
 @dataclass(frozen=True)

@@ -92,7 +92,7 @@ class ProgramPlayer(RemotePlayer):
         request = MoveRequest(game.state_json(state), self.history,
                               [to_plain(move) for move in game.actions(state)], limit)
         try:
-            answered = read_move(self._exchange(request.message(), limit))
+            answered = read_move(self._exchange(request.message(), limit)).move
         except ProtocolError as error:
             raise referee.Forfeit(referee.ERROR, str(error)) from None
         move = legal_move(game, state, answered)

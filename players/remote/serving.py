@@ -1,6 +1,6 @@
 """The jail's side of playing: serve a player's seat, answering the trusted side's
-requests (see players.remote.jailed_player for the protocol). It runs only inside
-a jail, and imports nothing of the trusted side: only the rules, and plain JSON."""
+requests in the protocol of players.remote.protocol. It runs only inside a jail,
+and imports nothing of the trusted side: only the rules, plain JSON and the protocol."""
 
 from __future__ import annotations
 
@@ -17,55 +17,56 @@ from games import clock, game_files, referee, sources
 from games.base import Game
 from games.stochastic import StochasticGame, from_json
 from .plain_json import canonical, key, to_plain
+from .protocol import (LOAD_FAILED, READY, Code, ErrorAnswer, JailMoveRequest, JailStart,
+                       MoveAnswer, read_request)
 
 
 def serve(channel) -> None:
-    """Play one seat of a game in a jail: at each setup, load the player and the
-    game, then answer each request with the player's move, until the trusted side
-    goes (or sends the setup of the next game, for a shipped player)."""
+    """Play one seat of a game in a jail: at each JailStart, load the game and the
+    player, then answer each JailMoveRequest with the player's move, until the
+    trusted side goes (or starts the next game, for a shipped player)."""
     games: dict = {}
     while True:
         try:
-            message = channel.receive()
+            request = read_request(channel.receive())
         except EOFError:
             return
-        if 'setup' in message:
-            setup = message['setup']
-            code = setup['player']
-            random.seed(setup['seed'])
-            folder = os.getcwd() if code['folder'] else None  # the jail's copy of the folder
+        if isinstance(request, JailStart):
+            start, code = request, request.code
+            random.seed(start.seed)
+            folder = os.getcwd() if code.folder else None  # the jail's copy of the folder
             try:
-                if setup['game'] not in games:
-                    game_files.provide(setup.get('game_source'))
-                    games[setup['game']] = imported(setup['make_game'])(setup['game'])
-                game = games[setup['game']]
-                state = replay_history(game, game.initial, setup['history'])
-                player = load(code, setup['load_player'], folder)
+                if start.game not in games:
+                    game_files.provide(start.game_source)
+                    games[start.game] = imported(start.make_game)(start.game)
+                game = games[start.game]
+                state = replay_history(game, game.initial, start.history)
+                player = load(code, start.load_player, folder)
             except BaseException as error:  # whatever the player's file does as it loads
-                channel.send({'error': 'cannot load player: '
-                                       + where(error, code['filename'], folder)})
+                failed = LOAD_FAILED + where(error, code.filename, folder)
+                channel.send(ErrorAnswer(failed).message())
                 return
-            channel.send({'ready': True})
+            channel.send(READY)
             continue
-        state, answer = answer_move(player, game, state, message, code['filename'], folder)
-        channel.send(answer)
+        state, answer = answer_move(player, game, state, request, code.filename, folder)
+        channel.send(answer.message())
 
 
-def answer_move(player, game: Game, state, request: dict, filename: str,
-                folder: str | None = None) -> tuple[Any, dict]:
-    """In a jail: answer one move request (see the protocol), starting the player's
-    clock, and return the new state and the answer to send (an error named in
-    filename, or in any file of a submission's folder)."""
-    limit = request['time']
+def answer_move(player, game: Game, state, request: JailMoveRequest, filename: str,
+                folder: str | None = None) -> tuple[Any, MoveAnswer | ErrorAnswer]:
+    """In a jail: answer one request for a move, starting the player's clock, and
+    return the new state and the answer to send (an error named in filename, or in
+    any file of a submission's folder)."""
+    limit = request.time_left
     clock.set_current(clock.MoveClock(None if limit is None else time.monotonic() + limit,
-                                      request['clock'], request['increment']))
+                                      request.clock, request.increment))
     try:
-        state = replay_history(game, state, request['history'])
+        state = replay_history(game, state, request.history)
         move = to_plain(player(copy.deepcopy(game), copy.deepcopy(state)))
         nodes = referee.reported_nodes(getattr(player, 'stats', None))
-        return state, {'move': move, 'stats': {} if nodes is None else {'nodes': nodes}}
+        return state, MoveAnswer(move, {} if nodes is None else {'nodes': nodes})
     except BaseException as error:  # the player's fault, reported as its error
-        return state, {'error': where(error, filename, folder)[:referee.DETAIL_LIMIT]}
+        return state, ErrorAnswer(where(error, filename, folder)[:referee.DETAIL_LIMIT])
 
 
 def replay_history(game: Game, state, history: list):
@@ -82,23 +83,23 @@ def replay_history(game: Game, state, history: list):
     return state
 
 
-def load(code: dict, load_player: str, folder: str | None = None):
-    """Return the player function of a player's code (PlayerCode.message()): a
-    registry player loaded by load_player ('module:function'), or the function of
-    a file's source, run as a module of its own. A submission's folder (its copy
-    in the jail) comes first on the import path, and its entry's __file__ is there."""
-    if code['source'] is None:
-        return imported(load_player)(code['spec'])
-    stem = os.path.splitext(os.path.basename(code['filename']))[0]
-    filename, name = code['filename'], 'player_file_' + stem
+def load(code: Code, load_player: str, folder: str | None = None):
+    """Return the player function of a player's code: a registry player loaded by
+    load_player ('module:function'), or the function of a file's source, run as a
+    module of its own. A submission's folder (its copy in the jail) comes first on
+    the import path, and its entry's __file__ is there."""
+    if code.source is None:
+        return imported(load_player)(code.spec)
+    stem = os.path.splitext(os.path.basename(code.filename))[0]
+    filename, name = code.filename, 'player_file_' + stem
     if folder is not None:
         sys.path.insert(0, folder)
-        filename = os.path.join(folder, code['filename'])
+        filename = os.path.join(folder, code.filename)
         name = stem if stem.isidentifier() and stem not in sys.modules else name
-    module = sources.run_source(code['source'], filename, name)
-    player = getattr(module, code['function'], None)
+    module = sources.run_source(code.source, filename, name)
+    player = getattr(module, code.function, None)
     if not callable(player):
-        raise LookupError(f'{code["filename"]} has no player function {code["function"]!r}')
+        raise LookupError(f'{code.filename} has no player function {code.function!r}')
     return player
 
 

@@ -1,7 +1,6 @@
 """Players in any language: programs that speak JSON lines (players.remote.program), at
 both jail levels, in tournaments, in play and in the grader; each game's STATE."""
 
-import io
 import json
 import os
 import pathlib
@@ -19,7 +18,6 @@ import players
 import tournament
 import variants
 from games import referee
-from players import program_client
 from players.sandbox import command_jail, jail
 from players.remote import player_code, program
 from players.remote.jailed_player import Setup, TimeControl, event
@@ -236,36 +234,6 @@ def test_the_program_is_told_the_game_its_seat_each_position_and_the_result(fold
     assert played.moves == [(1, 3), (1, 1)] * 3 and played.score(0) == 1
     assert messages[-1] == {'type': 'end', 'result': '1-0', 'reason': 'normal'}
     assert len(messages) == 5 and recorder.jail.status == 0  # it ended by itself
-
-
-def documented_game() -> list[tuple[str, dict]]:
-    """The whole game docs/protocol.md gives: (who, message) for each line, who
-    being 'referee' or 'program'."""
-    with open(os.path.join(ROOT, 'docs', 'protocol.md'), encoding='utf-8') as file:
-        lines = [line.strip() for line in file if line.startswith('    referee: ')
-                 or line.startswith('    program: ')]
-    return [(who, json.loads(text)) for who, _, text in (line.partition(': ') for line in lines)]
-
-
-def test_the_referee_sends_and_the_reference_client_answers_the_documented_game(folder):
-    game, history = variants.make('nim(piles=(1, 2))'), []
-    recorder = program.ProgramPlayer(  # it answers the first legal move, as documented
-        player_code.read_program(f'{folder}/recorder'),
-        Setup('nim(piles=(1, 2))', variants.make, players.load_player, 'process'),
-        '4:1', history, TimeControl(10.0), game=game, seat=1)
-    played = referee.play(game, [lambda game, state: (2, 1), recorder], isolate=False,
-                          on_move=lambda s, move, t: history.append(event('move', move)))
-    recorder.end(played)
-    sent = [json.loads(line) for line in recorder.errors().splitlines()]
-    documented = documented_game()
-    assert sent == [message for who, message in documented if who == 'referee']
-    referee_lines = io.StringIO(''.join(json.dumps(message, separators=(',', ':')) + '\n'
-                                        for message in sent))
-    answers = io.StringIO()
-    program_client.serve(lambda state, legal, history, time_left, rng: legal[0], referee_lines,
-                         answers)
-    assert [json.loads(line) for line in answers.getvalue().splitlines()] == \
-        [message for who, message in documented if who == 'program']
 
 
 @pytest.mark.skipif(shutil.which('gcc') is None, reason='gcc is not installed')

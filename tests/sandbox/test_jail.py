@@ -61,6 +61,8 @@ def test_a_jailed_player_moves_and_its_move_becomes_the_referees_own(tmp_path):
     ('time.sleep(5)', 'no move within 0.3 s'),
     ('os._exit(3)', 'its process exited with status 3'),
     ('os.write(4, b"{not json\\n"); time.sleep(5)', 'sent something that is not JSON'),
+    ('os.write(4, b"[1, 2]\\n"); time.sleep(5)', 'answered [1,2], not {"move": ...}'),
+    ('os.write(4, b\'{"error": "forged"}\\n\'); time.sleep(5)', 'forged'),
 ])
 def test_every_fault_is_a_forfeit_with_its_reason(tmp_path, body, detail):
     """The hang waits out a short limit; the other faults show at once, so a long limit,

@@ -11,8 +11,8 @@ the jail answers {"defined": [names]} or {"error": why it cannot load}. Then:
   "stopped"). The grader follows the calls with its own game.
 - {"rules": a class's call, ...}: questions about the student's Game class, answered
   as jailed.rules says.
-- a game's setup, then move requests, as players.remote.jailed_player's protocol has them:
-  the student's player answers them.
+- a game's start, then requests for moves, in players.remote.protocol's jail
+  protocol: the student's player answers them.
 
 The answers to loading and to searches carry "reference": the first use of a
 reference implementation refused so far (see guard), or null; in a game, such a
@@ -31,6 +31,7 @@ from games import Game, game_files
 from games.referee import DETAIL_LIMIT, describe
 from games.sources import places, run_source
 from players.remote.plain_json import to_plain
+from players.remote.protocol import READY, ErrorAnswer, JailStart, MoveAnswer, read_request
 from players.remote.serving import answer_move, replay_history
 
 from . import guard, rules
@@ -73,14 +74,16 @@ def serve(channel) -> None:
             for answer in rules.answer(module, request, lambda error: explain(error, filename),
                                        os.path.basename(filename)):
                 channel.send(_with_reference(answer))
-        elif 'setup' in request:  # a game's setup
-            game, state, player, answer = start_game(module, request['setup'], filename)
-            channel.send(answer)
-        elif game is None:
-            channel.send({'error': 'a move was asked before a game was set up'})
-        else:
-            state, answer = answer_move(player, game, state, request, filename)
-            channel.send(answer)
+        else:  # a game's start or a request for a move, as a player's jail has them
+            asked = read_request(request)
+            reply: ErrorAnswer | MoveAnswer | None
+            if isinstance(asked, JailStart):
+                game, state, player, reply = start_game(module, asked, filename)
+            elif game is None:
+                reply = ErrorAnswer('a move was asked before a game was set up')
+            else:
+                state, reply = answer_move(player, game, state, asked, filename)
+            channel.send(READY if reply is None else reply.message())
 
 
 def load(source: str, filename: str):
@@ -123,22 +126,22 @@ def search(module, request: dict, filename: str):
     yield {**answer, 'done': True}
 
 
-def start_game(module, setup: dict, filename: str) -> tuple:
+def start_game(module, start: JailStart, filename: str) -> tuple:
     """Start a game of the player checks; return the game, the state, the player
-    and the answer to the setup."""
-    function = setup['player']['function']
+    and the ErrorAnswer to the start (None: ready)."""
+    function = start.code.function
     player = getattr(module, function, None)
     if not callable(player):
-        return None, None, None, {'error': f'{os.path.basename(filename)} has no player '
-                                           f'function {function!r}'}
+        return None, None, None, ErrorAnswer(f'{os.path.basename(filename)} has no player '
+                                             f'function {function!r}')
     try:
-        game_files.provide(setup.get('game_source'))
-        game = variants.make(setup['game'])
-        state = replay_history(game, game.initial, setup['history'])
+        game_files.provide(start.game_source)
+        game = variants.make(start.game)
+        state = replay_history(game, game.initial, start.history)
     except Exception as error:  # the grader's own mistake, said as such
-        return None, None, None, {'error': f'the grader cannot start the game: {error}'}
-    random.seed(setup['seed'])
-    return game, state, player, {'ready': True}
+        return None, None, None, ErrorAnswer(f'the grader cannot start the game: {error}')
+    random.seed(start.seed)
+    return game, state, player, None
 
 
 def explain(error: BaseException, filename: str) -> str:
