@@ -146,13 +146,41 @@ class _Search:
         and the search goes to the end (by players.pile_search, without windows)."""
         if depth >= 0 or not self.positions.won_or_lost:
             return self.node(pos, key, alpha, beta, depth, sign)
-        if self._won is None:
-            self._won = pile_search(self.positions, self.table, TABLE_LIMIT, self.deadline)
-        won, counts = self._won
+        won, counts = self._pile_search()
         try:
             return won(pos)
         finally:
             self.nodes, self.hits = counts()
+
+    def _pile_search(self) -> tuple[Callable[[tuple], int], Callable[[], tuple[int, int]]]:
+        """The search without windows of players.pile_search, made once."""
+        if self._won is None:
+            self._won = pile_search(self.positions, self.table, TABLE_LIMIT, self.deadline)
+        return self._won
+
+    def won_or_lost_root(self, game: Game, state) -> Solution:
+        """Solve a root where every position is won or lost: the first move in
+        actions order to a lost position wins (1); if none does, every move loses
+        (-1), and the first is the move. No search of the root's own comes first."""
+        positions = self.positions
+        pos = positions.encode(state)
+        value = positions.outcome(pos, 1)
+        if value is not None:
+            self.nodes += 1
+            return Solution(value, None, self.nodes)
+        won, counts = self._pile_search()
+        value, best = -1, None
+        try:
+            for move in game.actions(state):
+                if best is None:
+                    best = move
+                if won(positions.child(pos, state, move)) < 0:
+                    value, best = 1, move
+                    break
+        finally:
+            nodes, self.hits = counts()
+            self.nodes = nodes + 1
+        return Solution(value, best, self.nodes)
 
     def value(self, state, depth: int) -> float:
         """Return the value of a state for the player to move, searched depth plies
@@ -167,12 +195,14 @@ class _Search:
         search the root, then test the moves in order with a null window (from the
         root player's side when a move lets them move again)."""
         positions = self.positions
+        if depth < 0 and positions.won_or_lost:
+            return self.won_or_lost_root(game, state)
         value = self.value(state, depth)
         move = None
         if not game.terminal_test(state):
             pos = positions.encode(state)
             for move in game.actions(state):
-                child = positions.encode(game.result(state, move))
+                child = positions.child(pos, state, move)
                 if not positions.alternates and positions.same_mover(pos, child):
                     below = math.nextafter(value, -math.inf)
                     if self.node(child, positions.key(child, 1), below, value,
@@ -184,19 +214,18 @@ class _Search:
         return Solution(value, move, self.nodes)
 
 
-def _context(game: Game, positions: GamePositions, kind) -> tuple | None:
+def _context(positions: GamePositions, kind) -> tuple | None:
     """The cache key of a search's table, or None for a fresh table each time:
-    known games' tables are shared by spec; other games' are never kept."""
-    if type(positions) is GamePositions:
-        return None
-    return (type(game), repr(game), kind)
+    known games' tables are shared by their rules; other games' are never kept."""
+    rules = positions.rules()
+    return None if rules is None else rules + (kind,)
 
 
 def _searcher(game: Game, state, eval_fn, kind, depth_limited: bool,
               deadline: float | None = None) -> _Search:
     """Make a search for a state, with its (possibly cached) tables."""
     positions = positions_for(game, game.to_move(state), eval_fn)
-    context = _context(game, positions, kind)
+    context = _context(positions, kind)
     table = {} if context is None else cached_table(context)
     hints = None
     if depth_limited:
