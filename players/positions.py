@@ -138,20 +138,26 @@ class NimPositions(_PilePositions):
     the piles of that size, so that a take is an addition."""
 
     def __init__(self, game: Nim, root_player, eval_fn=None):
-        super().__init__(game, root_player, eval_fn)
+        self.game, self.root, self.eval_fn = game, root_player, eval_fn
         self.final_value = 1 if game.misere else -1
         self.cap = game.max_take
         self.width = len(game.piles).bit_length()
+        self.mask = (1 << self.width) - 1
         self.units = [0]
-        """units[size]: the number of one pile of that size (none for 0)."""
-        self._units_to(max(game.piles))
+        """units[size]: the number of one pile of that size (0 for none)."""
+        self.sizes: list[tuple[int, int, list[int]]] = []
+        """For each pile size from 1: the field of its count, its unit, and the units
+        of what a take from such a pile may leave, the least first."""
+        self._grow(max(game.piles))
 
-    def _units_to(self, size: int) -> list:
-        """Return units, made up to size."""
-        units = self.units
-        while len(units) <= size:
-            units.append(1 << self.width * len(units))
-        return units
+    def _grow(self, most: int) -> None:
+        """Make units and sizes up to piles of most counters."""
+        units, cap = self.units, self.cap
+        for size in range(len(units), most + 1):
+            unit = 1 << self.width * size
+            least = 0 if cap is None or size <= cap else size - cap
+            self.sizes.append((unit * self.mask, unit, units[least:size]))
+            units.append(unit)
 
     def rules(self) -> tuple:
         """Normal or misère play, the cap and the width: Nim games alike in them share tables."""
@@ -159,15 +165,16 @@ class NimPositions(_PilePositions):
 
     def encode(self, state) -> int:
         """The number of the non-empty piles of a state."""
-        board = state.board
+        board, units = state.board, self.units
         if len(board) >> self.width:
             raise ValueError(f'{state} has more piles than a state of {self.game}')
-        units = self._units_to(max(board))
-        return sum([units[pile] for pile in board])
+        if max(board) >= len(units):  # bigger piles than the game's
+            self._grow(max(board))
+        return sum(map(units.__getitem__, board))
 
     def piles(self, pos: int) -> tuple:
         """The non-empty piles of a position, sorted."""
-        width, mask = self.width, (1 << self.width) - 1
+        width, mask = self.width, self.mask
         piles: list[int] = []
         size = 0
         while pos:
@@ -188,15 +195,12 @@ class NimPositions(_PilePositions):
     def children(self, pos: int, sign: int) -> list:
         """The positions after each take, once per distinct pile size (the smallest
         first), biggest takes first."""
-        width, mask, units, cap = self.width, (1 << self.width) - 1, self.units, self.cap
         result: list[int] = []
-        rest, size = pos >> width, 1
-        while rest:
-            if rest & mask:
-                least = 0 if cap is None or size <= cap else size - cap
-                result += map((pos - units[size]).__add__, units[least:size])
-            rest >>= width
-            size += 1
+        for field, unit, leaves in self.sizes:
+            if pos & field:
+                result += map((pos - unit).__add__, leaves)
+            elif field > pos:
+                break
         return result
 
 

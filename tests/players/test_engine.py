@@ -234,9 +234,13 @@ def test_nim_positions_are_the_multisets_of_the_piles_and_a_take_is_one_addition
         assert set(positions.children(pos, 1)) == children
         for move in game.actions(state):
             assert positions.child(pos, state, move) == positions.encode(game.result(state, move))
+    game = Nim((1, 2))
+    positions = positions_for(game, 'P1')
+    bigger = NimState('P1', (6, 2))  # piles bigger than the game's
+    assert positions.piles(positions.encode(bigger)) == (2, 6)
+    assert solve(game, bigger).value == theory_value(game, bigger) == 1
     with pytest.raises(ValueError, match='more piles'):
-        game = Nim((1, 2))
-        positions_for(game, 'P1').encode(NimState('P1', (1, 2, 3, 4)))
+        positions.encode(NimState('P1', (1, 2, 3, 4)))
 
 
 def test_nim_games_with_the_same_rules_share_a_table_and_stay_exact():
