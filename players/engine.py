@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 import time
 from collections import namedtuple
-from typing import Callable, TypeGuard
+from typing import Callable, Hashable, TypeGuard
 
 from games import ConnectFour, Game, StochasticGame
 
@@ -61,7 +61,7 @@ class _Search:
         self.positions, self.table, self.hints = positions, table, hints
         self.deadline = deadline
         self.nodes = self.hits = self.cutoffs = 0
-        self._won: tuple[Callable[[tuple], int], Callable[[], tuple[int, int]]] | None = None
+        self._won: tuple[Callable[[Hashable], int], Callable[[], tuple[int, int]]] | None = None
 
     def node(self, pos, key, alpha: float, beta: float, depth: int, sign: int) -> float:
         """Return the value of pos for the player to move: exact if strictly between
@@ -146,41 +146,13 @@ class _Search:
         and the search goes to the end (by players.pile_search, without windows)."""
         if depth >= 0 or not self.positions.won_or_lost:
             return self.node(pos, key, alpha, beta, depth, sign)
-        won, counts = self._pile_search()
+        if self._won is None:
+            self._won = pile_search(self.positions, self.table, TABLE_LIMIT, self.deadline)
+        won, counts = self._won
         try:
             return won(pos)
         finally:
             self.nodes, self.hits = counts()
-
-    def _pile_search(self) -> tuple[Callable[[tuple], int], Callable[[], tuple[int, int]]]:
-        """The search without windows of players.pile_search, made once."""
-        if self._won is None:
-            self._won = pile_search(self.positions, self.table, TABLE_LIMIT, self.deadline)
-        return self._won
-
-    def won_or_lost_root(self, game: Game, state) -> Solution:
-        """Solve a root where every position is won or lost: the first move in
-        actions order to a lost position wins (1); if none does, every move loses
-        (-1), and the first is the move. No search of the root's own comes first."""
-        positions = self.positions
-        pos = positions.encode(state)
-        value = positions.outcome(pos, 1)
-        if value is not None:
-            self.nodes += 1
-            return Solution(value, None, self.nodes)
-        won, counts = self._pile_search()
-        value, best = -1, None
-        try:
-            for move in game.actions(state):
-                if best is None:
-                    best = move
-                if won(positions.child(pos, state, move)) < 0:
-                    value, best = 1, move
-                    break
-        finally:
-            nodes, self.hits = counts()
-            self.nodes = nodes + 1
-        return Solution(value, best, self.nodes)
 
     def value(self, state, depth: int) -> float:
         """Return the value of a state for the player to move, searched depth plies
@@ -195,8 +167,6 @@ class _Search:
         search the root, then test the moves in order with a null window (from the
         root player's side when a move lets them move again)."""
         positions = self.positions
-        if depth < 0 and positions.won_or_lost:
-            return self.won_or_lost_root(game, state)
         value = self.value(state, depth)
         move = None
         if not game.terminal_test(state):
@@ -221,10 +191,9 @@ def _context(positions: GamePositions, kind) -> tuple | None:
     return None if rules is None else rules + (kind,)
 
 
-def _searcher(game: Game, state, eval_fn, kind, depth_limited: bool,
+def _searcher(positions: GamePositions, kind, depth_limited: bool,
               deadline: float | None = None) -> _Search:
-    """Make a search for a state, with its (possibly cached) tables."""
-    positions = positions_for(game, game.to_move(state), eval_fn)
+    """Make a search of a game's positions, with its (possibly cached) tables."""
     context = _context(positions, kind)
     table = {} if context is None else cached_table(context)
     hints = None
@@ -263,7 +232,7 @@ def value(game: Game, state=None, stats: dict | None = None,
             return solver.value(*solver.shape.encode(state))
         finally:
             _report(stats, solver, -1)
-    searcher = _searcher(game, state, None, 'solve', False, deadline)
+    searcher = _searcher(positions_for(game, game.to_move(state)), 'solve', False, deadline)
     try:
         return searcher.value(state, -1)
     finally:
@@ -289,11 +258,39 @@ def solve(game: Game, state=None, stats: dict | None = None,
         finally:
             _report(stats, solver, -1)
         return Solution(result, shape.square(mask, x), solver.nodes)
-    searcher = _searcher(game, state, None, 'solve', False, deadline)
+    positions = positions_for(game, game.to_move(state))
+    if positions.won_or_lost:
+        return _solve_won_or_lost(game, state, positions, stats, deadline)
+    searcher = _searcher(positions, 'solve', False, deadline)
     try:
         return searcher.root(game, state, -1)
     finally:
         _report(stats, searcher, -1)
+
+
+def _solve_won_or_lost(game: Game, state, positions: GamePositions, stats: dict | None,
+                       deadline: float | None) -> Solution:
+    """Solve a state of a game whose every position is won or lost (by
+    players.pile_search): the first move in actions order to a lost position wins
+    (1); if none does, every move loses (-1), and the first is the move."""
+    pos = positions.encode(state)
+    won, counts = pile_search(positions, cached_table(_context(positions, 'solve')),
+                              TABLE_LIMIT, deadline)
+    value, best = positions.outcome(pos, 1), None
+    try:
+        if value is None:
+            value = -1
+            for move in game.actions(state):
+                if best is None:
+                    best = move
+                if won(positions.child(pos, state, move)) < 0:
+                    value, best = 1, move
+                    break
+    finally:
+        nodes, hits = counts()
+        if stats is not None:
+            stats.update(nodes=nodes + 1, hits=hits, depth=-1)
+    return Solution(value, best, nodes + 1)
 
 
 EvalFn = Callable[[Game, object, object], float]
@@ -328,7 +325,8 @@ def search(game: Game, state, depth: int, eval_fn: EvalFn | None = None,
         solution = Solution(result, shape.square(mask, x), deepening.nodes)
         exact = result in (connect4.WIN, connect4.LOSS) or shape.size - moves <= depth
     else:
-        searcher = _searcher(game, state, eval_fn, 'evaluate', True, deadline)
+        searcher = _searcher(positions_for(game, game.to_move(state), eval_fn), 'evaluate', True,
+                             deadline)
         try:
             for shallower in range(1, depth):
                 searcher.value(state, shallower)

@@ -6,6 +6,7 @@ table keeps each position's value, which is always exact."""
 from __future__ import annotations
 
 import time
+from typing import Hashable
 
 from .timing import CHECK_EVERY, OutOfTime
 
@@ -20,7 +21,7 @@ def pile_search(positions, table: dict, limit: int, deadline: float | None = Non
     get, check, clock = table.get, CHECK_EVERY, time.monotonic
     nodes = hits = 0
 
-    def value(pos: tuple) -> int:
+    def value(pos: Hashable) -> int:
         """The value of a position for the player to move: 1 (a win) or -1 (a loss)."""
         nonlocal nodes, hits
         nodes += 1
