@@ -113,6 +113,13 @@ class _PilePositions(_KnownPositions):
 
     game: Nim | GrundysGame
     won_or_lost = True
+    final_value = -1
+    """The value of the final position (no counters, or no pile to split) to the
+    player to move: whoever cannot move loses, but in misère Nim."""
+
+    def outcome(self, pos, sign: int):
+        """The final position's value (a position is final when empty), or None."""
+        return None if pos else self.final_value
 
     def key(self, pos, sign: int):
         """The position is its own key: it is already canonical."""
@@ -183,10 +190,6 @@ class NimPositions(_PilePositions):
             size += 1
         return tuple(piles)
 
-    def outcome(self, pos, sign: int):
-        """No counters left: the mover has lost (normal play) or won (misère)."""
-        return None if pos else self.final_value
-
     def child(self, pos: int, state, move) -> int:
         """The position after a take: one pile of the size taken from less, one of what is left more."""
         size, units = state.board[move[0] - 1], self.units
@@ -214,10 +217,6 @@ class GrundyPositions(_PilePositions):
     def encode(self, state) -> tuple:
         """The piles of a state that can still be split, sorted."""
         return tuple(sorted(pile for pile in state.board if pile > 2))
-
-    def outcome(self, pos, sign: int):
-        """No pile can be split: the mover has lost."""
-        return None if pos else -1
 
     def children(self, pos: tuple, sign: int) -> list:
         """The positions after each split, once per distinct pile size."""
