@@ -3,8 +3,8 @@
 The engine works on positions, which may be the game's own states (GamePositions,
 for any Game, keyed by the game's table_key) or a cheaper encoding of them that
 this module (or gomoku_positions, board_positions) gives a known game:
-Nim's piles sorted without the empty ones, Grundy's game without the piles
-that cannot be split, a tic-tac-toe board as two bit masks (the mover's
+Nim's piles as one number that counts the piles of each size (no order, no
+empty ones), Grundy's game without the piles that cannot be split, a tic-tac-toe board as two bit masks (the mover's
 squares and the opponent's) whose key is the least of its symmetric images.
 Every encoding answers the same few questions, with values for the player to
 move, and `sign` telling whether that player is the root's player (+1) or not
