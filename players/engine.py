@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 import time
 from collections import namedtuple
-from typing import Callable, TypeGuard
+from typing import Callable, Hashable, TypeGuard
 
 from games import ConnectFour, Game, StochasticGame
 
@@ -61,7 +61,7 @@ class _Search:
         self.positions, self.table, self.hints = positions, table, hints
         self.deadline = deadline
         self.nodes = self.hits = self.cutoffs = 0
-        self._won: tuple[Callable[[tuple], int], Callable[[], tuple[int, int]]] | None = None
+        self._won: tuple[Callable[[Hashable], int], Callable[[], tuple[int, int]]] | None = None
 
     def node(self, pos, key, alpha: float, beta: float, depth: int, sign: int) -> float:
         """Return the value of pos for the player to move: exact if strictly between
@@ -172,7 +172,7 @@ class _Search:
         if not game.terminal_test(state):
             pos = positions.encode(state)
             for move in game.actions(state):
-                child = positions.encode(game.result(state, move))
+                child = positions.child(pos, state, move)
                 if not positions.alternates and positions.same_mover(pos, child):
                     below = math.nextafter(value, -math.inf)
                     if self.node(child, positions.key(child, 1), below, value,
@@ -184,19 +184,17 @@ class _Search:
         return Solution(value, move, self.nodes)
 
 
-def _context(game: Game, positions: GamePositions, kind) -> tuple | None:
+def _context(positions: GamePositions, kind) -> tuple | None:
     """The cache key of a search's table, or None for a fresh table each time:
-    known games' tables are shared by spec; other games' are never kept."""
-    if type(positions) is GamePositions:
-        return None
-    return (type(game), repr(game), kind)
+    known games' tables are shared by their rules; other games' are never kept."""
+    rules = positions.rules()
+    return None if rules is None else rules + (kind,)
 
 
-def _searcher(game: Game, state, eval_fn, kind, depth_limited: bool,
+def _searcher(positions: GamePositions, kind, depth_limited: bool,
               deadline: float | None = None) -> _Search:
-    """Make a search for a state, with its (possibly cached) tables."""
-    positions = positions_for(game, game.to_move(state), eval_fn)
-    context = _context(game, positions, kind)
+    """Make a search of a game's positions, with its (possibly cached) tables."""
+    context = _context(positions, kind)
     table = {} if context is None else cached_table(context)
     hints = None
     if depth_limited:
@@ -234,7 +232,7 @@ def value(game: Game, state=None, stats: dict | None = None,
             return solver.value(*solver.shape.encode(state))
         finally:
             _report(stats, solver, -1)
-    searcher = _searcher(game, state, None, 'solve', False, deadline)
+    searcher = _searcher(positions_for(game, game.to_move(state)), 'solve', False, deadline)
     try:
         return searcher.value(state, -1)
     finally:
@@ -260,11 +258,39 @@ def solve(game: Game, state=None, stats: dict | None = None,
         finally:
             _report(stats, solver, -1)
         return Solution(result, shape.square(mask, x), solver.nodes)
-    searcher = _searcher(game, state, None, 'solve', False, deadline)
+    positions = positions_for(game, game.to_move(state))
+    if positions.won_or_lost:
+        return _solve_won_or_lost(game, state, positions, stats, deadline)
+    searcher = _searcher(positions, 'solve', False, deadline)
     try:
         return searcher.root(game, state, -1)
     finally:
         _report(stats, searcher, -1)
+
+
+def _solve_won_or_lost(game: Game, state, positions: GamePositions, stats: dict | None,
+                       deadline: float | None) -> Solution:
+    """Solve a state of a game whose every position is won or lost (by
+    players.pile_search): the first move in actions order to a lost position wins
+    (1); if none does, every move loses (-1), and the first is the move."""
+    pos = positions.encode(state)
+    won, counts = pile_search(positions, cached_table(_context(positions, 'solve')),
+                              TABLE_LIMIT, deadline)
+    value, best = positions.outcome(pos, 1), None
+    try:
+        if value is None:
+            value = -1
+            for move in game.actions(state):
+                if best is None:
+                    best = move
+                if won(positions.child(pos, state, move)) < 0:
+                    value, best = 1, move
+                    break
+    finally:
+        nodes, hits = counts()
+        if stats is not None:
+            stats.update(nodes=nodes + 1, hits=hits, depth=-1)
+    return Solution(value, best, nodes + 1)
 
 
 EvalFn = Callable[[Game, object, object], float]
@@ -299,7 +325,8 @@ def search(game: Game, state, depth: int, eval_fn: EvalFn | None = None,
         solution = Solution(result, shape.square(mask, x), deepening.nodes)
         exact = result in (connect4.WIN, connect4.LOSS) or shape.size - moves <= depth
     else:
-        searcher = _searcher(game, state, eval_fn, 'evaluate', True, deadline)
+        searcher = _searcher(positions_for(game, game.to_move(state), eval_fn), 'evaluate', True,
+                             deadline)
         try:
             for shallower in range(1, depth):
                 searcher.value(state, shallower)

@@ -6,6 +6,7 @@ table keeps each position's value, which is always exact."""
 from __future__ import annotations
 
 import time
+from typing import Hashable
 
 from .timing import CHECK_EVERY, OutOfTime
 
@@ -16,25 +17,25 @@ def pile_search(positions, table: dict, limit: int, deadline: float | None = Non
     and the positions the table answered. The table holds at most limit entries
     (a full one is emptied); past deadline (a time.monotonic() time) a search
     raises OutOfTime."""
-    children, outcome = positions.children, positions.outcome
+    children, final = positions.children, positions.final_value
     get, check, clock = table.get, CHECK_EVERY, time.monotonic
     nodes = hits = 0
 
-    def value(pos: tuple) -> int:
+    def value(pos: Hashable) -> int:
         """The value of a position for the player to move: 1 (a win) or -1 (a loss)."""
         nonlocal nodes, hits
         nodes += 1
         if not nodes & check and deadline is not None and clock() > deadline:
             raise OutOfTime
         if not pos:
-            return outcome(pos, 1)
+            return final
         known = get(pos)
         if known is not None:
             hits += 1
             return known
         result, unknown = -1, []
         for child in children(pos, 1):  # the children the table knows first
-            known = get(child) if child else outcome(child, 1)
+            known = get(child) if child else final
             if known is None:
                 unknown.append(child)
             elif known < 0:

@@ -3,8 +3,8 @@
 The engine works on positions, which may be the game's own states (GamePositions,
 for any Game, keyed by the game's table_key) or a cheaper encoding of them that
 this module (or gomoku_positions, board_positions) gives a known game:
-Nim's piles sorted without the empty ones, Grundy's game without the piles
-that cannot be split, a tic-tac-toe board as two bit masks (the mover's
+Nim's piles as one number that counts the piles of each size (no order, no
+empty ones), Grundy's game without the piles that cannot be split, a tic-tac-toe board as two bit masks (the mover's
 squares and the opponent's) whose key is the least of its symmetric images.
 Every encoding answers the same few questions, with values for the player to
 move, and `sign` telling whether that player is the root's player (+1) or not
@@ -51,6 +51,11 @@ class GamePositions:
             return None
         return None if key is None else (key, sign)
 
+    def rules(self) -> tuple | None:
+        """Return what, besides their keys, the values of positions depend on, for
+        the searches that share a table (None: each search has its own)."""
+        return None
+
     def outcome(self, pos, sign: int):
         """The value of a final position to the player to move, or None if play goes on."""
         game = self.game
@@ -66,6 +71,10 @@ class GamePositions:
     def state(self, pos, sign: int):
         """Return a game state for a position, the root player moving if sign is +1."""
         return pos
+
+    def child(self, pos, state, move):
+        """Return the position after a legal move from a state whose position is pos."""
+        return self.encode(self.game.result(state, move))
 
     def children(self, pos, sign: int) -> list:
         """Return the position after each move, in the game's actions order (a new list)."""
@@ -90,76 +99,124 @@ class _KnownPositions(GamePositions):
     bounds = (-1, 1)
     alternates = True
 
+    def rules(self) -> tuple | None:
+        """The game's class and spec: searches of one game share its tables."""
+        return (type(self.game), repr(self.game))
+
     def plies_left(self, pos) -> float:
         """Return the most plies the game can last from a position."""
         raise NotImplementedError
 
 
 class _PilePositions(_KnownPositions):
-    """The encoding of pile games, whose positions are canonical tuples of piles."""
+    """The encoding of pile games, whose positions are canonical: each is its own key."""
 
     game: Nim | GrundysGame
     won_or_lost = True
+    final_value = -1
+    """The value of the final position (no counters, or no pile to split) to the
+    player to move: whoever cannot move loses, but in misère Nim."""
+
+    def outcome(self, pos, sign: int):
+        """The final position's value (a position is final when empty), or None."""
+        return None if pos else self.final_value
 
     def key(self, pos, sign: int):
         """The position is its own key: it is already canonical."""
         return pos
 
-    def plies_left(self, pos: tuple) -> int:
+    def plies_left(self, pos) -> int:
         """Each move takes a counter or splits a pile: at most one a counter."""
-        return sum(pos)
+        return sum(self.piles(pos))
+
+    def piles(self, pos) -> tuple:
+        """The canonical piles of a position, sorted."""
+        return pos
 
     def state(self, pos, sign: int):
         """A state of the pile game with the canonical piles."""
         mover = self.root if sign > 0 else self.game.other(self.root)
-        return NimState(to_move=mover, board=pos)
+        return NimState(to_move=mover, board=self.piles(pos))
 
 
 class NimPositions(_PilePositions):
-    """Nim: a position is the sorted tuple of the non-empty piles (order and empties are moot)."""
+    """Nim: a position is the multiset of the non-empty piles (order and empties
+    are moot) as one number, a field of `width` bits for each pile size counting
+    the piles of that size, so that a take is an addition."""
 
     def __init__(self, game: Nim, root_player, eval_fn=None):
-        super().__init__(game, root_player, eval_fn)
+        self.game, self.root, self.eval_fn = game, root_player, eval_fn
         self.final_value = 1 if game.misere else -1
         self.cap = game.max_take
+        self.width = len(game.piles).bit_length()
+        self.mask = (1 << self.width) - 1
+        self.units = [0]
+        """units[size]: the number of one pile of that size (0 for none)."""
+        self.sizes: list[tuple[int, int, list[int]]] = []
+        """For each pile size from 1: the field of its count, its unit, and the units
+        of what a take from such a pile may leave, the least first."""
+        self._grow(max(game.piles))
 
-    def encode(self, state) -> tuple:
-        """The non-empty piles of a state, sorted."""
-        return tuple(sorted(pile for pile in state.board if pile))
+    def _grow(self, most: int) -> None:
+        """Make units and sizes up to piles of most counters."""
+        units, cap = self.units, self.cap
+        for size in range(len(units), most + 1):
+            unit = 1 << self.width * size
+            least = 0 if cap is None or size <= cap else size - cap
+            self.sizes.append((unit * self.mask, unit, units[least:size]))
+            units.append(unit)
 
-    def outcome(self, pos, sign: int):
-        """No counters left: the mover has lost (normal play) or won (misère)."""
-        return None if pos else self.final_value
+    def rules(self) -> tuple:
+        """Normal or misère play, the cap and the width: Nim games alike in them share tables."""
+        return (NimPositions, self.game.misere, self.cap, self.width)
 
-    def children(self, pos: tuple, sign: int) -> list:
-        """The positions after each take, once per distinct pile size, biggest takes first."""
-        cap, result, previous = self.cap, [], None
-        for index, pile in enumerate(pos):
-            if pile == previous:
-                continue
-            previous = pile
-            rest = pos[:index] + pos[index + 1:]
-            most = pile if cap is None else min(pile, cap)
-            for left in range(pile - most, pile):
-                if left:
-                    at = bisect_left(rest, left)
-                    child = rest[:at] + (left,) + rest[at:]
-                else:
-                    child = rest
-                result.append(child)
+    def encode(self, state) -> int:
+        """The number of the non-empty piles of a state."""
+        board, units = state.board, self.units
+        if len(board) >> self.width:
+            raise ValueError(f'{state} has more piles than a state of {self.game}')
+        if max(board) >= len(units):  # bigger piles than the game's
+            self._grow(max(board))
+        return sum(map(units.__getitem__, board))
+
+    def piles(self, pos: int) -> tuple:
+        """The non-empty piles of a position, sorted."""
+        width, mask = self.width, self.mask
+        piles: list[int] = []
+        size = 0
+        while pos:
+            piles += [size] * (pos & mask)
+            pos >>= width
+            size += 1
+        return tuple(piles)
+
+    def child(self, pos: int, state, move) -> int:
+        """The position after a take: one pile of the size taken from less, one of what is left more."""
+        size, units = state.board[move[0] - 1], self.units
+        return pos - units[size] + units[size - move[1]]
+
+    def children(self, pos: int, sign: int) -> list:
+        """The positions after each take, once per distinct pile size (the smallest
+        first), biggest takes first."""
+        result: list[int] = []
+        for field, unit, leaves in self.sizes:
+            if pos & field:
+                result += map((pos - unit).__add__, leaves)
+            elif field > pos:
+                break
         return result
 
 
 class GrundyPositions(_PilePositions):
     """Grundy's game: a position is the sorted tuple of the piles that can split (3 or more)."""
 
+    def rules(self) -> tuple:
+        """Every Grundy's game has the same rules, and so shares the tables."""
+        return (GrundyPositions,)
+
     def encode(self, state) -> tuple:
         """The piles of a state that can still be split, sorted."""
         return tuple(sorted(pile for pile in state.board if pile > 2))
-
-    def outcome(self, pos, sign: int):
-        """No pile can be split: the mover has lost."""
-        return None if pos else -1
 
     def children(self, pos: tuple, sign: int) -> list:
         """The positions after each split, once per distinct pile size."""
@@ -297,8 +354,10 @@ ENCODINGS: dict[type, str] = {
 """The engine's own encoding of each game class it knows, as 'module:class' in this
 package, imported when a search first meets the game (a new encoding is its class
 and one entry here)."""
-_encodings: dict[type, type] = {}
-"""The encodings of ENCODINGS imported so far, by game class."""
+_encodings: dict[type, type] = {kind: globals()[spec.partition(':')[2]]
+                                for kind, spec in ENCODINGS.items() if spec.startswith('positions:')}
+"""The encodings of ENCODINGS at hand, by game class: this module's own from the
+start, the others' once imported."""
 
 
 def positions_for(game: Game, root_player, eval_fn=None) -> GamePositions:

@@ -7,6 +7,7 @@ orphans, so closing a jail also kills what its player hid away."""
 from __future__ import annotations
 
 import collections
+import math
 import multiprocessing
 import multiprocessing.connection
 import os
@@ -22,16 +23,26 @@ from players.sandbox import jail
 POLL_SECONDS = 0.05
 ORPHAN_POLL_SECONDS = 0.5
 """How often a worker checks that its parent is still alive."""
+BEAT_SECONDS = 0.25
+"""The least time between two heartbeats a worker sends: a hard time limit is
+seconds, where a move often takes a millisecond."""
 
 _connection = None
 """Inside a worker, its end of the pipe to the parent; None elsewhere."""
+_last_beat = -math.inf
+"""When this worker last sent a heartbeat (time.monotonic())."""
 
 
 def heartbeat() -> None:
-    """Tell the parent that this worker's task is alive; this restarts the task's
-    hard time limit. Does nothing outside a worker."""
+    """Tell the parent that this worker's task is alive, unless it was told less than
+    BEAT_SECONDS ago; this restarts the task's hard time limit. Does nothing
+    outside a worker."""
+    global _last_beat
     if _connection is not None:
-        _connection.send(('beat',))
+        now = time.monotonic()
+        if now - _last_beat >= BEAT_SECONDS:
+            _last_beat = now
+            _connection.send(('beat',))
 
 
 class WorkerLost(Exception):

@@ -220,3 +220,34 @@ def test_each_encoding_registered_is_what_a_search_of_its_game_uses(kind):
     positions = positions_for(game, game.to_move(game.initial))
     assert type(positions).__name__ == ENCODINGS[kind].partition(':')[2]
     assert type(positions_for(game, game.to_move(game.initial), game.evaluate)) is GamePositions
+
+
+def test_nim_positions_are_the_multisets_of_the_piles_and_a_take_is_one_addition():
+    for game, state in small_games():
+        if type(game) is not Nim:
+            continue
+        positions = positions_for(game, game.to_move(state))
+        pos = positions.encode(state)
+        assert positions.piles(pos) == tuple(sorted(pile for pile in state.board if pile))
+        assert positions.plies_left(pos) == sum(state.board)
+        children = {positions.encode(game.result(state, move)) for move in game.actions(state)}
+        assert set(positions.children(pos, 1)) == children
+        for move in game.actions(state):
+            assert positions.child(pos, state, move) == positions.encode(game.result(state, move))
+    game = Nim((1, 2))
+    positions = positions_for(game, 'P1')
+    bigger = NimState('P1', (6, 2))  # piles bigger than the game's
+    assert positions.piles(positions.encode(bigger)) == (2, 6)
+    assert solve(game, bigger).value == theory_value(game, bigger) == 1
+    with pytest.raises(ValueError, match='more piles'):
+        positions.encode(NimState('P1', (1, 2, 3, 4)))
+
+
+def test_nim_games_with_the_same_rules_share_a_table_and_stay_exact():
+    engine.clear_tables()
+    for piles in [(3, 4, 5), (2, 4, 5), (1, 4, 5)]:
+        game, stats = Nim(piles, misere=True), {}
+        solution = solve(game, stats=stats)
+        assert solution.value == theory_value(game, game.initial)
+        assert -theory_value(game, game.result(game.initial, solution.move)) == solution.value
+    assert len(engine._TABLES) == 1 and stats['hits'] > 0
