@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import argparse
 import os
-from typing import Any
+from typing import Any, Callable, TypeVar
 
 import tabulate
 
@@ -32,13 +32,22 @@ class ArgumentParser(argparse.ArgumentParser):
         self.exit(USAGE_ERROR, f'{self.prog}: error: {message}\n')
 
 
+Number = TypeVar('Number', int, float)
+
+
+def _number(text: str, kind: Callable[[str], Number], expected: str) -> Number:
+    """Return text read as a number of kind (int or float), or raise the argparse
+    error saying what was expected."""
+    try:
+        return kind(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f'expected {expected}, got {text!r}') from None
+
+
 def count(minimum: int):
     """Return an argparse type: a whole number of at least minimum."""
     def whole(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f'expected a whole number, got {text!r}') from None
+        value = _number(text, int, 'a whole number')
         if value < minimum:
             raise argparse.ArgumentTypeError(f'expected at least {minimum}, got {value}')
         return value
@@ -48,10 +57,7 @@ def count(minimum: int):
 def positive(unit: str):
     """Return an argparse type: a positive number of unit, such as seconds."""
     def number(text: str) -> float:
-        try:
-            value = float(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f'expected {unit}, got {text!r}') from None
+        value = _number(text, float, unit)
         if not 0 < value < float('inf'):
             raise argparse.ArgumentTypeError(f'expected a positive number of {unit}, got {text}')
         return value
@@ -72,10 +78,7 @@ def time_control(text: str) -> tuple[float, float]:
 
 def increment_seconds(text: str) -> float:
     """An argparse type: seconds of at least 0."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f'expected seconds, got {text!r}') from None
+    value = _number(text, float, 'seconds')
     if not 0 <= value < float('inf'):
         raise argparse.ArgumentTypeError(f'expected an increment of at least 0, got {text}')
     return value
