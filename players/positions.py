@@ -4,8 +4,9 @@ The engine works on positions, which may be the game's own states (GamePositions
 for any Game, keyed by the game's table_key) or a cheaper encoding of them that
 this module (or gomoku_positions, board_positions) gives a known game:
 Nim's piles as one number that counts the piles of each size (no order, no
-empty ones), Grundy's game without the piles that cannot be split, a tic-tac-toe board as two bit masks (the mover's
-squares and the opponent's) whose key is the least of its symmetric images.
+empty ones), Grundy's game without the piles that cannot be split, a tic-tac-toe
+board as two bit masks (the mover's squares and the opponent's) whose key is the
+least of its symmetric images.
 Every encoding answers the same few questions, with values for the player to
 move, and `sign` telling whether that player is the root's player (+1) or not
 (-1), as the textbook's max and min levels alternate."""
@@ -191,7 +192,8 @@ class NimPositions(_PilePositions):
         return tuple(piles)
 
     def child(self, pos: int, state, move) -> int:
-        """The position after a take: one pile of the size taken from less, one of what is left more."""
+        """The position after a take: one pile of the size taken from less, one of
+        what is left more."""
         size, units = state.board[move[0] - 1], self.units
         return pos - units[size] + units[size - move[1]]
 
@@ -354,8 +356,9 @@ ENCODINGS: dict[type, str] = {
 """The engine's own encoding of each game class it knows, as 'module:class' in this
 package, imported when a search first meets the game (a new encoding is its class
 and one entry here)."""
-_encodings: dict[type, type] = {kind: globals()[spec.partition(':')[2]]
-                                for kind, spec in ENCODINGS.items() if spec.startswith('positions:')}
+_encodings: dict[type, type] = {
+    kind: globals()[spec.partition(':')[2]]
+    for kind, spec in ENCODINGS.items() if spec.startswith('positions:')}
 """The encodings of ENCODINGS at hand, by game class: this module's own from the
 start, the others' once imported."""
 

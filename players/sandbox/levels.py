@@ -171,7 +171,8 @@ def _bwrap_program(argv: Sequence[str], folders: Sequence[str],
                    workdir: str | None) -> tuple[list[str], str | None]:
     """A program in bubblewrap sees its folders read-only and runs in workdir (/tmp)."""
     from .servers import bwrap_options
-    return bwrap_options(folders, confine.PROGRAM_PATH, workdir or '/tmp', server=False) + list(argv), None
+    options = bwrap_options(folders, confine.PROGRAM_PATH, workdir or '/tmp', server=False)
+    return options + list(argv), None
 
 
 def _enter_namespaces(folder: str | None, uid: int | None, limits: dict, image: bool,

@@ -119,7 +119,8 @@ def test_ab_players_choose_the_textbook_move(number, case):
     game, state, depth = case
     player = PLAYER[f'ab{depth}']
     assert player(game, state) == textbook_move(game, state, depth)
-    assert set(player.stats) == {'nodes', 'hits', 'depth', 'exact'} and player.stats['depth'] == depth
+    assert set(player.stats) == {'nodes', 'hits', 'depth', 'exact'}
+    assert player.stats['depth'] == depth
 
 
 def by_public_methods(game, state, depth=-1):

@@ -1,4 +1,5 @@
-"""The worker pool's heartbeats: a task's moves tell the parent it is alive, a few times a second at most."""
+"""The worker pool's heartbeats: a task's moves tell the parent it is alive, a few
+times a second at most."""
 
 from types import SimpleNamespace
 
