@@ -7,7 +7,7 @@ from collections import namedtuple
 from functools import lru_cache
 
 from . import pictures
-from .base import Game, IllegalMoveError
+from .base import Fixed, Game, IllegalMoveError
 from .discs import Discs, check_size, grid_text
 
 
@@ -34,7 +34,7 @@ _make = tuple.__new__
 """Make a state of its fields (as namedtuple's _make does), with no check."""
 
 
-class Shape:
+class Shape(Fixed):
     """The fixed tables of a board of columns x rows: square (x, y) is bit
     (y - 1) * columns + x - 1; for each player the shifts of a step forward (diagonally
     left, straight, diagonally right, with the squares that can make it without

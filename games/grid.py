@@ -6,7 +6,7 @@ from collections import namedtuple
 from functools import cached_property
 
 from . import pictures
-from .base import Game, IllegalMoveError
+from .base import Fixed, Game, IllegalMoveError
 from .discs import board_line, grid_text
 
 
@@ -28,7 +28,7 @@ class GameState(namedtuple('GameState', 'to_move, utility, board, moves')):
 DIRECTIONS = ((0, 1), (1, 0), (1, -1), (1, 1))
 
 
-class Squares(tuple):
+class Squares(tuple, Fixed):
     """The empty squares of a state: a tuple, so states can be hashed, that prints
     as AIMA's list of moves does: [(1, 1), (1, 2)]."""
 
@@ -54,6 +54,10 @@ class Board(dict):
 
     def __reduce__(self):
         return (Board, (dict(self),))
+
+    def __deepcopy__(self, memo: dict) -> 'Board':
+        # its squares and marks are tuples and strings: a new mapping is a deep copy
+        return Board(self)
 
 
 class TicTacToe(Game):

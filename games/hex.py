@@ -6,7 +6,7 @@ from collections import namedtuple
 from functools import lru_cache
 
 from . import pictures
-from .base import Game, IllegalMoveError
+from .base import Fixed, Game, IllegalMoveError
 from .discs import Discs, check_size, grid_text
 
 
@@ -27,7 +27,7 @@ _make = tuple.__new__
 """Make a state of its fields (as namedtuple's _make does), with no check."""
 
 
-class Shape:
+class Shape(Fixed):
     """The fixed bit tables of an n x n Hex board: each cell (x, y) is bit
     (y - 1) * n + x - 1; the masks of B's sides (rows 1 and n) and W's (columns 1 and
     n); and neighbours(mask), the cells next to a mask's cells."""

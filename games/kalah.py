@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import namedtuple
 
 from . import pictures
-from .base import Game, IllegalMoveError
+from .base import Fixed, Game, IllegalMoveError
 from .discs import check_size
 
 WIDTH = 16
@@ -70,6 +70,13 @@ shift of the pit the last seed lands in if it is one of the mover's pits (where 
 may capture), else None; the shift of the pit facing it; who moves next."""
 
 
+class Rules(dict, Fixed):
+    """A Kalah board's tables of sowing, by player (see Kalah.rules), shared by
+    every copy of the game."""
+
+    __slots__ = ()
+
+
 class Kalah(Game):
     """Kalah with pits pits a side and seeds seeds in each at the start; S (south)
     moves first. A move is one of the mover's non-empty pits, numbered from 1 in the
@@ -95,7 +102,7 @@ class Kalah(Game):
                                    for pit in range(1, pits + 1)]
                           for player, first in (('S', 0), ('N', pits + 1))}
         """For each player, each pit's number and its mask in a packed board."""
-        self.rules = {}
+        self.rules = Rules()
         """For each player: for each pit number, the pit's index, its shift in a packed
         board and the Sowing of each count of seeds it can hold at the start (see
         _sowings); the mask of the opponent's pits; the shift of the player's store."""

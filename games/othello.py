@@ -7,7 +7,7 @@ from collections import namedtuple
 from functools import lru_cache
 
 from . import pictures
-from .base import Game, IllegalMoveError
+from .base import Fixed, Game, IllegalMoveError
 from .discs import Discs, check_size, grid_text, squares_of
 
 PASS = 'pass'
@@ -33,7 +33,7 @@ class OthelloState(namedtuple('OthelloState', 'to_move, utility, board, moves'))
                               f'{caption}, B {board.count("B")} W {board.count("W")}', '#2e7d4f')
 
 
-class Shape:
+class Shape(Fixed):
     """The fixed bit tables of an n x n board: its squares, and for each of the eight
     directions the shift that moves a mask one square that way and the squares that
     can move so without leaving the board."""

@@ -18,7 +18,7 @@ from games.stochastic import from_json
 from players.sandbox import folder_image
 from players.sandbox.allowed import AllowedPackages
 from players.sandbox.jail import Jail, JailError, JailTimeout, Limits
-from .plain_json import canonical, key, to_plain
+from .plain_json import find_move, to_plain
 from .player_code import PlayerCode
 from .protocol import (LOAD_FAILED, JailMoveRequest, JailStart, ProtocolError, read_error,
                        read_move, read_ready)
@@ -182,11 +182,11 @@ def legal_move(game: Game, state, plain: Any) -> Any:
     referee.Forfeit (illegal move) if there is none."""
     if plain is None:
         raise referee.Forfeit(referee.ILLEGAL, 'returned no move (None)')
-    legal = {key(move): move for move in game.actions(state)}
-    found = legal.get(canonical(plain))
+    legal = list(game.actions(state))
+    found = find_move(legal, plain)
     if found is None:
         raise referee.Forfeit(referee.ILLEGAL, f'illegal move {_shown(plain)}; legal moves are '
-                                               f'{list(legal.values())}')
+                                               f'{list(legal)}')
     return found
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 import math
-from typing import Any
+from typing import Any, Iterable
 
 
 def to_plain(value: Any) -> Any:
@@ -30,3 +30,20 @@ def canonical(plain: Any) -> str:
 def key(move: Any) -> str:
     """Return the canonical JSON text of a move."""
     return canonical(to_plain(move))
+
+
+def find_move(moves: Iterable, plain: Any) -> Any:
+    """Return the first of moves whose canonical text is plain's, or None. A move
+    equal to plain read back (lists as tuples) is tried first, so that a game's
+    many legal moves are not all turned into text."""
+    wanted, guess = canonical(plain), _tuples(plain)
+    moves = list(moves)
+    for move in moves:
+        if move == guess and key(move) == wanted:
+            return move
+    return next((move for move in moves if key(move) == wanted), None)
+
+
+def _tuples(plain: Any) -> Any:
+    """Return plain data with its lists made tuples, at every depth."""
+    return tuple(_tuples(item) for item in plain) if isinstance(plain, list) else plain

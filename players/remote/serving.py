@@ -16,7 +16,7 @@ from typing import Any
 from games import clock, game_files, referee, sources
 from games.base import Game
 from games.stochastic import StochasticGame, from_json
-from .plain_json import canonical, key, to_plain
+from .plain_json import find_move, to_plain
 from .protocol import (LOAD_FAILED, READY, Code, ErrorAnswer, JailMoveRequest, JailStart,
                        MoveAnswer, read_request)
 
@@ -24,7 +24,9 @@ from .protocol import (LOAD_FAILED, READY, Code, ErrorAnswer, JailMoveRequest, J
 def serve(channel) -> None:
     """Play one seat of a game in a jail: at each JailStart, load the game and the
     player, then answer each JailMoveRequest with the player's move, until the
-    trusted side goes (or starts the next game, for a shipped player)."""
+    trusted side goes (or starts the next game, for a shipped player). The player
+    is shown a copy of the game of its own for the game (as the referee's players
+    are), so that nothing it does to it changes the jail's replay."""
     games: dict = {}
     while True:
         try:
@@ -41,6 +43,7 @@ def serve(channel) -> None:
                     games[start.game] = imported(start.make_game)(start.game)
                 game = games[start.game]
                 state = replay_history(game, game.initial, start.history)
+                view = copy.deepcopy(game)
                 player = load(code, start.load_player, folder)
             except BaseException as error:  # whatever the player's file does as it loads
                 failed = LOAD_FAILED + where(error, code.filename, folder)
@@ -48,21 +51,22 @@ def serve(channel) -> None:
                 return
             channel.send(READY)
             continue
-        state, answer = answer_move(player, game, state, request, code.filename, folder)
+        state, answer = answer_move(player, game, view, state, request, code.filename, folder)
         channel.send(answer.message())
 
 
-def answer_move(player, game: Game, state, request: JailMoveRequest, filename: str,
+def answer_move(player, game: Game, view: Game, state, request: JailMoveRequest, filename: str,
                 folder: str | None = None) -> tuple[Any, MoveAnswer | ErrorAnswer]:
     """In a jail: answer one request for a move, starting the player's clock, and
     return the new state and the answer to send (an error named in filename, or in
-    any file of a submission's folder)."""
+    any file of a submission's folder). The history is replayed in game; the player
+    is shown view, the game's copy it keeps for the game, and a copy of the state."""
     limit = request.time_left
     clock.set_current(clock.MoveClock(None if limit is None else time.monotonic() + limit,
                                       request.clock, request.increment))
     try:
         state = replay_history(game, state, request.history)
-        move = to_plain(player(copy.deepcopy(game), copy.deepcopy(state)))
+        move = to_plain(player(view, copy.deepcopy(state)))
         nodes = referee.reported_nodes(getattr(player, 'stats', None))
         return state, MoveAnswer(move, {} if nodes is None else {'nodes': nodes})
     except BaseException as error:  # the player's fault, reported as its error
@@ -74,8 +78,10 @@ def replay_history(game: Game, state, history: list):
     outcome], as plain data), each move played as the game's own move."""
     for kind, plain in history:
         if kind == 'move':
-            moves = {key(move): move for move in game.actions(state)}
-            state = game.result(state, moves[canonical(plain)])
+            move = find_move(game.actions(state), plain)
+            if move is None:
+                raise ValueError(f'{plain!r} is not a legal move in the history')
+            state = game.result(state, move)
         elif isinstance(game, StochasticGame):
             state = game.outcome(state, from_json(plain))
         else:

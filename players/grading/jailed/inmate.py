@@ -61,7 +61,7 @@ def serve(channel) -> None:
                and not getattr(getattr(module, name), 'stand_in', False)]
     channel.send(_with_reference({'defined': defined}))
     game: Game | None = None
-    state = player = None
+    state = player = view = None
     while True:
         try:
             request = channel.receive()
@@ -78,11 +78,11 @@ def serve(channel) -> None:
             asked = read_request(request)
             reply: ErrorAnswer | MoveAnswer | None
             if isinstance(asked, JailStart):
-                game, state, player, reply = start_game(module, asked, filename)
+                game, view, state, player, reply = start_game(module, asked, filename)
             elif game is None:
                 reply = ErrorAnswer('a move was asked before a game was set up')
             else:
-                state, reply = answer_move(player, game, state, asked, filename)
+                state, reply = answer_move(player, game, view, state, asked, filename)
             channel.send(READY if reply is None else reply.message())
 
 
@@ -127,21 +127,22 @@ def search(module, request: dict, filename: str):
 
 
 def start_game(module, start: JailStart, filename: str) -> tuple:
-    """Start a game of the player checks; return the game, the state, the player
-    and the ErrorAnswer to the start (None: ready)."""
+    """Start a game of the player checks; return the game, the player's copy of it
+    for the game, the state, the player and the ErrorAnswer to the start (None:
+    ready)."""
     function = start.code.function
     player = getattr(module, function, None)
     if not callable(player):
-        return None, None, None, ErrorAnswer(f'{os.path.basename(filename)} has no player '
-                                             f'function {function!r}')
+        return None, None, None, None, ErrorAnswer(
+            f'{os.path.basename(filename)} has no player function {function!r}')
     try:
         game_files.provide(start.game_source)
         game = variants.make(start.game)
         state = replay_history(game, game.initial, start.history)
     except Exception as error:  # the grader's own mistake, said as such
-        return None, None, None, ErrorAnswer(f'the grader cannot start the game: {error}')
+        return None, None, None, None, ErrorAnswer(f'the grader cannot start the game: {error}')
     random.seed(start.seed)
-    return game, state, player, None
+    return game, copy.deepcopy(game), state, player, None
 
 
 def explain(error: BaseException, filename: str) -> str:
