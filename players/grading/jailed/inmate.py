@@ -61,7 +61,8 @@ def serve(channel) -> None:
                and not getattr(getattr(module, name), 'stand_in', False)]
     channel.send(_with_reference({'defined': defined}))
     game: Game | None = None
-    state = player = view = None
+    view: Game | None = None
+    state = player = None
     while True:
         try:
             request = channel.receive()
@@ -79,7 +80,7 @@ def serve(channel) -> None:
             reply: ErrorAnswer | MoveAnswer | None
             if isinstance(asked, JailStart):
                 game, view, state, player, reply = start_game(module, asked, filename)
-            elif game is None:
+            elif game is None or view is None:
                 reply = ErrorAnswer('a move was asked before a game was set up')
             else:
                 state, reply = answer_move(player, game, view, state, asked, filename)
