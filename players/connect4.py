@@ -62,8 +62,6 @@ class Shape:
         self.ordered = [(h - rank, columns[h // 2 + (1 - 2 * (rank % 2)) * ((rank + 1) // 2)])
                         for rank in range(h)]
         """(rank, column mask) by the middle first; a higher rank is tried first among equals."""
-        self.bits = {(x + 1, y + 1): 1 << x * stride + y for x in range(h) for y in range(v)}
-        """The bit of each square (x, y) of the game's moves."""
         self.winning = self.winning_squares()
 
     def mirror(self, key: int) -> int:
@@ -84,15 +82,16 @@ class Shape:
 
     def encode(self, state) -> tuple:
         """Return (mine, mask, moves) for a game state: the stones of the player
-        to move, all the stones, and how many there are."""
-        bits, mover = self.bits, state.to_move
+        to move, all the stones, and how many there are. The square (x, y) of the
+        game's moves (from 1) is bit (x - 1) * stride + y - 1."""
+        stride, mover = self.stride, state.to_move
         mine = mask = 0
-        for square, piece in state.board.items():
-            bit = bits[square]
+        for (x, y), piece in state.board.items():
+            bit = 1 << x * stride + y
             mask |= bit
             if piece == mover:
                 mine |= bit
-        return mine, mask, len(state.board)
+        return mine >> stride + 1, mask >> stride + 1, len(state.board)
 
     def square(self, mask: int, x: int) -> tuple:
         """Return the game's move (x + 1, y) that drops a stone into column x (from 0)."""
@@ -222,9 +221,14 @@ class Solver:
 
     def _make_negamax(self):
         """Return the search function, with everything it reads bound locally,
-        and a function that returns its counts of nodes and table hits."""
-        shape, table, winning, searched = self.shape, self.table, self.winning, moves_to_search
+        and a function that returns its counts of nodes and table hits. (A search
+        kernel: one long function on purpose, since a call per node costs time;
+        the winning squares a move makes are found inline, as Shape.winning does.)"""
+        shape, table = self.shape, self.table
         bottom, board, ordered = shape.bottom, shape.board, shape.ordered
+        a1 = shape.stride
+        a2, a3, b1, c1 = 2 * a1, 3 * a1, a1 - 1, a1 + 1
+        b2, b3, c2, c3 = 2 * b1, 3 * b1, 2 * c1, 3 * c1
         nearly_full = shape.size - 2
         get, bounds, limit = table.get, BOUNDS, TABLE_LIMIT
         check, clock, deadline = CHECK_EVERY, time.monotonic, self.deadline
@@ -238,7 +242,13 @@ class Solver:
             nodes += 1
             if not nodes & check and deadline is not None and clock() > deadline:
                 raise OutOfTime
-            possible = searched((mask + bottom) & board, threats)
+            possible = (mask + bottom) & board
+            forced = possible & threats
+            if forced:
+                if forced & (forced - 1):
+                    return LOSS
+                possible = forced
+            possible &= ~(threats >> 1)
             if not possible:
                 return LOSS
             if moves >= nearly_full:
@@ -253,19 +263,38 @@ class Solver:
                     hits += 1
                     return low if low > alpha else high
             empty = board ^ mask
-            if possible & (possible - 1):
-                children = []
-                for rank, column in ordered:
-                    move = possible & column
-                    if move:
-                        made = winning(mine | move, empty)
-                        children.append((made.bit_count(), rank, move, made))
-                children.sort(reverse=True)
-            else:
-                children = [(0, 0, possible, winning(mine | possible, empty))]
+            children = []
+            for rank, column in ordered if possible & (possible - 1) else ((0, possible),):
+                move = possible & column
+                if not move:
+                    continue
+                stones = mine | move
+                pair = stones & stones << 1
+                found = pair << 1 & pair << 2
+                shifted = stones >> a1
+                pair = stones & shifted
+                found |= (pair >> a1 & (stones >> a3 | stones << a1)
+                          | pair << a2 & (shifted | stones << a3))
+                shifted = stones >> b1
+                pair = stones & shifted
+                found |= (pair >> b1 & (stones >> b3 | stones << b1)
+                          | pair << b2 & (shifted | stones << b3))
+                shifted = stones >> c1
+                pair = stones & shifted
+                found |= (pair >> c1 & (stones >> c3 | stones << c1)
+                          | pair << c2 & (shifted | stones << c3))
+                made = found & empty
+                playable = made & (mask + move + bottom)
+                if playable & (playable - 1):  # two squares to block: the opponent loses
+                    if len(table) >= limit:
+                        table.clear()
+                    table[key] = bounds[WIN, WIN]
+                    return WIN
+                children.append((made.bit_count() << 4 | rank, move, made))
+            children.sort(reverse=True)
             theirs, best = mine ^ mask, LOSS
             moves += 1
-            for _, _, move, made in children:
+            for _, move, made in children:
                 value = -negamax(theirs, mask | move, moves, -alpha - 1, made)
                 if value > alpha:
                     if len(table) >= limit:
@@ -283,5 +312,3 @@ class Solver:
             return nodes, hits
         return negamax, counts
 
-
-Shape.of(7, 6)  # the standard board's masks are made at import, as a compiled solver has them
