@@ -56,13 +56,19 @@ class Shape:
         self.h, self.v, self.size = h, v, h * v
         stride = self.stride = v + 1
         column = (1 << v) - 1
-        self.bottom = ((1 << h * stride) - 1) // ((1 << stride) - 1)
-        self.board = self.bottom * column
-        self.columns = columns = [column << x * stride for x in range(h)]
-        self.ordered = [(h - rank, columns[h // 2 + (1 - 2 * (rank % 2)) * ((rank + 1) // 2)])
+        self.bottom = bottom = ((1 << h * stride) - 1) // ((1 << stride) - 1)
+        self.board = bottom * column
+        middle = h // 2
+        self.ordered = [(h - rank, column << stride * (middle + (rank + 1) // 2 * (1 - rank % 2 * 2)))
                         for rank in range(h)]
         """(rank, column mask) by the middle first; a higher rank is tried first among equals."""
         self.winning = self.winning_squares()
+
+    @property
+    def columns(self) -> list:
+        """Each column's mask, left to right."""
+        column, stride = (1 << self.v) - 1, self.stride
+        return [column << x * stride for x in range(self.h)]
 
     def mirror(self, key: int) -> int:
         """Return a mask (or a key) with the columns in reverse order."""
@@ -85,17 +91,17 @@ class Shape:
         to move, all the stones, and how many there are. The square (x, y) of the
         game's moves (from 1) is bit (x - 1) * stride + y - 1."""
         stride, mover = self.stride, state.to_move
-        mine = mask = 0
+        mine = theirs = 0
         for (x, y), piece in state.board.items():
-            bit = 1 << x * stride + y
-            mask |= bit
             if piece == mover:
-                mine |= bit
-        return mine >> stride + 1, mask >> stride + 1, len(state.board)
+                mine |= 1 << x * stride + y
+            else:
+                theirs |= 1 << x * stride + y
+        return mine >> stride + 1, (mine | theirs) >> stride + 1, len(state.board)
 
     def square(self, mask: int, x: int) -> tuple:
         """Return the game's move (x + 1, y) that drops a stone into column x (from 0)."""
-        return (x + 1, (mask & self.columns[x]).bit_count() + 1)
+        return (x + 1, (mask >> x * self.stride & (1 << self.v) - 1).bit_count() + 1)
 
     def winning_squares(self):
         """Return a function (stones, empty) -> the squares of empty that would
