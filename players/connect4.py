@@ -27,7 +27,8 @@ BOUNDS = {(low, high): (low, high) for low in (LOSS, DRAW, WIN) for high in (LOS
 
 TABLE_LIMIT = 250_000
 """The most positions one table holds (20 to 45 MB, by the kind of table); a
-full table is emptied."""
+full table is emptied (by the exact solver when it next reads the clock, so
+that its table may pass the limit by CHECK_EVERY positions)."""
 
 
 def moves_to_search(possible: int, threats: int) -> int:
@@ -246,8 +247,11 @@ class Solver:
             above alpha, a lower bound; else an upper bound."""
             nonlocal nodes, hits
             nodes += 1
-            if not nodes & check and deadline is not None and clock() > deadline:
-                raise OutOfTime
+            if not nodes & check:
+                if len(table) >= limit:
+                    table.clear()
+                if deadline is not None and clock() > deadline:
+                    raise OutOfTime
             possible = (mask + bottom) & board
             forced = possible & threats
             if forced:
@@ -292,8 +296,6 @@ class Solver:
                 made = found & empty
                 playable = made & (mask + move + bottom)
                 if playable & (playable - 1):  # two squares to block: the opponent loses
-                    if len(table) >= limit:
-                        table.clear()
                     table[key] = bounds[WIN, WIN]
                     return WIN
                 children.append((made.bit_count() << 4 | rank, move, made))
@@ -303,14 +305,10 @@ class Solver:
             for _, move, made in children:
                 value = -negamax(theirs, mask | move, moves, -alpha - 1, made)
                 if value > alpha:
-                    if len(table) >= limit:
-                        table.clear()
                     table[key] = bounds[value, high]
                     return value
                 if value > best:
                     best = value
-            if len(table) >= limit:
-                table.clear()
             table[key] = bounds[low, best]
             return best
 
