@@ -294,8 +294,11 @@ class Solver:
                 found |= (pair >> c1 & (stones >> c3 | stones << c1)
                           | pair << c2 & (shifted | stones << c3))
                 made = found & empty
-                playable = made & (mask + move + bottom)
-                if playable & (playable - 1):  # two squares to block: the opponent loses
+                reply = (mask + move + bottom) & board
+                forced = reply & made
+                if forced:
+                    reply = 0 if forced & (forced - 1) else forced
+                if not reply & ~(made >> 1):  # no reply that does not lose at once
                     table[key] = bounds[WIN, WIN]
                     return WIN
                 children.append((made.bit_count() << 4 | rank, move, made))
