@@ -9,10 +9,14 @@ negamax with alpha-beta on values 1 (the player to move wins), 0 (a draw) and
 question: is the value above alpha? Before looking at any move a node finds
 the opponent's winning squares: a square the opponent could play at once must
 be blocked (two such squares lose), and a square just under one of them is
-never played. No other move is searched when one of these rules decides. The
-moves left are tried in the order of the winning squares they make (the most
-first; ties go to the middle columns), and a transposition table keeps a lower
-and an upper bound of each position searched."""
+never played. No other move is searched when one of these rules decides, and
+a move after which these rules leave the opponent no move wins at once, found
+while the moves are put in order (before any is searched). The moves left are
+tried in the order of the winning squares they make (the most first; ties go
+to the middle columns), and a transposition table keeps a lower and an upper
+bound of each position searched.
+
+A board's masks are made by its first search (a cold solve pays for them)."""
 
 from __future__ import annotations
 
@@ -60,7 +64,8 @@ class Shape:
         self.bottom = bottom = ((1 << h * stride) - 1) // ((1 << stride) - 1)
         self.board = bottom * column
         middle = h // 2
-        self.ordered = [(h - rank, column << stride * (middle + (rank + 1) // 2 * (1 - rank % 2 * 2)))
+        self.ordered = [(h - rank,
+                         column << stride * (middle + (rank + 1) // 2 * (1 - rank % 2 * 2)))
                         for rank in range(h)]
         """(rank, column mask) by the middle first; a higher rank is tried first among equals."""
         self.winning = self.winning_squares()
@@ -119,16 +124,18 @@ class Shape:
             found = pair << 1 & pair << 2
             shifted = stones >> a1
             pair = stones & shifted
-            found |= pair >> a1 & (stones >> a3 | stones << a1) | pair << a2 & (shifted | stones << a3)
+            found |= (pair >> a1 & (stones >> a3 | stones << a1)
+                      | pair << a2 & (shifted | stones << a3))
             shifted = stones >> b1
             pair = stones & shifted
-            found |= pair >> b1 & (stones >> b3 | stones << b1) | pair << b2 & (shifted | stones << b3)
+            found |= (pair >> b1 & (stones >> b3 | stones << b1)
+                      | pair << b2 & (shifted | stones << b3))
             shifted = stones >> c1
             pair = stones & shifted
-            found |= pair >> c1 & (stones >> c3 | stones << c1) | pair << c2 & (shifted | stones << c3)
+            found |= (pair >> c1 & (stones >> c3 | stones << c1)
+                      | pair << c2 & (shifted | stones << c3))
             return found & empty
         return winning
-
 
     def evaluation(self):
         """Return a function (mine, theirs) -> the game's evaluate for the player
