@@ -14,7 +14,8 @@ a move after which these rules leave the opponent no move wins at once, found
 while the moves are put in order (before any is searched). The moves left are
 tried in the order of the winning squares they make (the most first; ties go
 to the middle columns), and a transposition table keeps a lower and an upper
-bound of each position searched.
+bound of each position searched; it is asked for the position each move leads
+to as the moves are put in order, and a bound there low enough decides at once.
 
 A board's masks are made by its first search (a cold solve pays for them)."""
 
@@ -280,11 +281,17 @@ class Solver:
                     hits += 1
                     return low if low > alpha else high
             empty = board ^ mask
+            theirs = mine ^ mask
             children = []
             for rank, column in ordered if possible & (possible - 1) else ((0, possible),):
                 move = possible & column
                 if not move:
                     continue
+                known = get(theirs + (mask | move))  # the child's bounds, if in the table
+                if known is not None and known[1] < -alpha:  # its value is below -alpha: a cut
+                    hits += 1
+                    table[key] = bounds[-known[1], high]
+                    return -known[1]
                 stones = mine | move
                 pair = stones & stones << 1
                 found = pair << 1 & pair << 2
@@ -310,7 +317,7 @@ class Solver:
                     return WIN
                 children.append((made.bit_count() << 4 | rank, move, made))
             children.sort(reverse=True)
-            theirs, best = mine ^ mask, LOSS
+            best = LOSS
             moves += 1
             for _, move, made in children:
                 value = -negamax(theirs, mask | move, moves, -alpha - 1, made)

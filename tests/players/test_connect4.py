@@ -102,6 +102,21 @@ def test_solve_agrees_with_a_slow_search_further_from_the_end(game, empty):
         assert engine.value(game, state) == slow_value(game, state, memo)
 
 
+def test_the_table_kept_between_solves_stays_right():
+    """Bounds one solve stores are read by the next: solve every state of random
+    games, the table kept, and each child of the state too."""
+    rng = random.Random(11)
+    memo: dict = {}
+    engine.clear_tables()
+    for game, empty in [(ConnectFour(5, 4), 14), (ConnectFour(), 12)]:
+        state = near_the_end(game, rng, empty)
+        while not game.terminal_test(state):
+            for child in [state] + [game.result(state, move) for move in game.actions(state)]:
+                if not game.terminal_test(child):
+                    assert engine.value(game, child) == slow_value(game, child, memo)
+            state = game.result(state, rng.choice(game.actions(state)))
+
+
 def test_importing_the_engine_makes_no_board_shape():
     """A board's masks are made by its first search, which pays for them (so that a
     cold benchmark counts them), not at import."""
