@@ -1,7 +1,6 @@
 """Connect Four's own searches: exact values against a slow search of the game's
 own states, the textbook's moves at depth, the game's evaluation, deadlines."""
 
-import os
 import random
 import subprocess
 import sys
@@ -123,25 +122,6 @@ def test_importing_the_engine_makes_no_board_shape():
     check = ('import players.engine, players.connect4 as c4; '
              'assert not c4._SHAPES, c4._SHAPES')
     subprocess.run([sys.executable, '-c', check], check=True)
-
-
-PONS = os.environ.get('PONS_C4SOLVER', '/tmp/solvework/pons/c4solver')
-"""Pascal Pons' c4solver (built from his source), if there is one: PONS_C4SOLVER or here."""
-
-
-@pytest.mark.skipif(not os.access(PONS, os.X_OK),
-                    reason=f"Pons' c4solver is not at {PONS} (set PONS_C4SOLVER)")
-def test_values_agree_with_pons_solver(tmp_path):
-    from players.bench.speed import connect_four_positions
-    positions = connect_four_positions(24, 20) + connect_four_positions(28, 20)
-    lines = ''.join(columns + '\n' for columns, _ in positions)
-    output = subprocess.run([PONS, '-w'], input=lines, text=True, capture_output=True,
-                            cwd=tmp_path, check=True).stdout.splitlines()
-    game = ConnectFour()
-    for (columns, state), line in zip(positions, output, strict=True):
-        score = int(line.split()[1])
-        engine.clear_tables()
-        assert engine.value(game, state) == (score > 0) - (score < 0), columns
 
 
 def random_midgame(game, rng):
