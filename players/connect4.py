@@ -9,10 +9,15 @@ negamax with alpha-beta on values 1 (the player to move wins), 0 (a draw) and
 question: is the value above alpha? Before looking at any move a node finds
 the opponent's winning squares: a square the opponent could play at once must
 be blocked (two such squares lose), and a square just under one of them is
-never played. No other move is searched when one of these rules decides. The
-moves left are tried in the order of the winning squares they make (the most
-first; ties go to the middle columns), and a transposition table keeps a lower
-and an upper bound of each position searched."""
+never played. No other move is searched when one of these rules decides, and
+a move after which these rules leave the opponent no move wins at once, found
+while the moves are put in order (before any is searched). The moves left are
+tried in the order of the winning squares they make (the most first; ties go
+to the middle columns), and a transposition table keeps a lower and an upper
+bound of each position searched; it is asked for the position each move leads
+to as the moves are put in order, and a bound there low enough decides at once.
+
+A board's masks are made by its first search (a cold solve pays for them)."""
 
 from __future__ import annotations
 
@@ -27,7 +32,8 @@ BOUNDS = {(low, high): (low, high) for low in (LOSS, DRAW, WIN) for high in (LOS
 
 TABLE_LIMIT = 250_000
 """The most positions one table holds (20 to 45 MB, by the kind of table); a
-full table is emptied."""
+full table is emptied (by the exact solver when it next reads the clock, so
+that its table may pass the limit by CHECK_EVERY positions)."""
 
 
 def moves_to_search(possible: int, threats: int) -> int:
@@ -56,15 +62,20 @@ class Shape:
         self.h, self.v, self.size = h, v, h * v
         stride = self.stride = v + 1
         column = (1 << v) - 1
-        self.bottom = ((1 << h * stride) - 1) // ((1 << stride) - 1)
-        self.board = self.bottom * column
-        self.columns = columns = [column << x * stride for x in range(h)]
-        self.ordered = [(h - rank, columns[h // 2 + (1 - 2 * (rank % 2)) * ((rank + 1) // 2)])
+        self.bottom = bottom = ((1 << h * stride) - 1) // ((1 << stride) - 1)
+        self.board = bottom * column
+        middle = h // 2
+        self.ordered = [(h - rank,
+                         column << stride * (middle + (rank + 1) // 2 * (1 - rank % 2 * 2)))
                         for rank in range(h)]
         """(rank, column mask) by the middle first; a higher rank is tried first among equals."""
-        self.bits = {(x + 1, y + 1): 1 << x * stride + y for x in range(h) for y in range(v)}
-        """The bit of each square (x, y) of the game's moves."""
         self.winning = self.winning_squares()
+
+    @property
+    def columns(self) -> list:
+        """Each column's mask, left to right."""
+        column, stride = (1 << self.v) - 1, self.stride
+        return [column << x * stride for x in range(self.h)]
 
     def mirror(self, key: int) -> int:
         """Return a mask (or a key) with the columns in reverse order."""
@@ -84,19 +95,20 @@ class Shape:
 
     def encode(self, state) -> tuple:
         """Return (mine, mask, moves) for a game state: the stones of the player
-        to move, all the stones, and how many there are."""
-        bits, mover = self.bits, state.to_move
-        mine = mask = 0
-        for square, piece in state.board.items():
-            bit = bits[square]
-            mask |= bit
+        to move, all the stones, and how many there are. The square (x, y) of the
+        game's moves (from 1) is bit (x - 1) * stride + y - 1."""
+        stride, mover = self.stride, state.to_move
+        mine = theirs = 0
+        for (x, y), piece in state.board.items():
             if piece == mover:
-                mine |= bit
-        return mine, mask, len(state.board)
+                mine |= 1 << x * stride + y
+            else:
+                theirs |= 1 << x * stride + y
+        return mine >> stride + 1, (mine | theirs) >> stride + 1, len(state.board)
 
     def square(self, mask: int, x: int) -> tuple:
         """Return the game's move (x + 1, y) that drops a stone into column x (from 0)."""
-        return (x + 1, (mask & self.columns[x]).bit_count() + 1)
+        return (x + 1, (mask >> x * self.stride & (1 << self.v) - 1).bit_count() + 1)
 
     def winning_squares(self):
         """Return a function (stones, empty) -> the squares of empty that would
@@ -113,16 +125,18 @@ class Shape:
             found = pair << 1 & pair << 2
             shifted = stones >> a1
             pair = stones & shifted
-            found |= pair >> a1 & (stones >> a3 | stones << a1) | pair << a2 & (shifted | stones << a3)
+            found |= (pair >> a1 & (stones >> a3 | stones << a1)
+                      | pair << a2 & (shifted | stones << a3))
             shifted = stones >> b1
             pair = stones & shifted
-            found |= pair >> b1 & (stones >> b3 | stones << b1) | pair << b2 & (shifted | stones << b3)
+            found |= (pair >> b1 & (stones >> b3 | stones << b1)
+                      | pair << b2 & (shifted | stones << b3))
             shifted = stones >> c1
             pair = stones & shifted
-            found |= pair >> c1 & (stones >> c3 | stones << c1) | pair << c2 & (shifted | stones << c3)
+            found |= (pair >> c1 & (stones >> c3 | stones << c1)
+                      | pair << c2 & (shifted | stones << c3))
             return found & empty
         return winning
-
 
     def evaluation(self):
         """Return a function (mine, theirs) -> the game's evaluate for the player
@@ -222,9 +236,14 @@ class Solver:
 
     def _make_negamax(self):
         """Return the search function, with everything it reads bound locally,
-        and a function that returns its counts of nodes and table hits."""
-        shape, table, winning, searched = self.shape, self.table, self.winning, moves_to_search
+        and a function that returns its counts of nodes and table hits. (A search
+        kernel: one long function on purpose, since a call per node costs time;
+        the winning squares a move makes are found inline, as Shape.winning does.)"""
+        shape, table = self.shape, self.table
         bottom, board, ordered = shape.bottom, shape.board, shape.ordered
+        a1 = shape.stride
+        a2, a3, b1, c1 = 2 * a1, 3 * a1, a1 - 1, a1 + 1
+        b2, b3, c2, c3 = 2 * b1, 3 * b1, 2 * c1, 3 * c1
         nearly_full = shape.size - 2
         get, bounds, limit = table.get, BOUNDS, TABLE_LIMIT
         check, clock, deadline = CHECK_EVERY, time.monotonic, self.deadline
@@ -236,9 +255,18 @@ class Solver:
             above alpha, a lower bound; else an upper bound."""
             nonlocal nodes, hits
             nodes += 1
-            if not nodes & check and deadline is not None and clock() > deadline:
-                raise OutOfTime
-            possible = searched((mask + bottom) & board, threats)
+            if not nodes & check:
+                if len(table) >= limit:
+                    table.clear()
+                if deadline is not None and clock() > deadline:
+                    raise OutOfTime
+            possible = (mask + bottom) & board
+            forced = possible & threats
+            if forced:
+                if forced & (forced - 1):
+                    return LOSS
+                possible = forced
+            possible &= ~(threats >> 1)
             if not possible:
                 return LOSS
             if moves >= nearly_full:
@@ -253,29 +281,51 @@ class Solver:
                     hits += 1
                     return low if low > alpha else high
             empty = board ^ mask
-            if possible & (possible - 1):
-                children = []
-                for rank, column in ordered:
-                    move = possible & column
-                    if move:
-                        made = winning(mine | move, empty)
-                        children.append((made.bit_count(), rank, move, made))
-                children.sort(reverse=True)
-            else:
-                children = [(0, 0, possible, winning(mine | possible, empty))]
-            theirs, best = mine ^ mask, LOSS
+            theirs = mine ^ mask
+            children = []
+            for rank, column in ordered if possible & (possible - 1) else ((0, possible),):
+                move = possible & column
+                if not move:
+                    continue
+                known = get(theirs + (mask | move))  # the child's bounds, if in the table
+                if known is not None and known[1] < -alpha:  # its value is below -alpha: a cut
+                    hits += 1
+                    table[key] = bounds[-known[1], high]
+                    return -known[1]
+                stones = mine | move
+                pair = stones & stones << 1
+                found = pair << 1 & pair << 2
+                shifted = stones >> a1
+                pair = stones & shifted
+                found |= (pair >> a1 & (stones >> a3 | stones << a1)
+                          | pair << a2 & (shifted | stones << a3))
+                shifted = stones >> b1
+                pair = stones & shifted
+                found |= (pair >> b1 & (stones >> b3 | stones << b1)
+                          | pair << b2 & (shifted | stones << b3))
+                shifted = stones >> c1
+                pair = stones & shifted
+                found |= (pair >> c1 & (stones >> c3 | stones << c1)
+                          | pair << c2 & (shifted | stones << c3))
+                made = found & empty
+                reply = (mask + move + bottom) & board
+                forced = reply & made
+                if forced:
+                    reply = 0 if forced & (forced - 1) else forced
+                if not reply & ~(made >> 1):  # no reply that does not lose at once
+                    table[key] = bounds[WIN, WIN]
+                    return WIN
+                children.append((made.bit_count() << 4 | rank, move, made))
+            children.sort(reverse=True)
+            best = LOSS
             moves += 1
-            for _, _, move, made in children:
+            for _, move, made in children:
                 value = -negamax(theirs, mask | move, moves, -alpha - 1, made)
                 if value > alpha:
-                    if len(table) >= limit:
-                        table.clear()
                     table[key] = bounds[value, high]
                     return value
                 if value > best:
                     best = value
-            if len(table) >= limit:
-                table.clear()
             table[key] = bounds[low, best]
             return best
 
@@ -283,5 +333,3 @@ class Solver:
             return nodes, hits
         return negamax, counts
 
-
-Shape.of(7, 6)  # the standard board's masks are made at import, as a compiled solver has them

@@ -2,6 +2,8 @@
 own states, the textbook's moves at depth, the game's evaluation, deadlines."""
 
 import random
+import subprocess
+import sys
 import time
 
 import pytest
@@ -66,6 +68,60 @@ def test_a_win_at_once_is_found_without_a_search():
         state = game.result(state, game.parse_move(column, state))
     stats: dict = {}
     assert engine.value(game, state, stats) == 1 and stats['nodes'] == 0
+
+
+def play(game, columns: str):
+    """The state after the moves of a line of column numbers, such as '3344'."""
+    state = game.initial
+    for column in columns:
+        state = game.result(state, game.parse_move(column, state))
+    return state
+
+
+def test_a_move_that_leaves_two_squares_to_block_wins_without_a_search_below():
+    game = ConnectFour()
+    state = play(game, '3344')  # X's third stone in a row on the bottom leaves 2 and 6 open
+    after = game.result(state, (5, 1))
+    assert all(any(game.utility(game.result(reply, move), 'X') == 1 for move in game.actions(reply))
+               for reply in (game.result(after, move) for move in game.actions(after)))
+    stats: dict = {}
+    engine.clear_tables()
+    assert engine.value(game, state, stats) == 1
+    assert stats['nodes'] == 1  # the root finds the move while ordering its moves
+
+
+@pytest.mark.parametrize('game, empty', [(ConnectFour(), 13), (ConnectFour(5, 4), 12),
+                                         (ConnectFour(4, 5), 12)])
+def test_solve_agrees_with_a_slow_search_further_from_the_end(game, empty):
+    rng = random.Random(29)
+    memo: dict = {}
+    for _ in range(4):
+        state = near_the_end(game, rng, empty)
+        engine.clear_tables()
+        assert engine.value(game, state) == slow_value(game, state, memo)
+
+
+def test_the_table_kept_between_solves_stays_right():
+    """Bounds one solve stores are read by the next: solve every state of random
+    games, the table kept, and each child of the state too."""
+    rng = random.Random(11)
+    memo: dict = {}
+    engine.clear_tables()
+    for game, empty in [(ConnectFour(5, 4), 14), (ConnectFour(), 12)]:
+        state = near_the_end(game, rng, empty)
+        while not game.terminal_test(state):
+            for child in [state] + [game.result(state, move) for move in game.actions(state)]:
+                if not game.terminal_test(child):
+                    assert engine.value(game, child) == slow_value(game, child, memo)
+            state = game.result(state, rng.choice(game.actions(state)))
+
+
+def test_importing_the_engine_makes_no_board_shape():
+    """A board's masks are made by its first search, which pays for them (so that a
+    cold benchmark counts them), not at import."""
+    check = ('import players.engine, players.connect4 as c4; '
+             'assert not c4._SHAPES, c4._SHAPES')
+    subprocess.run([sys.executable, '-c', check], check=True)
 
 
 def random_midgame(game, rng):
