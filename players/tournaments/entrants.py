@@ -9,6 +9,7 @@ from typing import Iterable, Mapping
 
 import players
 import variants
+from games import game_files
 from players.player_spec import Kind, parse_spec
 from players.remote.jailed_player import Setup
 from players.remote.load_check import check_players
@@ -35,6 +36,14 @@ def read(spec: str, limits: FolderLimits = FolderLimits()) -> PlayerCode | Progr
     return read_code(parsed, limits)
 
 
+def loaded_here(code: PlayerCode | ProgramCode, variant: str) -> bool:
+    """Whether read has checked a player's code as well as a jail would: a registry
+    player, loaded in this process, of a game that is not in a file of its own (a
+    jail loads such a game's file too, so that its check loads the game)."""
+    return (isinstance(code, PlayerCode) and code.source is None
+            and not game_files.is_file_spec(variant))
+
+
 @dataclass(frozen=True)
 class Entrants:
     """The players of a tournament, read and checked before play."""
@@ -50,7 +59,8 @@ class Entrants:
 def check(specs: Mapping[str, str], variant: str, rules: Rules, strict: bool = True,
           submitted: Iterable[str] = (), limits: FolderLimits = FolderLimits()) -> Entrants:
     """Return the entrants of specs ({name: spec}), each read and loaded in a jail
-    of rules for variant. A player cannot play if its code cannot be read as it is
+    of rules for variant (a registry player of a game of this package only in this
+    process, see loaded_here). A player cannot play if its code cannot be read as it is
     (player_code.SubmissionError; for the specs submitted, those of a class's
     folder, whatever keeps them from being read, and a link, which could lead to
     another's submission or anywhere), or if it fails to load (a program: to
@@ -76,7 +86,8 @@ def check(specs: Mapping[str, str], variant: str, rules: Rules, strict: bool = T
             unread[name] = str(error)
     setup = Setup(variant, variants.make, players.load_player, rules.sandbox,
                   Limits(memory_mb=rules.memory_mb), allowed_packages(rules.allow))
-    unloaded = check_players(codes, setup, variants.make(variant), rules.load_seconds())
+    jailed = {name: code for name, code in codes.items() if not loaded_here(code, variant)}
+    unloaded = check_players(jailed, setup, variants.make(variant), rules.load_seconds())
     for name, why in unloaded.items():
         if strict or not naming.is_code_spec(specs[name]):
             raise PlayerError(f'player {name!r} cannot play: {why}')

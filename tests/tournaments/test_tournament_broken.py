@@ -12,6 +12,7 @@ from jails import LEVELS
 import variants
 from command_line import run
 from games import referee
+from players.tournaments import entrants
 from players.tournaments.match import Rules, play_scheduled_game
 from players.tournaments.schedule import ScheduledGame
 
@@ -197,3 +198,20 @@ def test_the_ladder_plays_a_fixed_submission_again_and_nothing_else(tmp_path):
     fixed = play(*ladder)
     assert 'Games: 4 to play now, 2 reused' in fixed.stdout and 'cannot play' not in fixed.stdout
     assert 'Cannot load' not in fixed.stdout
+
+
+@pytest.mark.parametrize('in_a_file, jailed', [
+    (False, ['alice']),            # a registry player is loaded in this process
+    (True, ['random', 'alice'])])  # but a jail loads a game's file too
+def test_only_what_a_jail_must_load_is_checked_in_a_jail(tmp_path, monkeypatch, in_a_file, jailed):
+    asked: list = []
+
+    def check_players(codes, *args):
+        asked.extend(codes)
+        return {}
+    monkeypatch.setattr(entrants, 'check_players', check_players)
+    (tmp_path / 'alice.py').write_text(FIRST_MOVE)
+    (tmp_path / 'piles.py').write_text('from games import Nim\n\n\nclass Piles(Nim):\n    pass\n')
+    variant = f'{tmp_path / "piles.py"}:Piles' if in_a_file else 'simple-nim'
+    specs = {'random': 'random', 'alice': str(tmp_path / 'alice.py')}
+    assert entrants.check(specs, variant, Rules()).broken == {} and asked == jailed
