@@ -186,7 +186,7 @@ def legal_move(game: Game, state, plain: Any) -> Any:
     found = find_move(legal, plain)
     if found is None:
         raise referee.Forfeit(referee.ILLEGAL, f'illegal move {_shown(plain)}; legal moves are '
-                                               f'{list(legal)}')
+                                               f'{legal}')
     return found
 
 
