@@ -17,13 +17,29 @@ to the middle columns), and a transposition table keeps a lower and an upper
 bound of each position searched; it is asked for the position each move leads
 to as the moves are put in order, and a bound there low enough decides at once.
 
-A board's masks are made by its first search (a cold solve pays for them)."""
+A board's masks are made by its first search (a cold solve pays for them).
+
+The same search is compiled in players/_connect4.c, built at install where a C
+compiler is found (an optional extension: without one, the install goes on and
+every search is this module's). A new table (new_table) is the compiled
+kernel's where it is built and the board fits in 63 bits, unless the
+environment sets AIMA_GAMES_PURE_PYTHON; a Solver searches in C exactly when
+its table is the kernel's. This module stays the reference: tests hold the two
+to the same values and moves."""
 
 from __future__ import annotations
 
+import os
 import time
 
 from .timing import CHECK_EVERY, OutOfTime
+
+try:
+    from . import _connect4 as compiled
+except ImportError:  # not built: no C compiler at install
+    compiled = None
+kernel = None if os.environ.get('AIMA_GAMES_PURE_PYTHON') else compiled
+"""The compiled kernel that new tables use (None: pure Python)."""
 
 WIN, DRAW, LOSS = 1, 0, -1
 
@@ -168,18 +184,29 @@ class Shape:
         return evaluate
 
 
+def new_table(shape: Shape):
+    """Return an empty table for the exact solver on a board shape: the compiled
+    kernel's (a players._connect4.Table) where it is in use and the board fits,
+    else a dict."""
+    if kernel is not None and shape.h <= 15 and shape.h * shape.stride <= 63:
+        return kernel.Table(shape.h, shape.v)
+    return {}
+
+
 class Solver:
     """Exact values and best moves of Connect Four positions on one board
-    shape, with a transposition table that may live on between searches.
+    shape, with a transposition table that may live on between searches (a
+    dict, searched here, or the compiled kernel's Table, searched in C).
     nodes counts the positions searched; past deadline (a time.monotonic()
     time, or None) a search raises OutOfTime."""
 
-    def __init__(self, shape: Shape, table: dict | None = None, deadline: float | None = None):
+    def __init__(self, shape: Shape, table=None, deadline: float | None = None):
         self.shape = shape
-        self.table = {} if table is None else table
+        self.table = new_table(shape) if table is None else table
         self.deadline = deadline
         self.winning = shape.winning
-        self._negamax, self._counts = self._make_negamax()
+        self._negamax, self._counts = (self._make_negamax() if isinstance(self.table, dict)
+                                       else self._compiled_negamax())
 
     @property
     def nodes(self) -> int:
@@ -331,5 +358,21 @@ class Solver:
 
         def counts() -> tuple:
             return nodes, hits
+        return negamax, counts
+
+    def _compiled_negamax(self):
+        """Return the compiled kernel's search on this solver's table, as
+        _make_negamax returns its own, and the function that counts."""
+        table, deadline = self.table, self.deadline
+        search, nodes, hits = table.negamax, table.nodes, table.hits
+
+        def negamax(mine: int, mask: int, moves: int, alpha: int, threats: int) -> int:
+            value = search(mine, mask, moves, alpha, threats, deadline)
+            if value is None:
+                raise OutOfTime
+            return value
+
+        def counts() -> tuple:
+            return table.nodes - nodes, table.hits - hits
         return negamax, counts
 

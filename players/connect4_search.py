@@ -25,7 +25,7 @@ class DepthSearch:
     live on between searches: bounds by position and depth, best moves by
     position, evaluations by position, and the exact solver's table."""
 
-    def __init__(self, shape: Shape, table: dict, hints: dict, scores: dict, exact_table: dict,
+    def __init__(self, shape: Shape, table: dict, hints: dict, scores: dict, exact_table,
                  deadline: float | None = None, symmetric: bool = False):
         self.shape, self.table, self.hints, self.scores = shape, table, hints, scores
         self.symmetric = symmetric

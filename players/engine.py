@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 import time
 from collections import namedtuple
-from typing import Callable, Hashable, TypeGuard
+from typing import Any, Callable, Hashable, TypeGuard
 
 from games import ConnectFour, Game, StochasticGame
 
@@ -43,13 +43,14 @@ def clear_tables() -> None:
     _TABLES.clear()
 
 
-def cached_table(context) -> dict:
-    """Return the cached table of a search context, making room for it if needed."""
+def cached_table(context, make: Callable[[], Any] = dict) -> Any:
+    """Return the cached table of a search context, made by make() the first
+    time (a dict by default), making room for it if needed."""
     table = _TABLES.get(context)
     if table is None:
         if len(_TABLES) >= TABLES_LIMIT:
             _TABLES.clear()
-        table = _TABLES[context] = {}
+        table = _TABLES[context] = make()
     return table
 
 
@@ -210,7 +211,12 @@ def is_connect_four(game: Game, eval_fn=None) -> TypeGuard[ConnectFour]:
 def _connect_four_solver(game: ConnectFour, deadline: float | None) -> connect4.Solver:
     """Make Connect Four's exact solver for a game, with its cached table."""
     shape = connect4.Shape.of(game.h, game.v)
-    return connect4.Solver(shape, cached_table((ConnectFour, game.h, game.v, 'solve')), deadline)
+    return connect4.Solver(shape, _exact_table(shape), deadline)
+
+
+def _exact_table(shape: connect4.Shape):
+    """The cached table of Connect Four's exact solver on a board shape."""
+    return cached_table((ConnectFour, shape.h, shape.v, 'solve'), lambda: connect4.new_table(shape))
 
 
 def _report(stats: dict | None, searcher, depth: int) -> None:
@@ -314,9 +320,9 @@ def search(game: Game, state, depth: int, eval_fn: EvalFn | None = None,
         shape = connect4.Shape.of(game.h, game.v)
         context = (ConnectFour, game.h, game.v)
         mine, mask, moves = shape.encode(state)
-        table, hints, scores, solved = (cached_table(context + (kind,))
-                                        for kind in ('evaluate', 'hints', 'scores', 'solve'))
-        deepening = DepthSearch(shape, table, hints, scores, solved, deadline,
+        table, hints, scores = (cached_table(context + (kind,))
+                                for kind in ('evaluate', 'hints', 'scores'))
+        deepening = DepthSearch(shape, table, hints, scores, _exact_table(shape), deadline,
                                 symmetric=shape.mirror(mine + mask) == mine + mask)
         try:
             result, x = best_move(deepening, mine, mask, moves, depth)

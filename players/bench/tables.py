@@ -6,7 +6,12 @@ from __future__ import annotations
 
 import tabulate
 
+from .. import connect4
 from . import boards, goals, gomoku, speed
+
+KERNELS = ('in pure Python (AIMA_GAMES_PURE_PYTHON is set, or the compiled kernel is not built)',
+           'with its compiled kernel (players/_connect4.c)')
+"""How the engine searches Connect Four: (in pure Python, compiled)."""
 
 TABLES = ('start', 'connect4', 'first-moves', 'gomoku', 'boards')
 """The tables bench --only may choose."""
@@ -38,7 +43,8 @@ def print_tables(limit: float, peers: bool = True, only: str | None = None,
         source = 'recorded in issue 13' if pons is None else 'run here on the same positions'
         print(f'\nConnect Four, {speed.CONNECT_FOUR_COUNT} random positions a set (seed '
               f'{speed.CONNECT_FOUR_SEED}), each solved (win, draw or loss) in a fresh process; '
-              f'Pons: his C++ solver\'s medians, {source}.', flush=True)
+              f'Pons: his C++ solver\'s medians, {source}. The engine searches '
+              f'{KERNELS[connect4.kernel is not None]}.', flush=True)
         table = []
         for result in speed.run_connect_four(limit):
             table.append(speed.connect_four_row(result, medians))

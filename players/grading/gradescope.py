@@ -127,7 +127,7 @@ def bundle(path: str, project: str, script: str, options: list[str],
             for folder, subfolders, files in os.walk(os.path.join(project, package)):
                 subfolders[:] = sorted(name for name in subfolders if name != '__pycache__')
                 for name in sorted(files):
-                    if not name.endswith(('.pyc', '.pyo')):
+                    if not name.endswith(('.pyc', '.pyo', '.so', '.pyd')):  # the autograder builds its own
                         full = os.path.join(folder, name)
                         archive.write(full, 'project/' + os.path.relpath(full, project))
         if cases is not None:

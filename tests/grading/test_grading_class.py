@@ -102,7 +102,9 @@ def test_gradescope_bundle_runs_against_a_fake_autograder(tmp_path):
     with zipfile.ZipFile(bundle) as archive:
         names = archive.namelist()
         assert {'setup.sh', 'run_autograder', 'project/tournament.py',
-                'project/players/textbook.py', 'project/setup.cfg'} <= set(names)
+                'project/players/textbook.py', 'project/setup.cfg', 'project/pyproject.toml',
+                'project/players/_connect4.c'} <= set(names)
+        assert not [name for name in names if name.endswith(('.so', '.pyc'))]  # built there
         archive.extractall(root / 'source')
     (root / 'submission').mkdir()
     shutil.copy(os.path.join(STUDENTS, 'eager_children.py'), root / 'submission' / 'mine.py')

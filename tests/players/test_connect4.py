@@ -1,5 +1,7 @@
 """Connect Four's own searches: exact values against a slow search of the game's
-own states, the textbook's moves at depth, the game's evaluation, deadlines."""
+own states, the textbook's moves at depth, the game's evaluation, deadlines;
+each test twice, with the pure Python search and with the compiled kernel (the
+second skipped where the kernel is not built)."""
 
 import random
 import subprocess
@@ -9,10 +11,25 @@ import time
 import pytest
 
 from games import ConnectFour
-from players import PLAYER, engine
+from players import PLAYER, connect4, engine
 from players.connect4 import Shape
 from players.textbook import alpha_beta_cutoff_search
 from players.timing import OutOfTime
+
+
+NOT_BUILT = 'the compiled kernel is not built (no C compiler was found at install)'
+
+
+@pytest.fixture(params=['pure Python', 'compiled'], autouse=True)
+def kernel(request, monkeypatch):
+    """The kernel the engine's new tables use: none, then the compiled one."""
+    if request.param == 'compiled' and connect4.compiled is None:
+        pytest.skip(NOT_BUILT)
+    monkeypatch.setattr(connect4, 'kernel', None if request.param == 'pure Python'
+                        else connect4.compiled)
+    engine.clear_tables()
+    yield connect4.kernel
+    engine.clear_tables()
 
 
 def slow_value(game, state, memo: dict) -> int:
@@ -179,3 +196,4 @@ def test_a_search_past_its_deadline_stops_and_its_tables_stay_right():
         engine.search(game, state, 30, deadline=time.monotonic() + 0.05)
     late = near_the_end(game, random.Random(1), 10)
     assert engine.solve(game, late).value == slow_value(game, late, {})
+

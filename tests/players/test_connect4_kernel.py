@@ -1,0 +1,75 @@
+"""Connect Four's compiled kernel (players/_connect4.c) beside its reference, the
+pure Python search of players/connect4.py: the same values and moves, exact
+values from a table too small for the search, the arguments it refuses, the
+boards it leaves to Python, and the setting that turns it off. (test_connect4
+runs each of its tests with both.)"""
+
+import os
+import random
+import subprocess
+import sys
+
+import pytest
+
+from games import ConnectFour
+from players import connect4
+from players.bench.speed import connect_four_positions
+from players.connect4 import Shape, Solver
+
+from test_connect4 import NOT_BUILT, near_the_end, slow_value
+
+compiled = connect4.compiled
+pytestmark = pytest.mark.skipif(compiled is None, reason=NOT_BUILT)
+
+
+def test_the_compiled_kernel_finds_the_values_and_moves_of_the_pure_search():
+    """Random positions of the benchmark's sets and of other boards: the same value
+    and the same first best move from a table of either kind."""
+    rng = random.Random(4)
+    cases = [(ConnectFour(), state) for moves in (28, 22, 18)
+             for _, state in connect_four_positions(moves, 8)]
+    cases += [(game, near_the_end(game, rng, empty)) for game, empty in
+              [(ConnectFour(5, 4), 16), (ConnectFour(4, 7), 18), (ConnectFour(6, 5), 20)] * 3]
+    for game, state in cases:
+        shape = Shape.of(game.h, game.v)
+        position = shape.encode(state)
+        pure = Solver(shape, {}).best_move(*position)
+        assert Solver(shape, compiled.Table(game.h, game.v)).best_move(*position) == pure
+
+
+def test_a_compiled_table_too_small_for_the_search_still_gives_exact_values():
+    """Entries pushed out of a table of 8 slots cost searching again, never a wrong value."""
+    game = ConnectFour(5, 4)
+    shape = Shape.of(5, 4)
+    rng, memo = random.Random(8), {}
+    for _ in range(6):
+        state = near_the_end(game, rng, 13)
+        solver = Solver(shape, compiled.Table(5, 4, bits=3))
+        assert solver.value(*shape.encode(state)) == slow_value(game, state, memo)
+
+
+@pytest.mark.parametrize('arguments', [(1 << 60, 1 << 60, 1, 0, 0, None),  # off the board
+                                       (1, 0, 1, 0, 0, None),   # a stone not on the board's mask
+                                       (0, 0, 0, 2, 0, None),   # alpha not a value
+                                       (0, 0, 42, 0, 0, None),  # more moves than squares
+                                       (-1, 0, 0, 0, 0, None),
+                                       (0, 0, 0, 0, 0, 'soon')])
+def test_the_compiled_kernel_refuses_what_is_not_a_position_of_its_board(arguments):
+    with pytest.raises((ValueError, TypeError, OverflowError)):
+        compiled.Table(7, 6).negamax(*arguments)
+
+
+@pytest.mark.parametrize('h, v', [(16, 3), (8, 7), (0, 6)])
+def test_a_board_the_compiled_kernel_cannot_hold_is_searched_in_pure_python(h, v):
+    with pytest.raises(ValueError):
+        compiled.Table(h, v)
+    if h:
+        assert connect4.new_table(Shape.of(h, v)) == {}
+
+
+def test_the_environment_can_turn_the_compiled_kernel_off():
+    check = 'import players.connect4 as c4; print(c4.kernel is None, c4.compiled is None)'
+    for setting, expected in (('1', 'True False'), ('', 'False False')):
+        environment = dict(os.environ, AIMA_GAMES_PURE_PYTHON=setting)
+        assert subprocess.run([sys.executable, '-c', check], env=environment, text=True,
+                              capture_output=True, check=True).stdout.split() == expected.split()
