@@ -24,7 +24,7 @@
 #define LOSS (-1)
 #define CHECK_EVERY 1023 /* nodes between two looks at the clock, as players/timing.py */
 #define MAX_COLUMNS 15   /* a column's rank takes four bits of a move's score */
-#define FIRST_BITS 12    /* a new table's slots: 2^12 */
+#define FIRST_BITS 8     /* a new table's slots: 2^8 */
 
 typedef struct {
     uint64_t key;
