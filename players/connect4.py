@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import os
 import time
+from typing import Any
 
 from .timing import CHECK_EVERY, OutOfTime
 
@@ -184,12 +185,15 @@ class Shape:
         return evaluate
 
 
-def new_table(shape: Shape):
+def new_table(shape: Shape) -> Any:
     """Return an empty table for the exact solver on a board shape: the compiled
-    kernel's (a players._connect4.Table) where it is in use and the board fits,
-    else a dict."""
-    if kernel is not None and shape.h <= 15 and shape.h * shape.stride <= 63:
-        return kernel.Table(shape.h, shape.v)
+    kernel's (a players._connect4.Table) where it is in use and the board fits
+    (at most 15 columns, 63 bits), else a dict."""
+    if kernel is not None:
+        try:
+            return kernel.Table(shape.h, shape.v)
+        except ValueError:  # a board the kernel cannot hold
+            pass
     return {}
 
 
@@ -200,7 +204,7 @@ class Solver:
     nodes counts the positions searched; past deadline (a time.monotonic()
     time, or None) a search raises OutOfTime."""
 
-    def __init__(self, shape: Shape, table=None, deadline: float | None = None):
+    def __init__(self, shape: Shape, table: Any = None, deadline: float | None = None):
         self.shape = shape
         self.table = new_table(shape) if table is None else table
         self.deadline = deadline
@@ -375,4 +379,3 @@ class Solver:
         def counts() -> tuple:
             return table.nodes - nodes, table.hits - hits
         return negamax, counts
-

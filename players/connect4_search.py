@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 import time
+from typing import Any
 
 from .connect4 import DRAW, LOSS, TABLE_LIMIT, WIN, Shape, Solver, moves_to_search
 from .timing import CHECK_EVERY, OutOfTime
@@ -25,7 +26,7 @@ class DepthSearch:
     live on between searches: bounds by position and depth, best moves by
     position, evaluations by position, and the exact solver's table."""
 
-    def __init__(self, shape: Shape, table: dict, hints: dict, scores: dict, exact_table,
+    def __init__(self, shape: Shape, table: dict, hints: dict, scores: dict, exact_table: Any,
                  deadline: float | None = None, symmetric: bool = False):
         self.shape, self.table, self.hints, self.scores = shape, table, hints, scores
         self.symmetric = symmetric
