@@ -134,13 +134,14 @@ typedef struct {
 
 /* A bound on the value of a position in which the player to move cannot win
    at once, threats being the opponent's winning squares: above alpha, a lower
-   bound; else an upper bound. On a stop (the deadline passed, or the clock
-   failed) t->stopped is set and the value means nothing. */
+   bound; else an upper bound. On a stop (the deadline passed: 1; a signal's
+   handler or the clock raised: -1) t->stopped is set and the value means
+   nothing. */
 static int negamax(Table *t, uint64_t mine, uint64_t mask, int moves, int alpha, uint64_t threats)
 {
     t->nodes++;
-    if (!(t->nodes & CHECK_EVERY) && t->timed) {
-        int late = out_of_time(t);
+    if (!(t->nodes & CHECK_EVERY)) {
+        int late = PyErr_CheckSignals() ? -1 : t->timed ? out_of_time(t) : 0;
         if (late) {
             t->stopped = late;
             return 0;
@@ -216,6 +217,10 @@ static int negamax(Table *t, uint64_t mine, uint64_t mask, int moves, int alpha,
 
 static PyObject *Table_negamax(Table *t, PyObject *const *args, Py_ssize_t nargs)
 {
+    if (t->slots == NULL) {
+        PyErr_SetString(PyExc_ValueError, "negamax: the table was never made (Table(h, v))");
+        return NULL;
+    }
     if (nargs != 6) {
         PyErr_SetString(PyExc_TypeError,
                         "negamax(mine, mask, moves, alpha, threats, deadline) takes 6 arguments");

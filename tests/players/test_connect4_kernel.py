@@ -6,6 +6,7 @@ runs each of its tests with both.)"""
 
 import os
 import random
+import signal
 import subprocess
 import sys
 
@@ -73,3 +74,27 @@ def test_the_environment_can_turn_the_compiled_kernel_off():
         environment = dict(os.environ, AIMA_GAMES_PURE_PYTHON=setting)
         assert subprocess.run([sys.executable, '-c', check], env=environment, text=True,
                               capture_output=True, check=True).stdout.split() == expected.split()
+
+
+def test_a_signal_stops_a_compiled_search_and_leaves_its_table_right():
+    """A signal's handler (Ctrl-C's KeyboardInterrupt, here an alarm's) runs while
+    the kernel searches, and what it raises ends the search."""
+    def stop(signum, frame):
+        raise TimeoutError
+    shape, table = Shape.of(7, 6), compiled.Table(7, 6)
+    before = signal.signal(signal.SIGALRM, stop)
+    signal.setitimer(signal.ITIMER_REAL, 0.2)
+    try:
+        with pytest.raises(TimeoutError):
+            Solver(shape, table).value(0, 0, 0)  # the empty board: minutes of search
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, before)
+    game, memo = ConnectFour(), {}
+    state = near_the_end(game, random.Random(2), 11)
+    assert Solver(shape, table).value(*shape.encode(state)) == slow_value(game, state, memo)
+
+
+def test_a_table_never_made_is_refused():
+    with pytest.raises(ValueError, match='never made'):
+        compiled.Table.__new__(compiled.Table).negamax(0, 0, 0, 0, 0, None)
