@@ -11,7 +11,10 @@ defaults (see players/cli/course.py).
 
 Each command parses its options, calls the one function that does its work, and
 prints; a mistake in what the user typed is a UsageError wherever it is found,
-printed on one line by main (exit status 2).
+printed on one line by main (exit status 2). The grader's and the benchmark's
+modules are imported by the commands that use them (check, gradescope-bundle,
+tree, bench), their options added when their parser is first used, so that
+every other command starts without them.
 """
 
 from __future__ import annotations
@@ -21,8 +24,7 @@ import sys
 
 import players
 import variants
-from players.cli import (check_command, check_options, course, live, stored_runs, tree_command,
-                         tournament_runs)
+from players.cli import course, live, stored_runs, tournament_runs
 from players.cli.inputs import UsageError
 from players.cli.tournament_options import (ENDING_CHOICES, USAGE_ERROR, ArgumentParser,
                                             add_output_options, add_sandbox_option,
@@ -30,8 +32,6 @@ from players.cli.tournament_options import (ENDING_CHOICES, USAGE_ERROR, Argumen
                                             cpu_count, folder_limits, seconds, table_format)
 from players.cli.outputs import ReportOptions, check_output
 from players.tournaments.store import RESULTS
-from players.bench import tables as bench_tables
-from players.grading import gradescope, treedraw
 
 
 def cmd_list(args) -> int:
@@ -59,6 +59,7 @@ def cmd_play(args) -> int:
 def cmd_check(args) -> int:
     """Grade students' files: for one file, a PASS or FAIL line per check and a total
     (exit 0 only if all pass); for a class, a line per student and a summary."""
+    from players.cli import check_command, check_options
     outputs = check_command.Outputs(args.json, args.out, args.gradescope)
     outputs.check()
     return check_command.check(args.paths, check_options.settings(args), outputs, args.jobs)
@@ -66,6 +67,8 @@ def cmd_check(args) -> int:
 
 def cmd_bundle(args) -> int:
     """Write a Gradescope autograder bundle that grades with check's options."""
+    from players.cli import check_options
+    from players.grading import gradescope
     check_output('the bundle', args.bundle)
     check_options.settings(args)  # the options must make sense before they are baked in
     project, script = os.path.split(os.path.abspath(__file__))
@@ -77,12 +80,14 @@ def cmd_bundle(args) -> int:
 
 def cmd_tree(args) -> int:
     """Draw the minimax or alpha-beta tree below a position as Graphviz DOT."""
+    from players.cli import tree_command
     return tree_command.draw(args.variant, args.position, args.algorithm, args.depth, args.out)
 
 
 def cmd_bench(args) -> int:
     """Time the engine cold: against the textbook and the installed peers on start
     positions, on random Connect Four positions beside Pons' solver, and abN's first move."""
+    from players.bench import tables as bench_tables
     return bench_tables.print_tables(args.limit, peers=not args.no_peers, only=args.only,
                                      pons=args.pons)
 
@@ -132,49 +137,21 @@ def build_parser() -> ArgumentParser:
     listing = commands.add_parser('list', help='list the players and the variants')
     listing.set_defaults(run=cmd_list)
     check = commands.add_parser('check', help="grade students' files, for example: check "
-                                'mine.py, or check submissions/ --jobs 2 --out grades')
-    check.add_argument('paths', nargs='+', metavar='PATH', help='Python files with the functions '
-                       'of players/template.py, or folders of them (one per student), or '
-                       "programs (exec:COMMAND, or an executable file): their player's checks")
-    check.add_argument('--json', metavar='REPORT', help='also write the report as JSON (one file)')
-    check.add_argument('--out', metavar='FOLDER', help='write summary.csv, summary.json and each '
-                       "student's report (reports/NAME.txt and .json) in FOLDER")
-    check.add_argument('--gradescope', metavar='RESULTS', help="write Gradescope's results.json "
-                       'for one submission (a file, or a folder holding one Python file)')
-    check.add_argument('--jobs', type=count(1), default=cpu_count(), metavar='J',
-                       help=f'files graded at once (default: the CPU count, {cpu_count()})')
-    check_options.add_grading_options(check)
+                                'mine.py, or check submissions/ --jobs 2 --out grades',
+                                options=add_check_arguments)
     check.set_defaults(run=cmd_check)
     course.apply(parser, check)
     bundle_ = commands.add_parser('gradescope-bundle', help='write a Gradescope autograder '
                                   'bundle, for example: gradescope-bundle autograder.zip '
-                                  '--functions alpha_beta_search,player')
-    bundle_.add_argument('bundle', metavar='ZIP', help='the bundle to write')
-    check_options.add_grading_options(bundle_)
+                                  '--functions alpha_beta_search,player',
+                                  options=add_bundle_arguments)
     bundle_.set_defaults(run=cmd_bundle)
     tree = commands.add_parser('tree', help='draw a game tree as Graphviz DOT, for example: '
-                               "tree nim --position '1 2 2'")
-    tree.add_argument('variant', help='a variant name or spec')
-    tree.add_argument('--algorithm', choices=treedraw.ALGORITHMS, default='alphabeta',
-                      help='the search drawn (default alphabeta: pruned moves drawn grey)')
-    tree.add_argument('--depth', type=count(1), default=None, metavar='D',
-                      help='plies to look ahead (default: to the end of the game)')
-    tree.add_argument('--position', metavar='SPEC', help="the root: pile sizes such as '1 2 3' "
-                      "for Nim and Grundy's game, else moves from the start such as '2 2; 1 1'")
-    tree.add_argument('--out', metavar='FILE', help='write FILE.dot, or render FILE.svg, .png or '
-                      ".pdf with Graphviz's dot (default: DOT to standard output)")
+                               "tree nim --position '1 2 2'", options=add_tree_arguments)
     tree.set_defaults(run=cmd_tree)
     bench_ = commands.add_parser('bench', help='time the search engine cold against the textbook, '
-                                 "easyAI and OpenSpiel, and on Connect Four beside Pons' solver")
-    bench_.add_argument('--limit', type=seconds, default=60.0, metavar='S',
-                        help='stop a solver after S seconds on a position (default 60)')
-    bench_.add_argument('--no-peers', action='store_true', help='leave out easyAI and OpenSpiel')
-    bench_.add_argument('--only', choices=bench_tables.TABLES,
-                        help='print one table: start positions, Connect Four beside Pons, '
-                        "abN's first move, Gomoku's moves, or Othello, Kalah, Hex and Breakthrough")
-    bench_.add_argument('--pons', metavar='PATH',
-                        help="Pascal Pons' c4solver, built from his source, to run on the same "
-                        'Connect Four positions (default: his medians recorded in issue 13)')
+                                 "easyAI and OpenSpiel, and on Connect Four beside Pons' solver",
+                                 options=add_bench_arguments)
     bench_.set_defaults(run=cmd_bench)
     games_ = commands.add_parser('games', help='list the games stored in a --db file, for '
                                  'example: games --db run.sqlite --player alice --ending forfeit')
@@ -202,6 +179,58 @@ def build_parser() -> ArgumentParser:
     add_output_options(report_)
     report_.set_defaults(run=cmd_report)
     return parser
+
+
+def add_check_arguments(check: ArgumentParser) -> None:
+    """Add check's arguments: the files graded, where their reports go, and the
+    grading options (whose modules, the grader's, are imported only here)."""
+    from players.cli import check_options
+    check.add_argument('paths', nargs='+', metavar='PATH', help='Python files with the functions '
+                       'of players/template.py, or folders of them (one per student), or '
+                       "programs (exec:COMMAND, or an executable file): their player's checks")
+    check.add_argument('--json', metavar='REPORT', help='also write the report as JSON (one file)')
+    check.add_argument('--out', metavar='FOLDER', help='write summary.csv, summary.json and each '
+                       "student's report (reports/NAME.txt and .json) in FOLDER")
+    check.add_argument('--gradescope', metavar='RESULTS', help="write Gradescope's results.json "
+                       'for one submission (a file, or a folder holding one Python file)')
+    check.add_argument('--jobs', type=count(1), default=cpu_count(), metavar='J',
+                       help=f'files graded at once (default: the CPU count, {cpu_count()})')
+    check_options.add_grading_options(check)
+
+
+def add_bundle_arguments(bundle_: ArgumentParser) -> None:
+    """Add gradescope-bundle's arguments: the bundle and check's grading options."""
+    from players.cli import check_options
+    bundle_.add_argument('bundle', metavar='ZIP', help='the bundle to write')
+    check_options.add_grading_options(bundle_)
+
+
+def add_tree_arguments(tree: ArgumentParser) -> None:
+    """Add tree's arguments: the game, the search drawn, its depth and root, and the file."""
+    from players.grading import treedraw
+    tree.add_argument('variant', help='a variant name or spec')
+    tree.add_argument('--algorithm', choices=treedraw.ALGORITHMS, default='alphabeta',
+                      help='the search drawn (default alphabeta: pruned moves drawn grey)')
+    tree.add_argument('--depth', type=count(1), default=None, metavar='D',
+                      help='plies to look ahead (default: to the end of the game)')
+    tree.add_argument('--position', metavar='SPEC', help="the root: pile sizes such as '1 2 3' "
+                      "for Nim and Grundy's game, else moves from the start such as '2 2; 1 1'")
+    tree.add_argument('--out', metavar='FILE', help='write FILE.dot, or render FILE.svg, .png or '
+                      ".pdf with Graphviz's dot (default: DOT to standard output)")
+
+
+def add_bench_arguments(bench_: ArgumentParser) -> None:
+    """Add bench's options: the time limit, the peers, one table only, and Pons' solver."""
+    from players.bench import tables as bench_tables
+    bench_.add_argument('--limit', type=seconds, default=60.0, metavar='S',
+                        help='stop a solver after S seconds on a position (default 60)')
+    bench_.add_argument('--no-peers', action='store_true', help='leave out easyAI and OpenSpiel')
+    bench_.add_argument('--only', choices=bench_tables.TABLES,
+                        help='print one table: start positions, Connect Four beside Pons, '
+                        "abN's first move, Gomoku's moves, or Othello, Kalah, Hex and Breakthrough")
+    bench_.add_argument('--pons', metavar='PATH',
+                        help="Pascal Pons' c4solver, built from his source, to run on the same "
+                        'Connect Four positions (default: his medians recorded in issue 13)')
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -20,6 +20,7 @@ import sys
 from games import game_files
 
 from .inputs import UsageError
+from .tournament_options import ArgumentParser
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -39,8 +40,7 @@ GAME_SPECS = ('reference',)
 relative to the course file's folder."""
 
 
-def apply(parser: argparse.ArgumentParser, check: argparse.ArgumentParser,
-          folder: str = '') -> None:
+def apply(parser: argparse.ArgumentParser, check: ArgumentParser, folder: str = '') -> None:
     """Make the course file of folder (the working folder by default), if it has one,
     the defaults of parser (its top-level keys) and of its check subcommand (its
     [check] table), and parser's default course its absolute path (None without one).
@@ -56,6 +56,8 @@ def apply(parser: argparse.ArgumentParser, check: argparse.ArgumentParser,
         raise UsageError(f'{path}: {where}{CHECK}: expected a table of check\'s options')
     base = os.path.dirname(path)
     parser.set_defaults(**_defaults(parser, table, f'{path}: {where}', base))
+    if check_table:
+        check.complete()  # its options, added when it is first used, are read here
     check.set_defaults(**_defaults(check, check_table, f'{path}: {where}{CHECK}.', base))
 
 

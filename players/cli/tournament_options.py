@@ -26,7 +26,36 @@ ENDING_CHOICES = (referee.NORMAL, referee.ADJUDICATED, 'forfeit', referee.TIMEOU
 
 
 class ArgumentParser(argparse.ArgumentParser):
-    """An argument parser whose errors are one line on stderr and exit status 2."""
+    """An argument parser whose errors are one line on stderr and exit status 2. A
+    subcommand's parser may be made with options, a function that adds its arguments
+    when the parser is first used (to parse, or to show its usage or help), so that
+    what they import is imported only when that subcommand runs."""
+
+    def __init__(self, *args: Any, options: Callable[[ArgumentParser], None] | None = None,
+                 **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self._options = options
+
+    def complete(self) -> None:
+        """Add the arguments that options adds, if they are not added yet."""
+        if self._options is not None:
+            options, self._options = self._options, None
+            options(self)
+
+    def parse_known_args(self, args: Any = None, namespace: Any = None) -> Any:
+        """Parse as argparse does, the parser complete."""
+        self.complete()
+        return super().parse_known_args(args, namespace)
+
+    def format_usage(self) -> str:
+        """Return the usage, the parser complete."""
+        self.complete()
+        return super().format_usage()
+
+    def format_help(self) -> str:
+        """Return the help, the parser complete."""
+        self.complete()
+        return super().format_help()
 
     def error(self, message: str):
         self.exit(USAGE_ERROR, f'{self.prog}: error: {message}\n')

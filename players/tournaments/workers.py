@@ -105,7 +105,10 @@ class WorkerPool(Executor):
         self._context = multiprocessing.get_context(start_method)
         self._hard_timeout = hard_timeout
         self._tasks: collections.deque = collections.deque()
-        self._condition = threading.Condition()
+        self._lock = threading.Lock()
+        self._wake, self._waker = os.pipe2(os.O_NONBLOCK | os.O_CLOEXEC)
+        """A pipe the manager waits on with the busy workers' pipes: a byte on it says
+        that a task was submitted or the pool shut down, so it acts at once."""
         self._closing = False
         self._abandon = False
         self._workers = [_Worker(self._context) for _ in range(max_workers)]
@@ -115,39 +118,51 @@ class WorkerPool(Executor):
     def submit(self, fn: Callable, /, *args, **kwargs) -> Future:
         """Schedule fn(*args, **kwargs) in a worker process and return its Future."""
         future: Future = Future()
-        with self._condition:
+        with self._lock:
             if self._closing:
                 raise RuntimeError('cannot submit after shutdown')
             self._tasks.append((future, fn, args, kwargs))
-            self._condition.notify()
+            self._wake_manager()
         return future
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
         """Stop taking calls; cancel the queued ones if asked; with wait, return once
         the running calls are done (without it, kill the workers at once)."""
-        with self._condition:
+        with self._lock:
             self._closing = True
             self._abandon = not wait
             if cancel_futures or not wait:
                 while self._tasks:
                     self._tasks.popleft()[0].cancel()
-            self._condition.notify()
+            self._wake_manager()
         self._manager.join()
+        with self._lock:
+            if self._waker >= 0:  # the first shutdown closes the pipe the manager woke on
+                os.close(self._wake)
+                os.close(self._waker)
+                self._wake = self._waker = -1
+
+    def _wake_manager(self) -> None:
+        """Have the manager look at the tasks and the pool's state at once (called
+        holding the lock)."""
+        if self._waker >= 0:
+            try:
+                os.write(self._waker, b'.')
+            except BlockingIOError:  # the pipe is full: the manager has been woken already
+                pass
 
     def _manage(self) -> None:
         """Hand tasks to idle workers, collect results, and replace lost workers."""
         while True:
-            with self._condition:
+            with self._lock:
                 self._assign()
                 busy = [worker for worker in self._workers if worker.future is not None]
-                if self._abandon:
+                if self._abandon or (not busy and self._closing and not self._tasks):
                     break
-                if not busy:
-                    if self._closing and not self._tasks:
-                        break
-                    self._condition.wait(POLL_SECONDS)
-                    continue
-            ready = multiprocessing.connection.wait([w.connection for w in busy], POLL_SECONDS)
+            ready = multiprocessing.connection.wait(
+                [self._wake, *(worker.connection for worker in busy)], POLL_SECONDS)
+            if self._wake in ready:
+                os.read(self._wake, 4096)
             for worker in busy:
                 if worker.connection in ready:
                     self._receive(worker)
@@ -161,7 +176,7 @@ class WorkerPool(Executor):
             worker.stop()
 
     def _assign(self) -> None:
-        """Start queued tasks on idle workers (called holding the condition)."""
+        """Start queued tasks on idle workers (called holding the lock)."""
         for worker in self._workers:
             while worker.future is None and self._tasks:
                 future, fn, args, kwargs = self._tasks.popleft()

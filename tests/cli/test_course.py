@@ -12,6 +12,7 @@ from places import TESTS
 import tournament
 from command_line import run
 from players.cli import course
+from players.cli.tournament_options import ArgumentParser
 
 STUDENTS = os.path.join(TESTS, 'students')
 FIRST_MOVE = 'def player(game, state):\n    return game.actions(state)[0]\n'
@@ -105,7 +106,7 @@ def test_check_takes_the_course_files_check_table(folder):
 def test_paths_in_a_course_file_are_relative_to_its_folder(tmp_path):
     (tmp_path / 'tournament.toml').write_text('submissions = "class"\ndb = "/runs/r.sqlite"\n'
                                               '[check]\ncases = "cases.json"\n')
-    parser, check = argparse.ArgumentParser(), argparse.ArgumentParser()
+    parser, check = argparse.ArgumentParser(), ArgumentParser()
     parser.add_argument('--submissions')
     parser.add_argument('--db')
     check.add_argument('--cases')

@@ -347,3 +347,14 @@ def test_the_bundle_writes_back_every_grading_option_it_was_given():
         '--timeout', '10', '--move-timeout', '10', '--player-budget', '60',
         '--memory', str(default.memory), '--sandbox', 'auto', '--submission-mb', '32',
         '--submission-files', '1000']
+
+
+def test_a_round_robin_starts_without_the_graders_and_the_benchmarks_modules():
+    """Their commands import them, and add the options that need them when they are used."""
+    code = ('import sys, tournament; tournament.build_parser().parse_args(["--games", "1"]); '
+            'print(sorted(name for name in sys.modules '
+            'if name.startswith(("players.grading", "players.bench"))))')
+    done = subprocess.run([sys.executable, '-c', code], cwd=ROOT, capture_output=True, text=True)
+    assert done.stdout.strip() == '[]', done.stderr
+    args = command.build_parser().parse_args(['tree', 'nim', '--algorithm', 'minimax'])
+    assert args.algorithm == 'minimax' and args.run is command.cmd_tree

@@ -1,6 +1,8 @@
-"""The worker pool's heartbeats: a task's moves tell the parent it is alive, a few
-times a second at most."""
+"""The worker pool: a task's moves tell the parent it is alive, a few times a
+second at most, and a task submitted goes to an idle worker at once."""
 
+import os
+import time
 from types import SimpleNamespace
 
 from players.tournaments import workers
@@ -30,3 +32,15 @@ def test_heartbeats_within_beat_seconds_are_sent_once(monkeypatch):
 def test_a_heartbeat_outside_a_worker_does_nothing(monkeypatch):
     monkeypatch.setattr(workers, '_connection', None)
     workers.heartbeat()
+
+
+def test_the_pool_hands_a_task_to_an_idle_worker_at_once(monkeypatch):
+    monkeypatch.setattr(workers, 'POLL_SECONDS', 60.0)  # a manager that polled would wait
+    with workers.WorkerPool(2) as pool:
+        first = pool.submit(time.sleep, 1.0)
+        while not first.running():
+            time.sleep(0.01)
+        second = pool.submit(os.getpid)  # while the manager waits on the busy worker
+        assert second.result(timeout=10) != os.getpid()
+        assert not first.done()
+        first.result(timeout=10)
