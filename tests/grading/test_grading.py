@@ -344,6 +344,7 @@ def test_players_that_forfeit_or_lose(tmp_path):
 def test_unloadable_files_get_a_report_that_says_why(tmp_path, source, error):
     report = grading.grade(student(tmp_path, source), SETTINGS, CHECKS, GAMES)
     assert error in report.load_error and report.points == 0 and report.max_points == 50
+    assert report.load_error.count('(student.py, line') == 1  # the place, said once
     assert all(error in result.message for result in report.results)
 
 

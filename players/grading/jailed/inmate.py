@@ -153,9 +153,7 @@ def explain(error: BaseException, filename: str) -> str:
     if isinstance(error, SystemExit):
         text = f'called sys.exit({error.code!r})'
     passed: list[tuple[str, int | None]] = list(places(error, filename))
-    if isinstance(error, SyntaxError) and error.filename == filename:
-        passed.append(('<module>', error.lineno))
-    if passed:
+    if passed and not isinstance(error, SyntaxError):  # a SyntaxError's text names its place
         function, line = passed[-1]
         where = '' if function == '<module>' else f', in {function}'
         text = f'{text} ({os.path.basename(filename)}, line {line}{where})'
