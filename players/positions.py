@@ -146,7 +146,7 @@ class NimPositions(_PilePositions):
     the piles of that size, so that a take is an addition."""
 
     def __init__(self, game: Nim, root_player, eval_fn=None):
-        self.game, self.root, self.eval_fn = game, root_player, eval_fn
+        super().__init__(game, root_player, eval_fn)
         self.final_value = 1 if game.misere else -1
         self.cap = game.max_take
         self.width = len(game.piles).bit_length()
