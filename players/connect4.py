@@ -268,13 +268,9 @@ class Solver:
     def _make_negamax(self):
         """Return the search function, with everything it reads bound locally,
         and a function that returns its counts of nodes and table hits. (A search
-        kernel: one long function on purpose, since a call per node costs time;
-        the winning squares a move makes are found inline, as Shape.winning does.)"""
-        shape, table = self.shape, self.table
+        kernel: one long function on purpose, since a call per node costs time.)"""
+        shape, table, winning = self.shape, self.table, self.winning
         bottom, board, ordered = shape.bottom, shape.board, shape.ordered
-        a1 = shape.stride
-        a2, a3, b1, c1 = 2 * a1, 3 * a1, a1 - 1, a1 + 1
-        b2, b3, c2, c3 = 2 * b1, 3 * b1, 2 * c1, 3 * c1
         nearly_full = shape.size - 2
         get, bounds, limit = table.get, BOUNDS, TABLE_LIMIT
         check, clock, deadline = CHECK_EVERY, time.monotonic, self.deadline
@@ -323,22 +319,7 @@ class Solver:
                     hits += 1
                     table[key] = bounds[-known[1], high]
                     return -known[1]
-                stones = mine | move
-                pair = stones & stones << 1
-                found = pair << 1 & pair << 2
-                shifted = stones >> a1
-                pair = stones & shifted
-                found |= (pair >> a1 & (stones >> a3 | stones << a1)
-                          | pair << a2 & (shifted | stones << a3))
-                shifted = stones >> b1
-                pair = stones & shifted
-                found |= (pair >> b1 & (stones >> b3 | stones << b1)
-                          | pair << b2 & (shifted | stones << b3))
-                shifted = stones >> c1
-                pair = stones & shifted
-                found |= (pair >> c1 & (stones >> c3 | stones << c1)
-                          | pair << c2 & (shifted | stones << c3))
-                made = found & empty
+                made = winning(mine | move, empty)
                 reply = (mask + move + bottom) & board
                 forced = reply & made
                 if forced:
