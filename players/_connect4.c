@@ -11,7 +11,8 @@
    may differ once entries are replaced.
 
    A Table is one board shape's table; its negamax method searches one
-   position. connect4.py is the reference: change the two together. */
+   position, its value method finds a position's value as Solver.value does,
+   and its encode method reads a game state's board as Shape.encode does. connect4.py is the reference: change the two together. */
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -215,6 +216,37 @@ static int negamax(Table *t, uint64_t mine, uint64_t mask, int moves, int alpha,
     return best;
 }
 
+/* Read a position's masks from the arguments (mine, mask, moves); 0 if they are
+   not a position of this table's board (a ValueError is set). */
+static int read_position(Table *t, PyObject *const *args, uint64_t *mine, uint64_t *mask,
+                         int *moves, const char *method)
+{
+    *mine = PyLong_AsUnsignedLongLong(args[0]);
+    *mask = PyLong_AsUnsignedLongLong(args[1]);
+    long count = PyLong_AsLong(args[2]);
+    if (PyErr_Occurred())
+        return 0;
+    if (count < 0 || count >= t->size || (*mask & ~t->board) || (*mine & ~*mask)) {
+        PyErr_Format(PyExc_ValueError, "%s: not a position of this table's board", method);
+        return 0;
+    }
+    *moves = (int)count;
+    return 1;
+}
+
+/* Read a deadline (None: none) into the table; 0 on an error. */
+static int read_deadline(Table *t, PyObject *deadline)
+{
+    t->timed = deadline != Py_None;
+    if (t->timed) {
+        t->deadline = PyFloat_AsDouble(deadline);
+        if (t->deadline == -1.0 && PyErr_Occurred())
+            return 0;
+    }
+    t->stopped = 0;
+    return 1;
+}
+
 static PyObject *Table_negamax(Table *t, PyObject *const *args, Py_ssize_t nargs)
 {
     if (t->slots == NULL) {
@@ -226,31 +258,103 @@ static PyObject *Table_negamax(Table *t, PyObject *const *args, Py_ssize_t nargs
                         "negamax(mine, mask, moves, alpha, threats, deadline) takes 6 arguments");
         return NULL;
     }
-    uint64_t mine = PyLong_AsUnsignedLongLong(args[0]);
-    uint64_t mask = PyLong_AsUnsignedLongLong(args[1]);
-    long moves = PyLong_AsLong(args[2]);
+    uint64_t mine, mask;
+    int moves;
+    if (!read_position(t, args, &mine, &mask, &moves, "negamax"))
+        return NULL;
     long alpha = PyLong_AsLong(args[3]);
     uint64_t threats = PyLong_AsUnsignedLongLong(args[4]);
     if (PyErr_Occurred())
         return NULL;
-    if (alpha < LOSS || alpha > WIN || moves < 0 || moves >= t->size
-            || (mask & ~t->board) || (mine & ~mask) || (threats & ~t->board)) {
+    if (alpha < LOSS || alpha > WIN || (threats & ~t->board)) {
         PyErr_SetString(PyExc_ValueError, "negamax: not a position of this table's board");
         return NULL;
     }
-    t->timed = args[5] != Py_None;
-    if (t->timed) {
-        t->deadline = PyFloat_AsDouble(args[5]);
-        if (t->deadline == -1.0 && PyErr_Occurred())
-            return NULL;
-    }
-    t->stopped = 0;
-    int value = negamax(t, mine, mask, (int)moves, (int)alpha, threats);
+    if (!read_deadline(t, args[5]))
+        return NULL;
+    int value = negamax(t, mine, mask, moves, (int)alpha, threats);
     if (t->stopped < 0)
         return NULL;
     if (t->stopped)
         Py_RETURN_NONE;
     return PyLong_FromLong(value);
+}
+
+/* The value of a position that is not over, as Solver.value finds it: a win at
+   once, else a null window above a draw, then one above a loss if needed. */
+static int weak_solve(Table *t, uint64_t mine, uint64_t mask, int moves)
+{
+    uint64_t empty = t->board ^ mask;
+    if (winning(t, mine, empty) & (mask + t->bottom))
+        return WIN;
+    uint64_t threats = winning(t, mine ^ mask, empty);
+    int bound = negamax(t, mine, mask, moves, DRAW, threats);
+    if (t->stopped || bound != DRAW)
+        return bound;
+    return negamax(t, mine, mask, moves, LOSS, threats) > LOSS ? DRAW : LOSS;
+}
+
+static PyObject *Table_value(Table *t, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (t->slots == NULL) {
+        PyErr_SetString(PyExc_ValueError, "value: the table was never made (Table(h, v))");
+        return NULL;
+    }
+    if (nargs != 4) {
+        PyErr_SetString(PyExc_TypeError, "value(mine, mask, moves, deadline) takes 4 arguments");
+        return NULL;
+    }
+    uint64_t mine, mask;
+    int moves;
+    if (!read_position(t, args, &mine, &mask, &moves, "value") || !read_deadline(t, args[3]))
+        return NULL;
+    int value = weak_solve(t, mine, mask, moves);
+    if (t->stopped < 0)
+        return NULL;
+    if (t->stopped)
+        Py_RETURN_NONE;
+    return PyLong_FromLong(value);
+}
+
+/* The masks of a game state's board, a dict {(x, y): piece} with squares from
+   1, as Shape.encode makes them: (mine, mask, moves), mine being the stones
+   equal to mover. */
+static PyObject *Table_encode(Table *t, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (t->slots == NULL) {
+        PyErr_SetString(PyExc_ValueError, "encode: the table was never made (Table(h, v))");
+        return NULL;
+    }
+    if (nargs != 2 || !PyDict_Check(args[0])) {
+        PyErr_SetString(PyExc_TypeError, "encode(board, mover) takes a dict and a player");
+        return NULL;
+    }
+    PyObject *board = args[0], *mover = args[1], *square, *piece;
+    Py_ssize_t place = 0;
+    uint64_t mine = 0, mask = 0;
+    int stride = t->shifts[0], v = stride - 1;
+    while (PyDict_Next(board, &place, &square, &piece)) {
+        long x = -1, y = -1;
+        if (PyTuple_Check(square) && PyTuple_GET_SIZE(square) == 2) {
+            x = PyLong_AsLong(PyTuple_GET_ITEM(square, 0));
+            y = PyLong_AsLong(PyTuple_GET_ITEM(square, 1));
+            if (PyErr_Occurred())
+                return NULL;
+        }
+        if (x < 1 || x > t->h || y < 1 || y > v) {
+            PyErr_SetString(PyExc_ValueError, "encode: a square off this table's board");
+            return NULL;
+        }
+        uint64_t bit = (uint64_t)1 << ((x - 1) * stride + y - 1);
+        int same = PyObject_RichCompareBool(piece, mover, Py_EQ);
+        if (same < 0)
+            return NULL;
+        mask |= bit;
+        if (same)
+            mine |= bit;
+    }
+    return Py_BuildValue("(KKn)", (unsigned long long)mine, (unsigned long long)mask,
+                         PyDict_GET_SIZE(board));
 }
 
 static int Table_init(Table *t, PyObject *args, PyObject *kwargs)
@@ -308,6 +412,14 @@ static PyMethodDef Table_methods[] = {
      "Return a bound on the value of a position in which the player to move cannot win\n"
      "at once, threats being the opponent's winning squares: above alpha, a lower bound;\n"
      "else an upper bound. None if time.monotonic() passed deadline (None: no deadline)."},
+    {"value", (PyCFunction)(void (*)(void))Table_value, METH_FASTCALL,
+     "value(mine, mask, moves, deadline)\n--\n\n"
+     "Return the value of a position that is not over for the player to move (1, 0 or -1),\n"
+     "as Solver.value finds it; None if time.monotonic() passed deadline."},
+    {"encode", (PyCFunction)(void (*)(void))Table_encode, METH_FASTCALL,
+     "encode(board, mover)\n--\n\n"
+     "Return (mine, mask, moves) for a game state's board, a dict {(x, y): piece} with\n"
+     "squares from 1, as Shape.encode does: mover's stones, all the stones, their number."},
     {NULL}
 };
 

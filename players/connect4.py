@@ -209,8 +209,9 @@ class Solver:
         self.table = new_table(shape) if table is None else table
         self.deadline = deadline
         self.winning = shape.winning
-        self._negamax, self._counts = (self._make_negamax() if isinstance(self.table, dict)
-                                       else self._compiled_negamax())
+        self.compiled = not isinstance(self.table, dict)
+        self._negamax, self._counts = (self._compiled_negamax() if self.compiled
+                                       else self._make_negamax())
 
     @property
     def nodes(self) -> int:
@@ -227,8 +228,19 @@ class Solver:
         shape = self.shape
         return self.winning(mine, shape.board ^ mask) & (mask + shape.bottom)
 
+    def encode(self, state) -> tuple:
+        """Return (mine, mask, moves) for a game state, as Shape.encode does."""
+        if self.compiled:
+            return self.table.encode(state.board, state.to_move)
+        return self.shape.encode(state)
+
     def value(self, mine: int, mask: int, moves: int) -> int:
         """Return the value of a position that is not over, for the player to move."""
+        if self.compiled:
+            value = self.table.value(mine, mask, moves, self.deadline)
+            if value is None:
+                raise OutOfTime
+            return value
         shape, winning = self.shape, self.winning
         empty = shape.board ^ mask
         if winning(mine, empty) & (mask + shape.bottom):

@@ -235,7 +235,7 @@ def value(game: Game, state=None, stats: dict | None = None,
     if is_connect_four(game) and not game.terminal_test(state):
         solver = _connect_four_solver(game, deadline)
         try:
-            return solver.value(*solver.shape.encode(state))
+            return solver.value(*solver.encode(state))
         finally:
             _report(stats, solver, -1)
     searcher = _searcher(positions_for(game, game.to_move(state)), 'solve', False, deadline)
@@ -258,7 +258,7 @@ def solve(game: Game, state=None, stats: dict | None = None,
     if is_connect_four(game) and not game.terminal_test(state):
         solver = _connect_four_solver(game, deadline)
         shape = solver.shape
-        mine, mask, moves = shape.encode(state)
+        mine, mask, moves = solver.encode(state)
         try:
             result, x = solver.best_move(mine, mask, moves)
         finally:

@@ -1,8 +1,8 @@
 """Connect Four's compiled kernel (players/_connect4.c) beside its reference, the
-pure Python search of players/connect4.py: the same values and moves, exact
-values from a table too small for the search, the arguments it refuses, the
-boards it leaves to Python, and the setting that turns it off. (test_connect4
-runs each of its tests with both.)"""
+pure Python search of players/connect4.py: the same values, moves and encoded
+states, exact values from a table too small for the search, the arguments it
+refuses, the boards it leaves to Python, and the setting that turns it off.
+(test_connect4 runs each of its tests with both.)"""
 
 import os
 import random
@@ -60,6 +60,31 @@ def test_the_compiled_kernel_refuses_what_is_not_a_position_of_its_board(argumen
         compiled.Table(7, 6).negamax(*arguments)
 
 
+def test_the_compiled_kernel_encodes_a_state_as_the_shape_does():
+    rng = random.Random(6)
+    states = [(ConnectFour(), state) for moves in (1, 9, 30)
+              for _, state in connect_four_positions(moves, 4)]
+    states += [(game, near_the_end(game, rng, empty)) for game, empty in
+               [(ConnectFour(5, 4), 10), (ConnectFour(4, 7), 3), (ConnectFour(15, 3), 20)]]
+    for game, state in states + [(ConnectFour(), ConnectFour().initial)]:
+        table = compiled.Table(game.h, game.v)
+        assert table.encode(state.board, state.to_move) == Shape.of(game.h, game.v).encode(state)
+
+
+@pytest.mark.parametrize('board', [{(8, 1): 'X'}, {(1, 7): 'X'}, {(0, 1): 'X'}, {(1, 0): 'O'},
+                                   {(1,): 'X'}, {'a1': 'X'}, {(1, 'a'): 'X'}, [((1, 1), 'X')]])
+def test_the_compiled_kernel_refuses_a_board_not_of_its_shape(board):
+    with pytest.raises((ValueError, TypeError)):
+        compiled.Table(7, 6).encode(board, 'X')
+
+
+@pytest.mark.parametrize('arguments', [(1 << 60, 1 << 60, 1, None), (1, 0, 1, None),
+                                       (0, 0, 42, None), (0, 0, 0, 'soon'), (0, 0, 0)])
+def test_the_compiled_kernel_refuses_to_value_what_is_not_a_position_of_its_board(arguments):
+    with pytest.raises((ValueError, TypeError)):
+        compiled.Table(7, 6).value(*arguments)
+
+
 @pytest.mark.parametrize('h, v', [(16, 3), (8, 7), (0, 6)])
 def test_a_board_the_compiled_kernel_cannot_hold_is_searched_in_pure_python(h, v):
     with pytest.raises(ValueError):
@@ -95,6 +120,8 @@ def test_a_signal_stops_a_compiled_search_and_leaves_its_table_right():
     assert Solver(shape, table).value(*shape.encode(state)) == slow_value(game, state, memo)
 
 
-def test_a_table_never_made_is_refused():
+@pytest.mark.parametrize('method, arguments', [('negamax', (0, 0, 0, 0, 0, None)),
+                                               ('value', (0, 0, 0, None)), ('encode', ({}, 'X'))])
+def test_a_table_never_made_is_refused(method, arguments):
     with pytest.raises(ValueError, match='never made'):
-        compiled.Table.__new__(compiled.Table).negamax(0, 0, 0, 0, 0, None)
+        getattr(compiled.Table.__new__(compiled.Table), method)(*arguments)
