@@ -333,7 +333,7 @@ class _FolderFinder:
         """Run a folder module's source."""
         self.loaded.append(module.__name__)
         source = self.files[module.__spec__.loader_state]
-        exec(compile(source, module.__spec__.origin, 'exec'), module.__dict__)
+        exec(sources.compiled(source, module.__spec__.origin), module.__dict__)
 
 
 def places(error: BaseException) -> list[tuple[str, int]]:

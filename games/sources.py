@@ -7,23 +7,30 @@ from __future__ import annotations
 import os
 import sys
 import traceback
-from types import ModuleType
+from types import CodeType, ModuleType
 
 
-def run_source(source: str, filename: str, name: str) -> ModuleType:
-    """Run source as a new module called name, whose code says it comes from
-    filename, and return the module. The module is in sys.modules while it runs
+def run_source(source: str | CodeType, filename: str, name: str) -> ModuleType:
+    """Run source (or its code, compiled from filename) as a new module called
+    name, whose code says it comes from filename, and return the module. The module is in sys.modules while it runs
     (so that its classes can be pickled and its dataclasses made) and stays there;
     whatever the source raises is raised, and the module taken out again."""
     module = ModuleType(name)
     module.__file__ = filename
     sys.modules[name] = module
     try:
-        exec(compile(source, filename, 'exec'), module.__dict__)
+        exec(source if isinstance(source, CodeType) else compiled(source, filename),
+             module.__dict__)
     except BaseException:
         sys.modules.pop(name, None)
         raise
     return module
+
+
+def compiled(source: str, filename: str) -> CodeType:
+    """Compile source from filename as Python compiles a file of its own: none of
+    this project's __future__ imports carry over to it."""
+    return compile(source, filename, 'exec', dont_inherit=True)
 
 
 def places(error: BaseException, filename: str) -> list[tuple[str, int]]:
