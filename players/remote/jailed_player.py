@@ -9,7 +9,8 @@ events, ["move", move] or ["chance", outcome], each as plain JSON data.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+import time
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Sequence
 
 from games import game_files, referee
@@ -20,8 +21,8 @@ from players.sandbox.allowed import AllowedPackages
 from players.sandbox.jail import Jail, JailError, JailTimeout, Limits
 from .plain_json import find_move, to_plain
 from .player_code import PlayerCode
-from .protocol import (LOAD_FAILED, JailMoveRequest, JailStart, ProtocolError, read_error,
-                       read_move, read_ready)
+from .protocol import (LOAD_FAILED, JailMoveRequest, JailStart, ProtocolError, read_compiled,
+                       read_error, read_move, read_ready)
 from .remote_player import LOAD_SECONDS, RemotePlayer, TimeControl
 
 ENTRY = 'players.remote.serving:serve'
@@ -34,6 +35,12 @@ _idle: list = []
 ((spec, limits), jail), oldest first. A forked child (a worker) starts with none:
 those it would inherit are its parent's, spoken to over its parent's sockets."""
 os.register_at_fork(after_in_child=_idle.clear)
+COMPILED_KEPT = 1000
+"""The most players whose compiled source a process keeps."""
+_compiled: dict = {}
+"""The compiled source of each file player whose first jail in this process sent it
+(a Compiled answer), by PlayerCode: the text, never read here, that later jails of
+the same code are given instead of compiling the source again."""
 
 
 @dataclass(frozen=True)
@@ -62,9 +69,15 @@ class Setup:
                             for function in (self.make_game, self.load_player))}
         return tuple(sorted(named))
 
-    def start(self, code: PlayerCode, seed: str, history: list) -> JailStart:
-        """Return the start of a game for a jail of code's player."""
-        return JailStart(self.game, seed, list(history), code.told(), _path(self.make_game),
+    def start(self, code: PlayerCode, seed: str, history: list,
+              compiled: str | None = None) -> JailStart:
+        """Return the start of a game for a jail of code's player, passing on the
+        compiled form of its source that an earlier jail sent (see
+        JailedPlayer.wait_ready)."""
+        told = code.told()
+        if compiled is not None:
+            told = replace(told, compiled=compiled)
+        return JailStart(self.game, seed, list(history), told, _path(self.make_game),
                          _path(self.load_player), game_files.message(self.game))
 
 
@@ -100,24 +113,42 @@ class JailedPlayer(RemotePlayer):
             image = folder_image.image_fd(code.files) if code.files else None
             jail = Jail(ENTRY, level, setup.limits, setup.packages(), image, allowed)
         super().__init__(code, timing, history, jail)
+        self.code: PlayerCode = code
         self.shipped_in_file_game, self.key = in_file_game, kept
-        self.jail.send(setup.start(code, seed, history).message())
+        self.compiled = _compiled.get(code) if code.source is not None else None
+        self.jail.send(setup.start(code, seed, history, self.compiled).message())
         self.seen = len(history)
 
     def wait_ready(self, seconds: float = LOAD_SECONDS) -> None:
-        """Wait for the jail to load its player; raise referee.Forfeit if it cannot."""
-        try:
-            answer = self.jail.receive(seconds)
-        except JailError as error:
-            if isinstance(error, JailTimeout):
-                raise referee.Forfeit(referee.ERROR, f'did not load within {seconds:g} s')
-            raise referee.Forfeit(referee.ERROR, LOAD_FAILED + str(error)) from None
+        """Wait for the jail to load its player; raise referee.Forfeit if it cannot.
+        A file player's jail that was not given its compiled source answers with
+        it first, before its player's code runs; that answer is kept, unread, for
+        the player's later jails. From any other jail it is an answer out of turn."""
+        deadline = time.monotonic() + seconds
+        answer = self._load_answer(deadline, seconds)
+        if self.code.source is not None and self.compiled is None:
+            compiled = read_compiled(answer)
+            if compiled is not None:
+                if len(_compiled) >= COMPILED_KEPT:
+                    _compiled.clear()
+                _compiled[self.code] = compiled
+                answer = self._load_answer(deadline, seconds)
         try:
             read_ready(answer)
         except ProtocolError as error:
             raise referee.Forfeit(referee.ERROR,
                                   _said(answer, LOAD_FAILED + str(error))) from None
         self._ready = self._sound = True
+
+    def _load_answer(self, deadline: float, seconds: float) -> Any:
+        """Return the jail's next answer as it loads, by deadline (seconds after the
+        load began); raise referee.Forfeit if none comes."""
+        try:
+            return self.jail.receive(max(0.0, deadline - time.monotonic()))
+        except JailError as error:
+            if isinstance(error, JailTimeout):
+                raise referee.Forfeit(referee.ERROR, f'did not load within {seconds:g} s')
+            raise referee.Forfeit(referee.ERROR, LOAD_FAILED + str(error)) from None
 
     def __call__(self, game: Game, state) -> Any:
         """Ask the jail for its move in state and return the equal legal move."""

@@ -12,9 +12,10 @@ A Python player in a jail (players.remote.jailed_player on the trusted side,
 players.remote.serving in the jail, and the grader's jail): the same, extended with
 what a jail needs. The trusted side sends a JailStart (Start's game and seed, with
 the player's Code, how to make the game and load the player, and the history to
-replay) and the jail answers READY; before each move it sends a JailMoveRequest (the
-events since its last request, and the player's clock) and the jail answers a
-MoveAnswer with the stats of its search. Instead of either answer a jail may send an
+replay) and the jail answers READY (a file player's jail first sends its source
+Compiled, if the Code came without it); before each move it sends a
+JailMoveRequest (the events since its last request, and the player's clock) and
+the jail answers a MoveAnswer with the stats of its search. Instead of either answer a jail may send an
 ErrorAnswer, its player's error. A jail is told nothing at a game's end; a jail of a
 shipped player may be sent the JailStart of another game.
 
@@ -38,6 +39,9 @@ LOAD_FAILED = 'cannot load player: '
 """What a jail's ErrorAnswer to a JailStart begins with when its player failed to
 load; the trusted side begins its reason with it too when a jail does not answer a
 JailStart as it should."""
+COMPILED_LIMIT = 60_000
+"""The most characters of a Compiled answer's code (a longer one is not sent: each
+jail compiles that source itself)."""
 RESULTS = {1.0: '1-0', 0.0: '0-1', 0.5: '1/2-1/2'}
 """The result of a game, by the first seat's points, as End says it."""
 
@@ -125,6 +129,9 @@ class Code:
     """The name of the player function in the source."""
     folder: bool
     """Whether the player is a submission folder, the jail's working folder."""
+    compiled: str | None = None
+    """The source compiled, as an earlier jail of the same code sent it (Compiled),
+    passed on unread; None: the jail compiles the source, and sends it back."""
 
 
 @dataclass(frozen=True)
@@ -190,6 +197,22 @@ class MoveAnswer:
 
 
 @dataclass(frozen=True)
+class Compiled:
+    """A jail's first answer to a JailStart whose code came without its compiled form
+    (then READY or an ErrorAnswer follows): the source compiled, sent before any of
+    the player's code runs, so nothing the player does can change it. The trusted
+    side keeps it unread and passes it on in the Code of later jails of the same
+    code, which then need not compile it."""
+
+    code: str
+    """The code object, marshalled and in base64, at most COMPILED_LIMIT characters."""
+
+    def message(self) -> dict:
+        """The answer as the jail sends it."""
+        return {'type': 'compiled', 'code': self.code}
+
+
+@dataclass(frozen=True)
 class ErrorAnswer:
     """A jail's answer, instead of READY or a MoveAnswer, when its player failed."""
 
@@ -220,6 +243,16 @@ def read_ready(answer: Any) -> None:
     """Check the answer to a start; raise ProtocolError if it is not READY."""
     if answer != READY:
         raise ProtocolError(f'answered {shown(answer)}, not {{"type": "ready"}}')
+
+
+def read_compiled(answer: Any) -> str | None:
+    """Return the code of a jail's Compiled answer (within COMPILED_LIMIT), or None
+    if answer is not one."""
+    if (isinstance(answer, dict) and answer.keys() == {'type', 'code'}
+            and answer['type'] == 'compiled' and isinstance(answer['code'], str)
+            and len(answer['code']) <= COMPILED_LIMIT):
+        return answer['code']
+    return None
 
 
 def read_move(answer: Any) -> MoveAnswer:

@@ -4,21 +4,23 @@ and imports nothing of the trusted side: only the rules, plain JSON and the prot
 
 from __future__ import annotations
 
+import base64
 import copy
 import importlib
+import marshal
 import os
 import random
 import sys
 import time
-from types import ModuleType
-from typing import Any
+from types import CodeType, ModuleType
+from typing import Any, Callable
 
 from games import clock, game_files, referee, sources
 from games.base import Game
 from games.stochastic import StochasticGame, from_json
 from .plain_json import find_move, to_plain
-from .protocol import (LOAD_FAILED, READY, Code, ErrorAnswer, JailMoveRequest, JailStart,
-                       MoveAnswer, read_request)
+from .protocol import (COMPILED_LIMIT, LOAD_FAILED, READY, Code, Compiled, ErrorAnswer,
+                       JailMoveRequest, JailStart, MoveAnswer, read_request)
 
 
 def serve(channel) -> None:
@@ -44,7 +46,7 @@ def serve(channel) -> None:
                 game = games[start.game]
                 state = replay_history(game, game.initial, start.history)
                 view = copy.deepcopy(game)
-                player = load(code, start.load_player, folder)
+                player = load(code, start.load_player, folder, channel.send)
             except BaseException as error:  # whatever the player's file does as it loads
                 failed = LOAD_FAILED + where(error, code.filename, folder)
                 channel.send(ErrorAnswer(failed).message())
@@ -89,11 +91,13 @@ def replay_history(game: Game, state, history: list):
     return state
 
 
-def load(code: Code, load_player: str, folder: str | None = None):
+def load(code: Code, load_player: str, folder: str | None = None,
+         send: Callable[[dict], None] | None = None):
     """Return the player function of a player's code: a registry player loaded by
     load_player ('module:function'), or the function of a file's source, run as a
-    module of its own. A submission's folder (its copy in the jail) comes first on
-    the import path, and its entry's __file__ is there."""
+    module of its own (its code compiled by compiled(code, filename, send)). A
+    submission's folder (its copy in the jail) comes first on the import path, and
+    its entry's __file__ is there."""
     if code.source is None:
         return imported(load_player)(code.spec)
     stem = os.path.splitext(os.path.basename(code.filename))[0]
@@ -102,11 +106,33 @@ def load(code: Code, load_player: str, folder: str | None = None):
         sys.path.insert(0, folder)
         filename = os.path.join(folder, code.filename)
         name = stem if stem.isidentifier() and stem not in sys.modules else name
-    module = sources.run_source(code.source, filename, name)
+    module = sources.run_source(compiled(code, filename, send), filename, name)
     player = getattr(module, code.function, None)
     if not callable(player):
         raise LookupError(f'{code.filename} has no player function {code.function!r}')
     return player
+
+
+def compiled(code: Code, filename: str, send: Callable[[dict], None] | None = None) -> CodeType:
+    """Return the code of a file player's source, compiled from filename: the
+    compiled form the trusted side passed on (from the first jail of the same code)
+    where it is one, or else the source compiled here. If the trusted side had none
+    to pass on, the compiled source is sent (send) as a Compiled answer, before any
+    of the player's code runs."""
+    if code.compiled is not None:
+        try:
+            passed = marshal.loads(base64.b64decode(code.compiled))
+        except (ValueError, EOFError, TypeError):
+            passed = None
+        if isinstance(passed, CodeType) and passed.co_filename == filename:
+            return passed
+    assert code.source is not None
+    result = sources.compiled(code.source, filename)
+    if code.compiled is None and send is not None:
+        text = base64.b64encode(marshal.dumps(result)).decode('ascii')
+        if len(text) <= COMPILED_LIMIT:
+            send(Compiled(text).message())
+    return result
 
 
 def imported(path: str):

@@ -3,8 +3,10 @@ game of a program and that of a Python player in a jail, each replayed line by l
 what the trusted side sends and what the other side (the reference client, a jail)
 answers, and each line read as its typed message."""
 
+import base64
 import io
 import json
+import marshal
 import os
 
 import pytest
@@ -41,15 +43,46 @@ def transcript(other: str) -> list[tuple[str, str]]:
 
 
 def said(lines: list[tuple[str, str]], who: str) -> list:
-    """The messages of the lines that who said."""
-    return [json.loads(text) for speaker, text in lines if speaker == who]
+    """The messages of the lines that who said, a compiled answer's elided code
+    ("...") filled in with the documented player's source compiled."""
+    return [filled(json.loads(text)) for speaker, text in lines if speaker == who]
+
+
+def filled(message):
+    """Return a message, with the documented player's compiled source in place of an
+    elided one."""
+    if protocol.read_compiled(message) == '...':
+        code = marshal.dumps(compile(SOURCE, 'bot.py', 'exec', dont_inherit=True))
+        return {**message, 'code': base64.b64encode(code).decode('ascii')}
+    return message
+
+
+def loaded(message):
+    """Return a message, a compiled answer's code loaded (marshal's bytes for one
+    code object may differ; the objects compare equal)."""
+    code = protocol.read_compiled(message)
+    if code is None:
+        return message
+    return {**message, 'code': marshal.loads(base64.b64decode(code))}
+
+
+def turns(lines: list[tuple[str, str]]) -> list[tuple[dict, int]]:
+    """(a message the referee sends, how many answers follow it) for each line of the
+    referee's."""
+    found: list[tuple[dict, int]] = []
+    for who, text in lines:
+        if who == 'referee':
+            found.append((json.loads(text), 0))
+        else:
+            found[-1] = (found[-1][0], found[-1][1] + 1)
+    return found
 
 
 class Replayed:
     """A jail that answers as a transcript does, keeping what it is sent."""
 
     def __init__(self, lines: list[tuple[str, str]]):
-        self.answers = [json.loads(text) for who, text in lines if who != 'referee']
+        self.answers = [filled(json.loads(text)) for who, text in lines if who != 'referee']
         self.sent: list = []
         self.status = None
 
@@ -91,7 +124,8 @@ def test_the_referee_and_the_reference_client_speak_the_documented_game(monkeypa
     assert answers.getvalue() == ''.join(text + '\n' for who, text in lines if who == 'program')
 
 
-def test_the_trusted_side_and_a_jail_speak_the_documented_game_of_a_python_player():
+def test_the_trusted_side_and_a_jail_speak_the_documented_game_of_a_python_player(monkeypatch):
+    monkeypatch.setattr(jailed_player, '_compiled', {})  # the player's first game
     lines = transcript('jail')
     replayed = Replayed(lines)
     setup, history = Setup(GAME, variants.make, players.load_player), []
@@ -101,18 +135,20 @@ def test_the_trusted_side_and_a_jail_speak_the_documented_game_of_a_python_playe
     assert replayed.sent == said(lines, 'referee')
     assert [protocol.read_request(message).message() for message in replayed.sent] == \
         replayed.sent
-    ready, move = said(lines, 'jail')
+    compiled, ready, move = said(lines, 'jail')
+    assert protocol.Compiled(protocol.read_compiled(compiled)).message() == compiled
     protocol.read_ready(ready)
     assert protocol.read_move(move).message() == move
     jail = Jail(jailed_player.ENTRY, packages=setup.packages())
     try:
         answers = []
-        for message in replayed.sent:
+        for message, answered in turns(lines):
             jail.send(message)
-            answers.append(jail.receive(10.0))
+            answers += [jail.receive(10.0) for _ in range(answered)]
     finally:
         jail.close()
-    assert answers == said(lines, 'jail')
+    assert [loaded(answer) for answer in answers] == [loaded(answer) for answer in
+                                                      said(lines, 'jail')]
 
 
 def test_a_jail_reads_only_the_start_of_its_own_version():
