@@ -12,9 +12,10 @@ from types import CodeType, ModuleType
 
 def run_source(source: str | CodeType, filename: str, name: str) -> ModuleType:
     """Run source (or its code, compiled from filename) as a new module called
-    name, whose code says it comes from filename, and return the module. The module is in sys.modules while it runs
-    (so that its classes can be pickled and its dataclasses made) and stays there;
-    whatever the source raises is raised, and the module taken out again."""
+    name, whose code says it comes from filename, and return the module. The
+    module is in sys.modules while it runs (so that its classes can be pickled
+    and its dataclasses made) and stays there; whatever the source raises is
+    raised, and the module taken out again."""
     module = ModuleType(name)
     module.__file__ = filename
     sys.modules[name] = module

@@ -15,9 +15,10 @@ the player's Code, how to make the game and load the player, and the history to
 replay) and the jail answers READY (a file player's jail first sends its source
 Compiled, if the Code came without it); before each move it sends a
 JailMoveRequest (the events since its last request, and the player's clock) and
-the jail answers a MoveAnswer with the stats of its search. Instead of either answer a jail may send an
-ErrorAnswer, its player's error. A jail is told nothing at a game's end; a jail of a
-shipped player may be sent the JailStart of another game.
+the jail answers a MoveAnswer with the stats of its search. Instead of either
+answer a jail may send an ErrorAnswer, its player's error. A jail is told nothing
+at a game's end; a jail of a shipped player may be sent the JailStart of another
+game.
 
 docs/protocol.md gives a whole game of each, which tests/remote/test_protocol.py
 replays against these messages. Nothing a player sends is run, compared or called:
