@@ -122,17 +122,18 @@ class JailedPlayer(RemotePlayer):
     def wait_ready(self, seconds: float = LOAD_SECONDS) -> None:
         """Wait for the jail to load its player; raise referee.Forfeit if it cannot.
         A file player's jail that was not given its compiled source answers with
-        it first, before its player's code runs; that answer is kept, unread, for
-        the player's later jails. From any other jail it is an answer out of turn."""
+        it first, always, before its player's code runs; that answer is kept,
+        unread, for the player's later jails. Any other Compiled answer is out of
+        turn."""
         deadline = time.monotonic() + seconds
         answer = self._load_answer(deadline, seconds)
-        if self.code.source is not None and self.compiled is None:
-            compiled = read_compiled(answer)
-            if compiled is not None:
+        compiled = read_compiled(answer)
+        if self.code.source is not None and self.compiled is None and compiled is not None:
+            if compiled.code is not None:
                 if len(_compiled) >= COMPILED_KEPT:
                     _compiled.clear()
-                _compiled[self.code] = compiled
-                answer = self._load_answer(deadline, seconds)
+                _compiled[self.code] = compiled.code
+            answer = self._load_answer(deadline, seconds)
         try:
             read_ready(answer)
         except ProtocolError as error:

@@ -41,8 +41,8 @@ LOAD_FAILED = 'cannot load player: '
 load; the trusted side begins its reason with it too when a jail does not answer a
 JailStart as it should."""
 COMPILED_LIMIT = 60_000
-"""The most characters of a Compiled answer's code (a longer one is not sent: each
-jail compiles that source itself)."""
+"""The most characters of a Compiled answer's code (a longer one is sent as None:
+each jail compiles that source itself)."""
 RESULTS = {1.0: '1-0', 0.0: '0-1', 0.5: '1/2-1/2'}
 """The result of a game, by the first seat's points, as End says it."""
 
@@ -199,14 +199,17 @@ class MoveAnswer:
 
 @dataclass(frozen=True)
 class Compiled:
-    """A jail's first answer to a JailStart whose code came without its compiled form
-    (then READY or an ErrorAnswer follows): the source compiled, sent before any of
-    the player's code runs, so nothing the player does can change it. The trusted
-    side keeps it unread and passes it on in the Code of later jails of the same
-    code, which then need not compile it."""
+    """A file player's jail's first answer to a JailStart whose code came without
+    its compiled form (then READY or an ErrorAnswer follows): the source compiled,
+    sent before any of the player's code runs, so nothing the player does can
+    change it. The trusted side keeps it unread and passes it on in the Code of
+    later jails of the same code, which then need not compile it. The jail sends
+    it even when there is no code to pass on, so that the first answer is always
+    its own: a Compiled answer the player's code writes comes after, out of turn."""
 
-    code: str
-    """The code object, marshalled and in base64, at most COMPILED_LIMIT characters."""
+    code: str | None
+    """The code object, marshalled and in base64, at most COMPILED_LIMIT characters
+    (None: it was longer, and each jail compiles the source)."""
 
     def message(self) -> dict:
         """The answer as the jail sends it."""
@@ -246,13 +249,15 @@ def read_ready(answer: Any) -> None:
         raise ProtocolError(f'answered {shown(answer)}, not {{"type": "ready"}}')
 
 
-def read_compiled(answer: Any) -> str | None:
-    """Return the code of a jail's Compiled answer (within COMPILED_LIMIT), or None
-    if answer is not one."""
-    if (isinstance(answer, dict) and answer.keys() == {'type', 'code'}
-            and answer['type'] == 'compiled' and isinstance(answer['code'], str)
-            and len(answer['code']) <= COMPILED_LIMIT):
-        return answer['code']
+def read_compiled(answer: Any) -> Compiled | None:
+    """Return a jail's Compiled answer, or None if answer is not one (its code
+    neither None nor text within COMPILED_LIMIT)."""
+    if not (isinstance(answer, dict) and answer.keys() == {'type', 'code'}
+            and answer['type'] == 'compiled'):
+        return None
+    code = answer['code']
+    if code is None or isinstance(code, str) and len(code) <= COMPILED_LIMIT:
+        return Compiled(code)
     return None
 
 

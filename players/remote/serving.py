@@ -118,7 +118,7 @@ def compiled(code: Code, filename: str, send: Callable[[dict], None] | None = No
     compiled form the trusted side passed on (from the first jail of the same code)
     where it is one, or else the source compiled here. If the trusted side had none
     to pass on, the compiled source is sent (send) as a Compiled answer, before any
-    of the player's code runs."""
+    of the player's code runs (its code None where it is too long to pass on)."""
     if code.compiled is not None:
         try:
             passed = marshal.loads(base64.b64decode(code.compiled))
@@ -130,8 +130,7 @@ def compiled(code: Code, filename: str, send: Callable[[dict], None] | None = No
     result = sources.compiled(code.source, filename)
     if code.compiled is None and send is not None:
         text = base64.b64encode(marshal.dumps(result)).decode('ascii')
-        if len(text) <= COMPILED_LIMIT:
-            send(Compiled(text).message())
+        send(Compiled(text if len(text) <= COMPILED_LIMIT else None).message())
     return result
 
 

@@ -98,8 +98,31 @@ def test_a_jail_sends_its_compiled_source_once_and_only_within_the_limit():
     sent: list = []
     code = Code('bot.py:player', FIRST, 'bot.py', 'player', False)
     serving.compiled(code, 'bot.py', sent.append)
-    assert [marshal.loads(base64.b64decode(read_compiled(message))) for message in sent] == \
-        [sources.compiled(FIRST, 'bot.py')]
+    assert [marshal.loads(base64.b64decode(read_compiled(message).code)) for message in sent] \
+        == [sources.compiled(FIRST, 'bot.py')]
     big = 'NAMES = [' + ', '.join(f'"n{n}"' for n in range(COMPILED_LIMIT // 4)) + ']\n'
     serving.compiled(Code('big.py:player', big, 'big.py', 'player', False), 'big.py', sent.append)
-    assert len(sent) == 1
+    assert len(sent) == 2 and read_compiled(sent[1]).code is None  # too long: its place kept
+
+
+BIG_FORGER = '''import base64, json, marshal, os
+PAD = "''' + 'x' * COMPILED_LIMIT + '''"
+EVIL = "def player(game, state):\\n    return game.actions(state)[-1]\\n"
+code = base64.b64encode(marshal.dumps(compile(EVIL, __file__, 'exec'))).decode()
+os.write(4, (json.dumps({'type': 'compiled', 'code': code}) + '\\n').encode())
+
+def player(game, state):
+    return game.actions(state)[0]
+'''
+"""A forger whose source compiles to more than COMPILED_LIMIT: its jail sends no
+Compiled answer, so the first answer the referee reads is the one its file forges."""
+
+
+@pytest.mark.parametrize('level', LEVELS)
+def test_a_player_too_big_to_send_its_code_cannot_give_its_later_games_other_code(level):
+    code = PlayerCode('big.py:player', BIG_FORGER, 'big.py')
+    for _ in range(2):
+        record = play(code, level)
+        assert record.termination == referee.ERROR
+        assert 'not {"type": "ready"}' in record.detail
+    assert code not in jailed_player._compiled

@@ -51,7 +51,7 @@ def said(lines: list[tuple[str, str]], who: str) -> list:
 def filled(message):
     """Return a message, with the documented player's compiled source in place of an
     elided one."""
-    if protocol.read_compiled(message) == '...':
+    if protocol.read_compiled(message) == protocol.Compiled('...'):
         code = marshal.dumps(compile(SOURCE, 'bot.py', 'exec', dont_inherit=True))
         return {**message, 'code': base64.b64encode(code).decode('ascii')}
     return message
@@ -60,10 +60,10 @@ def filled(message):
 def loaded(message):
     """Return a message, a compiled answer's code loaded (marshal's bytes for one
     code object may differ; the objects compare equal)."""
-    code = protocol.read_compiled(message)
-    if code is None:
+    compiled = protocol.read_compiled(message)
+    if compiled is None or compiled.code is None:
         return message
-    return {**message, 'code': marshal.loads(base64.b64decode(code))}
+    return {**message, 'code': marshal.loads(base64.b64decode(compiled.code))}
 
 
 def turns(lines: list[tuple[str, str]]) -> list[tuple[dict, int]]:
@@ -136,7 +136,7 @@ def test_the_trusted_side_and_a_jail_speak_the_documented_game_of_a_python_playe
     assert [protocol.read_request(message).message() for message in replayed.sent] == \
         replayed.sent
     compiled, ready, move = said(lines, 'jail')
-    assert protocol.Compiled(protocol.read_compiled(compiled)).message() == compiled
+    assert protocol.read_compiled(compiled).message() == compiled
     protocol.read_ready(ready)
     assert protocol.read_move(move).message() == move
     jail = Jail(jailed_player.ENTRY, packages=setup.packages())
