@@ -101,6 +101,7 @@ class JailedPlayer(RemotePlayer):
         player loaded anew by load_player (which, for a player whose moves depend
         on its clock, also empties the search engine's tables)."""
         in_file_game = code.source is None and game_files.is_file_spec(setup.game)
+        started_here = jail is None
         # a shipped player may import what the game's own file does
         shipped = code.source is None and not in_file_game
         allowed = AllowedPackages() if shipped else setup.allowed
@@ -113,10 +114,11 @@ class JailedPlayer(RemotePlayer):
             image = folder_image.image_fd(code.files) if code.files else None
             jail = Jail(ENTRY, level, setup.limits, setup.packages(), image, allowed)
         super().__init__(code, timing, history, jail)
-        self.code: PlayerCode = code
         self.shipped_in_file_game, self.key = in_file_game, kept
-        self.compiled = _compiled.get(code) if code.source is not None else None
-        self.jail.send(setup.start(code, seed, history, self.compiled).message())
+        compiled = _compiled.get(code) if code.source is not None else None
+        # a file player's jail started here, not given the compiled source, sends it first
+        self.sends_compiled = started_here and code.source is not None and compiled is None
+        self.jail.send(setup.start(code, seed, history, compiled).message())
         self.seen = len(history)
 
     def wait_ready(self, seconds: float = LOAD_SECONDS) -> None:
@@ -127,8 +129,8 @@ class JailedPlayer(RemotePlayer):
         turn."""
         deadline = time.monotonic() + seconds
         answer = self._load_answer(deadline, seconds)
-        compiled = read_compiled(answer)
-        if self.code.source is not None and self.compiled is None and compiled is not None:
+        compiled = read_compiled(answer) if self.sends_compiled else None
+        if compiled is not None:
             if compiled.code is not None:
                 if len(_compiled) >= COMPILED_KEPT:
                     _compiled.clear()

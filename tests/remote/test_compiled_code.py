@@ -126,3 +126,31 @@ def test_a_player_too_big_to_send_its_code_cannot_give_its_later_games_other_cod
         assert record.termination == referee.ERROR
         assert 'not {"type": "ready"}' in record.detail
     assert code not in jailed_player._compiled
+
+
+class Answering:
+    """A jail started elsewhere (as the grader's is) that answers a start with a
+    Compiled answer, then READY."""
+
+    status = None
+
+    def __init__(self):
+        self.answers = [{'type': 'compiled', 'code': encoded(LAST, 'bot.py')}, {'type': 'ready'}]
+
+    def send(self, message):
+        pass
+
+    def receive(self, timeout=None):
+        return self.answers.pop(0)
+
+    def close(self, seconds=None):
+        pass
+
+
+def test_a_compiled_answer_from_a_jail_started_elsewhere_is_not_kept():
+    code = PlayerCode('bot.py:player', FIRST, 'bot.py')
+    stand_in = JailedPlayer(code, Setup(GAME, variants.make, players.load_player), '1', [],
+                            TimeControl(10.0), jail=Answering())
+    with pytest.raises(referee.Forfeit, match='not {"type": "ready"}'):
+        stand_in.wait_ready()
+    assert code not in jailed_player._compiled

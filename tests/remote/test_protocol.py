@@ -128,9 +128,10 @@ def test_the_trusted_side_and_a_jail_speak_the_documented_game_of_a_python_playe
     monkeypatch.setattr(jailed_player, '_compiled', {})  # the player's first game
     lines = transcript('jail')
     replayed = Replayed(lines)
+    monkeypatch.setattr(jailed_player, 'Jail', lambda *args: replayed)  # the jail it starts
     setup, history = Setup(GAME, variants.make, players.load_player), []
     stand_in = JailedPlayer(PlayerCode('bot.py:player', SOURCE, 'bot.py'), setup, SEED, history,
-                            TimeControl(10.0), jail=replayed)
+                            TimeControl(10.0))
     assert play_second(stand_in, history).moves == [(2, 1), (1, 1), (2, 1)]
     assert replayed.sent == said(lines, 'referee')
     assert [protocol.read_request(message).message() for message in replayed.sent] == \
