@@ -16,10 +16,10 @@ from games import Breakthrough, Hex, Kalah, Othello
 from games.discs import Discs
 from games.hex import HexState
 
-from .positions import _KnownPositions
+from .positions import KnownPositions
 
 
-class StatePositions(_KnownPositions):
+class StatePositions(KnownPositions):
     """A known game searched through its own states, which hold the side to move."""
 
     game: Othello | Kalah | Breakthrough
@@ -58,7 +58,7 @@ class KalahPositions(PackedPositions):
         return pos.to_move == child.to_move
 
 
-class HexPositions(_KnownPositions):
+class HexPositions(KnownPositions):
     """Hex: a position is the tuple (B's stones, W's stones, the player to move) of
     bit masks, its own key, whose children cost a tuple each (a search makes every
     child of a node it expands, and most are never visited); a child's win is found

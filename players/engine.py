@@ -22,7 +22,7 @@ from games import ConnectFour, Game, StochasticGame
 from . import connect4
 from .connect4_search import DepthSearch, best_move
 from .pile_search import pile_search
-from .positions import GamePositions, _KnownPositions, positions_for
+from .positions import GamePositions, KnownPositions, positions_for
 from .timing import CHECK_EVERY, OutOfTime
 
 Solution = namedtuple('Solution', 'value, move, nodes')
@@ -353,9 +353,9 @@ def _exact(game: Game, positions: GamePositions, state, depth: int, result: floa
     when it ends within depth plies, or (with its own evaluation) the value is a
     win or a loss; for another game, when the last search met no cut-off state
     and no table entry that might hide one."""
-    if not isinstance(positions, _KnownPositions):
+    if not isinstance(positions, KnownPositions):
         known = positions_for(game, game.to_move(state))
-        if not isinstance(known, _KnownPositions):
+        if not isinstance(known, KnownPositions):
             return no_cut_offs
         positions = known
     elif eval_fn is None and result in positions.bounds:

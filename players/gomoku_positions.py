@@ -17,7 +17,7 @@ from functools import lru_cache
 from games import Gomoku
 from games.grid import Board, GameState, Squares
 
-from .positions import _KnownPositions
+from .positions import KnownPositions
 
 MINE, THEIRS, NEAR, SCORE, WON = range(5)
 WIN_FIRST = 1 << 20
@@ -60,7 +60,7 @@ class _GomokuShape:
         return cls(h, v, k)
 
 
-class GomokuPositions(_KnownPositions):
+class GomokuPositions(KnownPositions):
     """Gomoku for the engine: see the module's docstring."""
 
     def __init__(self, game: Gomoku, root_player, eval_fn=None):

@@ -93,7 +93,7 @@ class GamePositions:
         return self.game.to_move(child) == self.game.to_move(pos)
 
 
-class _KnownPositions(GamePositions):
+class KnownPositions(GamePositions):
     """The encoding of a game class the engine knows: zero-sum, both seats alike,
     values in [-1, 1]."""
 
@@ -109,7 +109,7 @@ class _KnownPositions(GamePositions):
         raise NotImplementedError
 
 
-class _PilePositions(_KnownPositions):
+class _PilePositions(KnownPositions):
     """The encoding of pile games, whose positions are canonical: each is its own key."""
 
     game: Nim | GrundysGame
@@ -238,7 +238,7 @@ class GrundyPositions(_PilePositions):
         return result
 
 
-class TicTacToePositions(_KnownPositions):
+class TicTacToePositions(KnownPositions):
     """Tic-tac-toe on h x v: a position is the int mover | opponent << n of two
     n-bit masks of squares; its key is the least image under the board's
     symmetries (8 on a square board, 4 otherwise)."""
