@@ -12,7 +12,8 @@
 
    A Table is one board shape's table; its negamax method searches one
    position, its value method finds a position's value as Solver.value does,
-   and its encode method reads a game state's board as Shape.encode does. connect4.py is the reference: change the two together. */
+   and its encode method reads a game state's board as Shape.encode does.
+   connect4.py is the reference: change the two together. */
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -366,7 +367,8 @@ static int Table_init(Table *t, PyObject *args, PyObject *kwargs)
     int stride = v + 1;
     if (h < 1 || v < 1 || h > MAX_COLUMNS || h * stride > 63 || bits < 1 || bits > 30) {
         PyErr_Format(PyExc_ValueError,
-                     "Table: a %d x %d board with %d bits of slots does not fit the kernel", h, v, bits);
+                     "Table: a %d x %d board with %d bits of slots does not fit the kernel",
+                     h, v, bits);
         return -1;
     }
     int first = bits < FIRST_BITS ? bits : FIRST_BITS;
