@@ -94,7 +94,7 @@ def test_a_jail_compiles_the_source_where_the_code_it_is_given_is_not_of_its_fil
     assert sent == []  # the trusted side had code to give: it does not ask for it
 
 
-def test_a_jail_sends_its_compiled_source_once_and_only_within_the_limit():
+def test_a_jail_sends_its_compiled_source_and_none_past_the_limit():
     sent: list = []
     code = Code('bot.py:player', FIRST, 'bot.py', 'player', False)
     serving.compiled(code, 'bot.py', sent.append)
@@ -114,8 +114,9 @@ os.write(4, (json.dumps({'type': 'compiled', 'code': code}) + '\\n').encode())
 def player(game, state):
     return game.actions(state)[0]
 '''
-"""A forger whose source compiles to more than COMPILED_LIMIT: its jail sends no
-Compiled answer, so the first answer the referee reads is the one its file forges."""
+"""A forger whose source compiles to more than COMPILED_LIMIT, so that its jail has
+no code to pass on: were its jail's first answer not its own, the one its file forges
+would be read first."""
 
 
 @pytest.mark.parametrize('level', LEVELS)
