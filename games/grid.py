@@ -90,7 +90,7 @@ class TicTacToe(Game):
 
     def result(self, state, move):
         """Return the state after the player to move takes the square move."""
-        if move not in self.actions(state):
+        if not self._is_legal(state, move):
             raise IllegalMoveError(f'illegal move {move!r}: the legal squares are '
                                    f'{sorted(self.actions(state))}')
         board = dict(state.board)
@@ -99,6 +99,15 @@ class TicTacToe(Game):
                          utility=self.compute_utility(board, move, state.to_move),
                          board=Board(board),
                          moves=Squares(square for square in state.moves if square != move))
+
+    def check_move(self, state, move) -> None:
+        """Raise IllegalMoveError unless move is one of the actions of state."""
+        if not self._is_legal(state, move):
+            super().check_move(state, move)
+
+    def _is_legal(self, state, move) -> bool:
+        """Is move one of the actions of state?"""
+        return move in self.actions(state)
 
     def utility(self, state, player) -> float:
         """Return the value to player; 1 for win, -1 for loss, 0 otherwise."""
@@ -245,6 +254,14 @@ class Gomoku(TicTacToe):
         near = self.near(state.board)
         return ([square for square in state.moves if square in near]
                 + [square for square in state.moves if square not in near])
+
+    def _is_legal(self, state, move) -> bool:
+        """Is move an empty square? (It is quicker to ask than to list the actions, which
+        are every empty square in another order; a subclass with actions of its own is
+        asked its actions.)"""
+        if type(self).actions is not Gomoku.actions:
+            return super()._is_legal(state, move)
+        return move in state.moves
 
     def near(self, board) -> set:
         """The squares within two of a stone (the centre square on an empty board)."""

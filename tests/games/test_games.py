@@ -2,8 +2,8 @@
 
 import pytest
 
-from games import (Board, ConnectFour, Fig52Game, GameState, GrundysGame, IllegalMoveError, Nim,
-                   NimState, TicTacToe, TreeGame)
+from games import (Board, ConnectFour, Fig52Game, GameState, Gomoku, GrundysGame, IllegalMoveError,
+                   Nim, NimState, TicTacToe, TreeGame)
 
 
 def play_moves(game, moves, state=None):
@@ -180,3 +180,29 @@ def test_display_shows_piles_and_grid(capsys):
     assert ' 3 X . .' in out and '   1 2 3' in out
     ttt.display(ttt.result(ttt.initial, (1, 3)))  # AIMA's: a line for each x
     assert capsys.readouterr().out == '. . X \n. . . \n. . . \n'
+
+
+def test_gomoku_takes_any_empty_square_and_nothing_else():
+    """Its actions put the squares near the stones first; any empty square is legal,
+    wherever it is, and a taken or missing square is not."""
+    game = Gomoku(9, 9, 5)
+    state = play_moves(game, [(5, 5), (5, 6)])
+    assert (1, 9) not in game.near(state.board)
+    assert game.result(state, (1, 9)).board[(1, 9)] == 'X'
+    for illegal in [(5, 5), (10, 1), (0, 3), [1, 9], 'a1']:
+        with pytest.raises(IllegalMoveError):
+            game.result(state, illegal)
+        with pytest.raises(IllegalMoveError):
+            game.check_move(state, illegal)
+
+
+def test_a_gomoku_whose_actions_are_its_own_is_held_to_them():
+
+    class NearOnly(Gomoku):
+        def actions(self, state):
+            return [square for square in state.moves if square in self.near(state.board)]
+    game = NearOnly(9, 9, 5)
+    state = play_moves(game, [(5, 5)])
+    for rule in (game.result, game.check_move):
+        with pytest.raises(IllegalMoveError):
+            rule(state, (1, 9))
