@@ -237,10 +237,7 @@ class Solver:
     def value(self, mine: int, mask: int, moves: int) -> int:
         """Return the value of a position that is not over, for the player to move."""
         if self.compiled:
-            value = self.table.value(mine, mask, moves, self.deadline)
-            if value is None:
-                raise OutOfTime
-            return value
+            return _in_time(self.table.value(mine, mask, moves, self.deadline))
         shape, winning = self.shape, self.winning
         empty = shape.board ^ mask
         if winning(mine, empty) & (mask + shape.bottom):
@@ -364,11 +361,16 @@ class Solver:
         search, nodes, hits = table.negamax, table.nodes, table.hits
 
         def negamax(mine: int, mask: int, moves: int, alpha: int, threats: int) -> int:
-            value = search(mine, mask, moves, alpha, threats, deadline)
-            if value is None:
-                raise OutOfTime
-            return value
+            return _in_time(search(mine, mask, moves, alpha, threats, deadline))
 
         def counts() -> tuple:
             return table.nodes - nodes, table.hits - hits
         return negamax, counts
+
+
+def _in_time(value: int | None) -> int:
+    """Return what a compiled search found; None, its answer past its deadline,
+    raises OutOfTime."""
+    if value is None:
+        raise OutOfTime
+    return value
