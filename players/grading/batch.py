@@ -14,6 +14,7 @@ from typing import Iterator
 from players.sandbox import jail
 from players.remote.player_code import program_names
 from players.player_spec import parse_spec
+from players.reports.export import csv_row
 
 from .checks import make_checks, make_games
 from .grader import grade
@@ -130,7 +131,7 @@ def write_summary(folder: str, reports: list[Report], names: dict[str, str],
     with open(written[0], 'w', newline='', encoding='utf-8') as file:
         writer = csv.DictWriter(file, fieldnames=list(rows[0]) if rows else ['student'])
         writer.writeheader()
-        writer.writerows(rows)
+        writer.writerows(map(csv_row, rows))
     with open(written[1], 'w', encoding='utf-8') as file:
         json.dump({'settings': settings.describe(), 'functions': list(settings.parts),
                    'students': rows}, file, indent=2)

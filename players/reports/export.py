@@ -8,6 +8,7 @@ import os
 from typing import Iterable
 
 from players.tournaments.record import COLUMNS, GameRecord
+from .player_text import for_csv
 from .standings import STANDING_COLUMNS
 
 
@@ -33,15 +34,22 @@ def standings_path(path: str) -> str:
 
 def write_csv(path: str, records: Iterable[GameRecord], standings: dict) -> None:
     """Write one row per game to path (moves as JSON text) and the standings,
-    one row per player per variant, to standings_path(path)."""
+    one row per player per variant, to standings_path(path), no cell a formula
+    (see player_text.for_csv)."""
     with open(path, 'w', newline='') as out:
         writer = csv.DictWriter(out, fieldnames=list(COLUMNS))
         writer.writeheader()
         for record in records:
-            writer.writerow({**record.plain(), 'moves': json.dumps(record.moves)})
+            writer.writerow(csv_row({**record.plain(), 'moves': json.dumps(record.moves)}))
     with open(standings_path(path), 'w', newline='') as out:
         writer = csv.DictWriter(out, fieldnames=['variant', *STANDING_COLUMNS])
         writer.writeheader()
         for variant, rows in standings.items():
             for row in rows:
-                writer.writerow({'variant': variant, **row})
+                writer.writerow(csv_row({'variant': variant, **row}))
+
+
+def csv_row(row: dict) -> dict:
+    """Return a CSV row, {column: value}, with no value a spreadsheet reads as a
+    formula (see player_text.for_csv)."""
+    return {column: for_csv(value) for column, value in row.items()}

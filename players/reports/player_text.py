@@ -1,0 +1,31 @@
+"""Text a player wrote (its error messages, a program's standard error, a name
+taken from a file's name) made safe to show: on a terminal, with its control
+characters escaped as repr shows them, so that it cannot move the cursor, clear the
+screen or draw over what the run printed; in a CSV file, with a cell that a
+spreadsheet would read as a formula made plain text."""
+
+from __future__ import annotations
+
+FORMULA_STARTS = ('=', '+', '-', '@', '\t', '\r')
+"""What a spreadsheet reads a cell that starts with as a formula (OWASP's list for
+CSV injection)."""
+
+
+def for_terminal(text: str, lines: bool = False) -> str:
+    """Return text with each character that repr escapes (controls such as ESC, CR and
+    backspace, C1 controls, bidi overrides and other invisible characters) written as
+    repr writes it, such as \\x1b; printable text, accented and non-Latin letters are
+    kept as they are. With lines, newlines are kept too."""
+    if text.isprintable():
+        return text
+    return ''.join(char if char.isprintable() or lines and char == '\n' else repr(char)[1:-1]
+                   for char in text)
+
+
+def for_csv(value):
+    """Return a CSV cell's value as a spreadsheet should show it: a text that starts
+    with =, +, -, @, a tab or CR after a single quote, so that it is read as text and
+    not as a formula (OWASP's rule); any other value as it is."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
