@@ -58,16 +58,18 @@ class SubmissionError(ValueError):
 
 @dataclass(frozen=True)
 class ProgramCode:
-    """What a jail needs to run a program: its command and the folders it may see."""
+    """What a jail needs to run a program: its command and the files and folders it may see."""
 
     spec: str
     """The spec the program was given by, such as 'exec:java -cp subs/alice Bot'."""
     argv: tuple
     """The command, its paths made absolute."""
-    folders: tuple = ()
-    """The folders the command names (a file's folder), visible to the program read-only."""
+    paths: tuple = ()
+    """The files and folders the command names, visible to the program read-only (a
+    file alone, not the folder it is in, which may hold another student's)."""
     workdir: str | None = None
-    """The program's own folder, where it runs (None: a private folder of its jail)."""
+    """The program's own folder, where it runs: the first path, or the folder of the
+    first path that is a file (None: a private folder of its jail)."""
 
 
 def read_code(spec: str | PlayerSpec,
@@ -189,19 +191,20 @@ def read_program(spec: str) -> ProgramCode:
     elif shutil.which(command, path=PROGRAM_PATH) is None:
         raise ValueError(f'cannot find the command {command!r} of {spec!r} in {PROGRAM_PATH}, '
                          'where jailed programs look for it')
-    paths = [[os.path.abspath(path) for path in _paths(word, first=index == 0)]
+    named = [[os.path.abspath(path) for path in _paths(word, first=index == 0)]
              for index, word in enumerate(words)]
-    argv = tuple(os.pathsep.join(named) if named else word for word, named in zip(words, paths))
-    folders = [path if os.path.isdir(path) else os.path.dirname(path)
-               for named in paths for path in named]
-    if '/' in folders:
+    argv = tuple(os.pathsep.join(paths) if paths else word for word, paths in zip(words, named))
+    paths = list(dict.fromkeys(path for paths in named for path in paths))
+    if '/' in paths:
         raise ValueError(f'{spec!r} names the root folder: that would show the program '
                          'the whole filesystem')
-    folders = list(dict.fromkeys(folders))
     if os.geteuid() == 0:  # each jail runs as a user of its own, as no one in particular
-        for path in [named for paths_of_word in paths for named in paths_of_word] + folders:
+        for path in paths:
             _check_readable_by_all(spec, path)
-    return ProgramCode(spec, argv, tuple(folders), folders[0] if folders else None)
+    workdir = None
+    if paths:
+        workdir = paths[0] if os.path.isdir(paths[0]) else os.path.dirname(paths[0])
+    return ProgramCode(spec, argv, tuple(paths), workdir)
 
 
 def _check_readable_by_all(spec: str, path: str) -> None:

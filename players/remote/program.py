@@ -61,7 +61,7 @@ class ProgramPlayer(RemotePlayer):
         """Start the program in a jail of setup's level and limits and send it the
         start of its game; history is the list of events the referee keeps adding to."""
         super().__init__(code, timing, history, CommandJail(code.argv, setup.level, setup.limits,
-                                                             code.folders, code.workdir))
+                                                             code.paths, code.workdir))
         self._told = False
         named = setup.game if game_files.is_file_spec(setup.game) else repr(game)
         limits = TimeLimits(timing.move_seconds, timing.base, timing.increment)

@@ -28,23 +28,25 @@ class CommandJail(Jail):
     program's standard input and output are the jail's pipes, one JSON message a
     line; its standard error goes to a pipe of which the last ERRORS_LIMIT bytes are
     kept (errors()). Sending never blocks: what the program has not read yet waits
-    here and goes out while receive() waits for the answer. At 'process' level the
-    program runs in workdir (default: the jail's private folder), as the jail's own
-    user when started by root; at 'bwrap' level the folders are visible to it,
-    read-only, at their own paths, beside the read-only system and a private /tmp,
-    and it runs in workdir (default: /tmp). Its environment is PATH (PROGRAM_PATH),
+    here and goes out while receive() waits for the answer. At either level the
+    files and folders of paths are visible to it, read-only, at their own paths,
+    beside the read-only system, a private temporary folder and a /proc of its own,
+    with no network, and it runs in workdir (default: its private folder), as the
+    jail's own user when started by root (at 'process' level started by an
+    ordinary user, it is that user and sees what that user may: see
+    players.sandbox.confine.run_command). Its environment is PATH (PROGRAM_PATH),
     HOME and TMPDIR (its private folder)."""
 
     def __init__(self, argv: Sequence[str], level: str = 'process', limits: Limits = Limits(),
-                 folders: Sequence[str] = (), workdir: str | None = None):
+                 paths: Sequence[str] = (), workdir: str | None = None):
         if level not in LEVELS or not argv:
             raise ValueError(f'a command jail needs a command and a level, got {level!r}, {argv!r}')
-        command, runs_in = LEVELS[level].program_command(argv, folders, workdir)
+        command, runs_in = LEVELS[level].program_command(argv, paths, workdir)
         self.server = server('process', ())  # exec leaves nothing of it
         request_read, self._request = os.pipe()
         self._answer, answer_write = os.pipe()
         self._errors, errors_write = os.pipe()
-        job = {'command': command, 'workdir': runs_in, 'level': level}
+        job = {'command': command, 'paths': list(paths), 'workdir': runs_in, 'level': level}
         try:
             self.pid = self.server.start(job, limits, (request_read, answer_write, errors_write))
         except ServerLost:

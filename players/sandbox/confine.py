@@ -13,7 +13,9 @@ import os
 import resource
 import signal
 
-from . import folder_image
+from typing import Sequence
+
+from . import folder_image, keyrings
 
 REQUEST_FD, ANSWER_FD = 3, 4
 """The jail's ends of its two pipes, the same in every jail."""
@@ -37,7 +39,7 @@ home and temporary folder."""
 _MNT_DETACH = 2
 _CLONE_NEWNS, _CLONE_NEWUTS, _CLONE_NEWIPC = 0x20000, 0x4000000, 0x8000000
 _CLONE_NEWUSER, _CLONE_NEWPID, _CLONE_NEWNET = 0x10000000, 0x20000000, 0x40000000
-_MS_RDONLY, _MS_NOSUID, _MS_NODEV, _MS_REMOUNT, _MS_BIND = 1, 2, 4, 32, 4096
+_MS_RDONLY, _MS_NOSUID, _MS_NODEV, _MS_NOEXEC, _MS_REMOUNT, _MS_BIND = 1, 2, 4, 8, 32, 4096
 _MS_REC, _MS_PRIVATE = 0x4000, 0x40000
 PR_SET_PDEATHSIG, PR_SET_DUMPABLE, PR_SET_CHILD_SUBREAPER, PR_SET_NO_NEW_PRIVS = 1, 4, 36, 38
 """Options of Linux's prctl (see prctl)."""
@@ -45,12 +47,15 @@ _LIBC = ctypes.CDLL(None, use_errno=True)
 
 
 def run_command(job: dict, fds: list[int], folder: str | None, uid: int | None,
-                 limits: dict) -> None:
+                limits: dict, view: bool = False) -> None:
     """In a new jail: run a program with the pipes as its standard input, output
-    and error, under the jail's limits, in its working folder (at 'process', the
-    given one or the jail's private folder) and, started by root, as the jail's
-    own user. Never returns; a command that cannot be run says why on its
-    standard error."""
+    and error, under the jail's limits, with no keys (see players.sandbox.keyrings),
+    in its working folder (at 'process', the given one or the jail's private
+    folder) and, started by root, as the jail's own user. Where the server has a
+    view (run by root where mounts are allowed), a program at 'process' is shut in
+    a root of its own first, as a Python jail is in the view (see
+    _shut_in_program). Never returns; a command that cannot be run says why on
+    its standard error."""
     command = job['command']
     try:
         os.setsid()
@@ -58,11 +63,14 @@ def run_command(job: dict, fds: list[int], folder: str | None, uid: int | None,
         for target, fd in enumerate(high):
             os.dup2(fd, target, inheritable=True)
         os.closerange(3, resource.getrlimit(resource.RLIMIT_NOFILE)[0])
-        _set_limits(limits, _process_limit(limits, uid))
         environment = {}  # bubblewrap sets the program's own
         if folder is not None:
-            environment = {'PATH': PROGRAM_PATH, 'HOME': folder, 'TMPDIR': folder}
-            os.chdir(job['workdir'] or folder)
+            home = _shut_in_program(folder, job['paths'], limits) if view else folder
+            environment = {'PATH': PROGRAM_PATH, 'HOME': home, 'TMPDIR': home}
+            os.chdir(job['workdir'] or home)
+        _set_limits(limits, _process_limit(limits, uid))
+        prctl(PR_SET_NO_NEW_PRIVS, 1)
+        keyrings.deny_keys()
         if uid is not None:
             _become(uid)
         prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
@@ -74,6 +82,30 @@ def run_command(job: dict, fds: list[int], folder: str | None, uid: int | None,
         os.write(2, f'cannot run {command[0]}: {error.strerror or error}{hint}\n'.encode())
     finally:
         os._exit(127)
+
+
+def _shut_in_program(folder: str, paths: Sequence[str], limits: dict) -> str:
+    """In a program's jail at 'process', started by root: namespaces of its own
+    (mount, network, IPC, process, host name), and a root of its own in folder
+    (see make_root) that shows the system and the program's paths read-only, a
+    private home (VIEW_HOME, /tmp leading there) and a /proc of its own process
+    namespace; so it has no network, sees no other process and no file but its
+    own. This process waits as the namespace's parent; the jail goes on, shut in
+    the root (chroot), in its child, the namespace's first process. Return the
+    home."""
+    _check(_LIBC.unshare(_CLONE_NEWNS | _CLONE_NEWNET | _CLONE_NEWIPC | _CLONE_NEWPID
+                         | _CLONE_NEWUTS), 'unshare')
+    _mount(None, '/', None, _MS_REC | _MS_PRIVATE)
+    root = os.path.join(folder, 'root')
+    make_root(root, paths)
+    _make_home(root + VIEW_HOME, limits, image=False)
+    child = os.fork()
+    if child:
+        _wait_as_parent(child)
+    prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    _mount('proc', root + '/proc', 'proc', _MS_NOSUID | _MS_NODEV | _MS_NOEXEC)
+    os.chroot(root)
+    return VIEW_HOME
 
 
 def take_pipes(request_read: int, answer_write: int, image: int | None = None) -> None:
@@ -118,6 +150,7 @@ def shut_in(folder: str | None, uid: int | None, limits: dict, image: bool = Fal
     _set_limits(limits, _process_limit(limits, uid))
     os.environ.clear()  # no secret of anyone's environment
     prctl(PR_SET_NO_NEW_PRIVS, 1)
+    keyrings.deny_keys()
     if uid is not None:
         os.chroot(folder if view is None else view)
     os.chdir(os.path.join(home, SUBMISSION) if image else home)
@@ -129,13 +162,22 @@ def shut_in(folder: str | None, uid: int | None, limits: dict, image: bool = Fal
 def build_view(root: str, view: dict) -> None:
     """In a jail server run by root at the process level, before any jail: a mount
     namespace of its own, and in root (a new folder) a read-only view of what its
-    jails may see: the system's programs and libraries (SYSTEM), DEVICES, the
-    folders of view['binds'] with the folders of view['masks'] in them hidden
-    (empty), and the files and folders of view['over'] (inside masks or not);
-    and an empty VIEW_HOME where each jail mounts its own private folder (not
-    /tmp, where the server's own folder may be)."""
+    jails may see (see make_root): the folders of view['binds'] with the folders
+    of view['masks'] in them hidden (empty), and the files and folders of
+    view['over'] (inside masks or not)."""
     _check(_LIBC.unshare(_CLONE_NEWNS), 'unshare')
     _mount(None, '/', None, _MS_REC | _MS_PRIVATE)
+    make_root(root, view['binds'], view['masks'], view['over'])
+
+
+def make_root(root: str, binds: Sequence[str], masks: Sequence[str] = (),
+              over: Sequence[str] = ()) -> None:
+    """Make root (a new folder, in a mount namespace of one's own) a read-only view
+    of the system's programs and libraries (SYSTEM), DEVICES and binds (each a file
+    or a folder, at its own path), with each folder of masks inside them hidden
+    (empty) but for the paths of over; an empty VIEW_HOME where each jail mounts
+    its own private folder (not /tmp, where the server's own folder may be), /tmp
+    leading there, and an empty /proc where a jail may mount its own."""
     os.mkdir(root, 0o755)
     _mount('tmpfs', root, 'tmpfs', _MS_NOSUID | _MS_NODEV, 'size=1m,mode=755')
     for path in SYSTEM:
@@ -145,17 +187,20 @@ def build_view(root: str, view: dict) -> None:
             _bind_read_only(path, root)
     for path in DEVICES:
         _mount(path, _mount_point(path, root), None, _MS_BIND)
-    for path in view['binds']:
+    for path in binds:
         _bind_read_only(path, root)
-    for mask in view['masks']:
+    for mask in masks:
         _mount('tmpfs', root + mask, 'tmpfs', _MS_NOSUID | _MS_NODEV, 'size=1m,mode=755')
-    for path in view['over']:
+    for path in over:
         if not os.path.exists(root + path) or any(path.startswith(mask + os.sep)
-                                                  for mask in view['masks']):
+                                                  for mask in masks):
             _bind_read_only(path, root)
-    for mask in view['masks']:
+    for mask in masks:
         _mount(None, root + mask, None, _MS_REMOUNT | _MS_RDONLY | _MS_NOSUID | _MS_NODEV)
-    os.mkdir(root + VIEW_HOME, 0o755)
+    for folder in (VIEW_HOME, '/proc'):
+        os.mkdir(root + folder, 0o755)
+    if not os.path.lexists(root + '/tmp'):
+        os.symlink(VIEW_HOME, root + '/tmp')
     _mount(None, root, None, _MS_REMOUNT | _MS_RDONLY | _MS_NOSUID | _MS_NODEV)
 
 
@@ -235,6 +280,7 @@ def enter_namespaces(limits: dict, uid: int | None, image: bool = False) -> None
     _set_limits(limits, limits['processes'])
     _drop_capabilities()
     prctl(PR_SET_NO_NEW_PRIVS, 1)
+    keyrings.deny_keys()
     prctl(PR_SET_DUMPABLE, 0)
     os.chdir(f'/tmp/{SUBMISSION}' if image else '/tmp')
     os.environ.clear()

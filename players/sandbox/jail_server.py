@@ -164,9 +164,11 @@ class Server:
         """Fork a jail for a job with the pipe ends fds; return its pid. The job is
         {'entry': 'module:function'} (see child_main), with 'image': true where a
         third fd is a submission's folder image for the jail to unpack (see
-        players.sandbox.folder_image), or {'command': argv,
+        players.sandbox.folder_image), or {'command': argv, 'paths': [path, ...],
         'workdir': folder or None, 'level': level} for a program, which the jail
-        executes (at 'bwrap', argv is bubblewrap's). An entry's module is imported
+        executes (at 'bwrap', argv is bubblewrap's; at 'process', the paths are the
+        files and folders it is shown in a root of its own, where the server has a
+        view). An entry's module is imported
         here, before the fork: a jail shut in an empty folder can import nothing.
         (Entries are the jail side's own modules, named by the trusted side.)"""
         if 'entry' in job:
@@ -184,7 +186,7 @@ class Server:
         if pid == 0:
             try:
                 if 'command' in job:
-                    confine.run_command(job, fds, folder, uid, limits)
+                    confine.run_command(job, fds, folder, uid, limits, self.view is not None)
                 confine.take_pipes(*fds)
                 try:
                     confinement.enter(folder, uid, limits, image, self.view)

@@ -67,8 +67,8 @@ class Level:
     program_command: Callable[[Sequence[str], Sequence[str], str | None],
                               tuple[list[str], str | None]]
     """The command a program's jail executes, and the folder it runs in (None: its
-    jail's private folder), given its argv, the folders it may see and the folder
-    asked for."""
+    jail's private folder), given its argv, the files and folders it may see and
+    the folder asked for."""
     own_folder: bool
     """Does its jail server keep its jails' folders in this process's temporary folder?"""
     confinement: Confinement
@@ -126,9 +126,10 @@ def _process_server(plan: ServerPlan) -> list[str]:
     return plan.start + [_settings(plan, view)]
 
 
-def _process_program(argv: Sequence[str], folders: Sequence[str],
+def _process_program(argv: Sequence[str], paths: Sequence[str],
                      workdir: str | None) -> tuple[list[str], str | None]:
-    """A program at the process level runs as it is, in workdir."""
+    """A program at the process level runs as it is, in workdir; its jail shows it
+    paths (see players.sandbox.confine.run_command)."""
     return list(argv), workdir
 
 
@@ -167,11 +168,11 @@ def _bwrap_server(plan: ServerPlan) -> list[str]:
         _settings(plan, None)]
 
 
-def _bwrap_program(argv: Sequence[str], folders: Sequence[str],
+def _bwrap_program(argv: Sequence[str], paths: Sequence[str],
                    workdir: str | None) -> tuple[list[str], str | None]:
-    """A program in bubblewrap sees its folders read-only and runs in workdir (/tmp)."""
+    """A program in bubblewrap sees its paths read-only and runs in workdir (/tmp)."""
     from .servers import bwrap_options
-    options = bwrap_options(folders, confine.PROGRAM_PATH, workdir or '/tmp', server=False)
+    options = bwrap_options(paths, confine.PROGRAM_PATH, workdir or '/tmp', server=False)
     return options + list(argv), None
 
 

@@ -3,7 +3,7 @@
 A player is known by its name and the digest of its code: a file or module
 player's source and function, every file of a submission folder, a shipped
 player's spec (its registry name and options), a program's command and the
-files of its folders; a player that cannot play by that digest (or its spec, if
+files and folders it names; a player that cannot play by that digest (or its spec, if
 its code could not be read) and why it cannot. A game is known by its variant,
 its players so known, its pair, its leg and its seed. Run again with a new
 player, the games that involve it are missing; with a player's file changed, its
@@ -26,8 +26,8 @@ from .store import Store
 def digest(code: PlayerCode | ProgramCode) -> str:
     """Return the digest of a player's code: of its source and function (and, for
     a submission folder, its entry and every file of it), of the spec of a
-    registry player, or of a program's command and every file in the folders it
-    names."""
+    registry player, or of a program's command and every file it names or that is in
+    the folders it names."""
     if isinstance(code, ProgramCode):
         return _program_digest(code)
     made = [code.spec] if code.source is None else [code.function, code.source]
@@ -56,20 +56,29 @@ def digests(specs: Mapping[str, str], codes: Mapping[str, PlayerCode | ProgramCo
 
 
 def _program_digest(code: ProgramCode) -> str:
-    """Return the digest of a program's command and of the files of its folders."""
+    """Return the digest of a program's command and of the files it names or that
+    are in the folders it names."""
     made = hashlib.sha256(json.dumps(code.argv).encode())
-    for top in code.folders:
-        for folder, subfolders, files in os.walk(top):
-            subfolders.sort()
-            for name in sorted(files):
-                path = os.path.join(folder, name)
-                made.update(os.fsencode(os.path.relpath(path, top)) + b'\0')
-                try:
-                    with open(path, 'rb') as file:
-                        made.update(file.read())
-                except OSError:  # a file that cannot be read counts as its name alone
-                    pass
+    for top in code.paths:
+        for path in _files(top):
+            made.update(os.fsencode(os.path.relpath(path, top)) + b'\0')
+            try:
+                with open(path, 'rb') as file:
+                    made.update(file.read())
+            except OSError:  # a file that cannot be read counts as its name alone
+                pass
     return made.hexdigest()[:16]
+
+
+def _files(top: str) -> list[str]:
+    """Return top if it is a file, else every file in the folder top, in order."""
+    if not os.path.isdir(top):
+        return [top]
+    found = []
+    for folder, subfolders, names in os.walk(top):
+        subfolders.sort()
+        found += [os.path.join(folder, name) for name in sorted(names)]
+    return found
 
 
 def game_key(variant: str, first: str, first_digest: str | None, second: str,

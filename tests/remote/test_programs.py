@@ -162,7 +162,7 @@ def play_runs(tmp_path, level, runs, variant='simple-nim', timeout=TIMEOUT):
 @pytest.mark.parametrize('level', LEVELS)
 def test_a_python_program_plays_the_games_of_the_same_function_as_a_python_player(
         folder, tmp_path, level):
-    as_program = {'bot': player_code.read_code(f'exec:{folder}/bot.py'),
+    as_program = {'bot': player_code.read_code(f'exec:env -C {folder} ./bot.py'),
                   **{name: player_code.read_player(name) for name in ('random', 'ab1')}}
     as_function = {**as_program, 'bot': player_code.read_player(f'{folder}/bot.py:player')}
     records = play_runs(tmp_path, level, [(as_program, None), (as_function, None)],
@@ -252,9 +252,9 @@ def test_a_c_program_compiled_here_plays_legal_games(folder, tmp_path, capsys):
 
 
 def test_play_and_the_grader_take_a_program(folder, capsys):
-    assert tournament.main(['play', 'simple-nim', f'exec:python3 {folder}/bot.py', 'ab1',
-                            '--sandbox', 'process']) == 0
-    assert 'exec:python3' in capsys.readouterr().out.split('\n')[-2]  # the bot wins
+    bot = f'exec:env -C {folder} python3 ./bot.py'  # its folder shown, for program_client
+    assert tournament.main(['play', 'simple-nim', bot, 'ab1', '--sandbox', 'process']) == 0
+    assert f'{bot} (P1) wins' in capsys.readouterr().out.split('\n')[-2]  # the bot wins
     status = tournament.main(['check', f'{folder}/bot.py', f'exec:{folder}/illegal',
                               '--variants', 'simple-nim', '--sandbox', 'process',
                               '--move-timeout', '2', '--jobs', '1'])
@@ -263,7 +263,7 @@ def test_play_and_the_grader_take_a_program(folder, capsys):
 
 
 def test_the_grader_says_a_program_gets_its_players_checks_only(folder, capsys):
-    assert tournament.main(['check', f'exec:{folder}/bot.py', '--variants', 'simple-nim',
+    assert tournament.main(['check', f'exec:env -C {folder} ./bot.py', '--variants', 'simple-nim',
                             '--sandbox', 'process', '--move-timeout', '2']) == 0
     lines = capsys.readouterr().out.splitlines()
     assert 'only its player is checked (the search checks need Python functions)' in lines[1]
@@ -312,7 +312,7 @@ def test_programs_are_named_by_the_file_or_folder_they_name(folder, monkeypatch)
     code = player_code.read_program('exec:java -Xmx64m -cp subs/bob:bot Bot')
     bob, bot = str(tmp_path / 'subs/bob'), str(tmp_path / 'bot')
     assert code.argv == ('java', '-Xmx64m', '-cp', f'{bob}:{bot}', 'Bot')
-    assert code.folders == (bob, str(tmp_path)) and code.workdir == bob
+    assert code.paths == (bob, bot) and code.workdir == bob
 
 
 def test_a_program_its_jail_cannot_read_is_refused_saying_what_to_do(folder):
@@ -321,7 +321,7 @@ def test_a_program_its_jail_cannot_read_is_refused_saying_what_to_do(folder):
     shutil.copy(folder / 'bot.py', private / 'bot.py')
     spec = f'exec:python3 {private}/bot.py'
     if os.geteuid() != 0:
-        assert player_code.read_program(spec).folders == (str(private),)
+        assert player_code.read_program(spec).paths == (f'{private}/bot.py',)
         return
     with pytest.raises(player_code.SubmissionError, match=f'runs as a user of its own, which '
                        f'cannot read {private}: let every user read it .chmod -R a.rX'):
