@@ -19,6 +19,7 @@ from games.specs import parse_call
 from games.stochastic import from_json
 from players.remote.plain_json import canonical
 
+from .jailed.rules import TEXT_LIMIT
 from .reference import PERFT_LIMIT, Probe, Reference, where
 from .session import Session, StudentFault
 
@@ -57,9 +58,9 @@ class Said:
 
     @property
     def to_move(self) -> str | None:
-        """The player to move, as its state_key text."""
+        """The player to move, as its state_key text (which the jail cuts at TEXT_LIMIT)."""
         label = self.answer.get('to_move')
-        return label if isinstance(label, str) else None
+        return label if isinstance(label, str) and len(label) <= TEXT_LIMIT else None
 
     @property
     def terminal(self) -> bool | None:
