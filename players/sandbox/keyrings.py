@@ -56,7 +56,7 @@ def supported() -> bool:
 def deny_keys() -> None:
     """Fail the key system calls of this process and all it starts from now on (the
     caller has set no_new_privs, or is root). On a machine KEY_CALLS does not know,
-    do nothing: players.sandbox.levels says so in the isolation it reports."""
+    do nothing (docs/fair-play.md says so)."""
     if not supported():
         return
     code = filter_code(platform.machine())
