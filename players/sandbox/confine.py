@@ -70,7 +70,7 @@ def run_command(job: dict, fds: list[int], folder: str | None, uid: int | None,
             os.chdir(job['workdir'] or home)
         _set_limits(limits, _process_limit(limits, uid))
         prctl(PR_SET_NO_NEW_PRIVS, 1)
-        keyrings.deny_keys()
+        keyrings.shut_off_keys()
         if uid is not None:
             _become(uid)
         prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
@@ -150,7 +150,7 @@ def shut_in(folder: str | None, uid: int | None, limits: dict, image: bool = Fal
     _set_limits(limits, _process_limit(limits, uid))
     os.environ.clear()  # no secret of anyone's environment
     prctl(PR_SET_NO_NEW_PRIVS, 1)
-    keyrings.deny_keys()
+    keyrings.shut_off_keys()
     if uid is not None:
         os.chroot(folder if view is None else view)
     os.chdir(os.path.join(home, SUBMISSION) if image else home)
@@ -280,7 +280,7 @@ def enter_namespaces(limits: dict, uid: int | None, image: bool = False) -> None
     _set_limits(limits, limits['processes'])
     _drop_capabilities()
     prctl(PR_SET_NO_NEW_PRIVS, 1)
-    keyrings.deny_keys()
+    keyrings.shut_off_keys()
     prctl(PR_SET_DUMPABLE, 0)
     os.chdir(f'/tmp/{SUBMISSION}' if image else '/tmp')
     os.environ.clear()

@@ -2,9 +2,10 @@
 login session outside every namespace: a jail could read the keys of the session
 that started the tournament (an ssh login's, say), and a jail's user id, reused
 by a later jail, would hand that jail what the first one stored. So every jail
-runs under a seccomp filter that fails the three key system calls (add_key,
-request_key, keyctl) with ENOSYS, as if the kernel had no keys, as Docker's
-default profile does. The filter is a few instructions of classic BPF, made here;
+leaves the session's keyring for a new empty one of its own (so /proc/keys lists
+none of the session's keys either), then runs under a seccomp filter that fails
+the three key system calls (add_key, request_key, keyctl) with ENOSYS, as if the
+kernel had no keys, as Docker's default profile does. The filter is a few instructions of classic BPF, made here;
 it imports only the standard library, for the jail server uses it."""
 
 from __future__ import annotations
@@ -28,6 +29,9 @@ _LD_W_ABS, _AND_K, _JEQ_K, _RET_K = 0x20, 0x54, 0x15, 0x06
 _ARCH_OFFSET, _NR_OFFSET = 4, 0  # in struct seccomp_data
 _RET_ALLOW, _RET_ERRNO = 0x7FFF0000, 0x00050000
 _PR_SET_SECCOMP, _SECCOMP_MODE_FILTER = 22, 2
+_KEYCTL_JOIN_SESSION_KEYRING = 1
+_NATIVE = {'x86_64': 0xC000003E, 'aarch64': 0xC00000B7}
+"""The AUDIT_ARCH value of each machine's own calling convention."""
 
 
 class _Program(ctypes.Structure):
@@ -53,16 +57,19 @@ def supported() -> bool:
     return platform.machine() in KEY_CALLS
 
 
-def deny_keys() -> None:
-    """Fail the key system calls of this process and all it starts from now on (the
-    caller has set no_new_privs, or is root). On a machine KEY_CALLS does not know,
-    do nothing (docs/fair-play.md says so)."""
+def shut_off_keys() -> None:
+    """Leave the session's keyring for a new empty one, and fail the key system calls
+    of this process and all it starts from now on (the caller has set
+    no_new_privs, or is root). On a machine KEY_CALLS does not know, do nothing
+    (docs/fair-play.md says so)."""
     if not supported():
         return
+    libc = ctypes.CDLL(None, use_errno=True)
+    keyctl = KEY_CALLS[platform.machine()][_NATIVE[platform.machine()]][2]
+    libc.syscall(keyctl, _KEYCTL_JOIN_SESSION_KEYRING, None)  # fails only where keys do
     code = filter_code(platform.machine())
     buffer = ctypes.create_string_buffer(code, len(code))
     program = _Program(len(code) // 8, ctypes.cast(buffer, ctypes.c_void_p))
-    libc = ctypes.CDLL(None, use_errno=True)
     if libc.prctl(_PR_SET_SECCOMP, _SECCOMP_MODE_FILTER, ctypes.byref(program), 0, 0) != 0:
         number = ctypes.get_errno()
         raise OSError(number, f'seccomp: {os.strerror(number)}')
