@@ -1,8 +1,9 @@
 """How a process forked by the jail server becomes a jail: its pipes, limits,
 user and folder, or namespaces of its own, or the program it executes (see
 players.sandbox.jail_server, which forks it); and the view of the system that a server
-run by root at the process level builds once for its jails (build_view). Linux
-only; each function but build_view and drop_view runs in the child."""
+run by root at the process level builds once for its jails (build_view), and a
+program's jail there for itself (make_root). Linux only; each function but
+build_view and drop_view runs in the child."""
 
 from __future__ import annotations
 
@@ -12,7 +13,6 @@ import fcntl
 import os
 import resource
 import signal
-
 from typing import Sequence
 
 from . import folder_image, keyrings
@@ -136,7 +136,8 @@ def shut_in(folder: str | None, uid: int | None, limits: dict, image: bool = Fal
     and abstract sockets) and shares no System V IPC with other jails. Where the
     server has no view (mounts are not allowed here, nor are new namespaces), it
     is shut in folder, which it sees alone, and shares the machine's network and
-    System V IPC (the submission's files are root's either way)."""
+    System V IPC (the submission's files are root's either way). Either way it has
+    no keys (see players.sandbox.keyrings)."""
     if view is not None:
         _check(_LIBC.unshare(_CLONE_NEWNS | _CLONE_NEWNET | _CLONE_NEWIPC), 'unshare')
         folder, home = view + VIEW_HOME, VIEW_HOME
@@ -259,7 +260,8 @@ def enter_namespaces(limits: dict, uid: int | None, image: bool = False) -> None
     the submission's files (the image on IMAGE_FD) unpacked in /tmp's SUBMISSION
     folder, mounted read-only, the working folder. This process waits as the
     namespace's parent; the jail goes on in its child, the namespace's first
-    process, whose death kills every process in it."""
+    process, whose death kills every process in it. It has no keys (see
+    players.sandbox.keyrings)."""
     if uid is not None:
         _become(uid)
     prctl(PR_SET_DUMPABLE, 1)  # to write its own maps in /proc/self (the server is not)
