@@ -195,7 +195,7 @@ def _bar(endings: tuple[str, ...], counts: list[int], total: int) -> Raw:
 
 def forfeits_section(results: Results, order: list[str]) -> Raw:
     """Return every player's forfeits with their reasons, each with a link to its first game."""
-    rows = forfeit_rows(results, order, reasons=None, width=None)
+    rows = forfeit_rows(results, order, reasons=None)
     if not rows:
         return Raw('<p>No player forfeited a game.</p>')
     linked = [[player, ending, games,

@@ -3,14 +3,20 @@ against the rules, and the game told move by move with its boards."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Iterator
 
 from games.base import Game
 from games.referee import CANNOT_LOAD, NORMAL, seats_of
 from games.stochastic import from_json, is_chance_node
 from players.tournaments.record import GameRecord
+from .player_text import for_terminal
 from .text_report import plural
+
+PLAYER_TEXTS = ('first', 'second', 'first_spec', 'second_spec', 'forfeit', 'detail',
+                'stderr_first', 'stderr_second')
+"""The fields of a record that its players wrote: their names (a file's name) and
+specs, what went wrong, and what they wrote on standard error."""
 
 
 @dataclass(frozen=True)
@@ -86,10 +92,19 @@ def headline(game: Game, record: GameRecord) -> str:
         f'Result: {score_text(record.score)}, {outcome(record)}'])
 
 
+def shown(record: GameRecord) -> GameRecord:
+    """Return a record as a terminal should show it: the texts of its PLAYER_TEXTS
+    with their control characters escaped (see player_text.for_terminal), the lines
+    of standard error kept."""
+    return replace(record, **{name: for_terminal(text, lines=name.startswith('stderr'))
+                              for name in PLAYER_TEXTS if (text := getattr(record, name))})
+
+
 def lines(game: Game, record: GameRecord) -> Iterator[str]:
-    """Generate a stored game told move by move: its headline, the start, and each
-    move with the board after it (the move marked), then the result and what each
-    program wrote on standard error."""
+    """Generate a stored game told move by move, as a terminal should show it (see
+    shown): its headline, the start, and each move with the board after it (the move
+    marked), then the result and what each program wrote on standard error."""
+    record = shown(record)
     yield headline(game, record)
     yield f'\nStart\n{game.board_text(game.initial)}'
     for ply in replay(game, record):

@@ -11,6 +11,7 @@ from tabulate import tabulate
 from games.referee import ADJUDICATED, CANNOT_LOAD, ERROR, ILLEGAL, NORMAL, TIMEOUT
 from players.tournaments import ranking, ratings
 from .grades import add_grades
+from .player_text import for_terminal
 from players.tournaments.results import OPPONENT_FORFEIT, OVERALL, Results
 
 STANDING_COLUMNS = {
@@ -40,13 +41,20 @@ LOS_PLAYERS = 10
 """How many of the top players the likelihood-of-superiority matrix shows."""
 
 
+def terminal_table(rows: list[list], headers: list[str], **options) -> str:
+    """Return tabulate's table of rows under headers, with tabulate's options, each
+    text in its cells as a terminal should show it (see player_text.for_terminal)."""
+    return tabulate([[for_terminal(cell) if isinstance(cell, str) else cell for cell in row]
+                     for row in rows], headers=headers, **options)
+
+
 def standings_table(rows: list[dict], fmt: str, columns=tuple(STANDING_COLUMNS)) -> str:
     """Return standings as a table of the given fields that the rows have."""
     columns = [key for key in columns if not rows or key in rows[0]]
-    return tabulate([[row[key] for key in columns] for row in rows],
-                    headers=[STANDING_COLUMNS[key] for key in columns], tablefmt=fmt,
-                    floatfmt=[STANDING_FORMATS.get(key, 'g') for key in columns],
-                    colalign=['left' if key == 'player' else 'right' for key in columns])
+    return terminal_table([[row[key] for key in columns] for row in rows],
+                          [STANDING_COLUMNS[key] for key in columns], tablefmt=fmt,
+                          floatfmt=[STANDING_FORMATS.get(key, 'g') for key in columns],
+                          colalign=['left' if key == 'player' else 'right' for key in columns])
 
 
 def variant_scores_table(by_variant: dict, fmt: str, width: int | None = None) -> str:
@@ -64,8 +72,8 @@ def variant_scores_table(by_variant: dict, fmt: str, width: int | None = None) -
                    if wrap else name for name in chosen]
         rows = [[row['player'], *(scores.get((variant, row['player'])) for variant in chosen),
                  *([row['score_pct']] if last else [])] for row in overall]
-        return tabulate(rows, headers=['Player', *headers, *(['All'] if last else [])],
-                        tablefmt=fmt, floatfmt='.1f', missingval='')
+        return terminal_table(rows, ['Player', *headers, *(['All'] if last else [])],
+                              tablefmt=fmt, floatfmt='.1f', missingval='')
 
     whole = render(variants, True, False)
     if width is None or widest(whole) <= width:
@@ -104,9 +112,9 @@ def superiority_table(results: Results, order: list[str], fmt: str) -> str:
     top, likelihood = top_superiority(results, order)
     rows = [[number, player, *('' if player == other else f'{100 * likelihood[player, other]:.0f}'
                                for other in top)] for number, player in enumerate(top, 1)]
-    return tabulate(rows, headers=['#', 'Player', *map(str, range(1, len(top) + 1))],
-                    tablefmt=fmt, disable_numparse=True,
-                    colalign=['right', 'left', *['right'] * len(top)])
+    return terminal_table(rows, ['#', 'Player', *map(str, range(1, len(top) + 1))],
+                          tablefmt=fmt, disable_numparse=True,
+                          colalign=['right', 'left', *['right'] * len(top)])
 
 
 def crosstable(results: Results, order: list[str], fmt: str) -> str:
@@ -122,7 +130,7 @@ def crosstable(results: Results, order: list[str], fmt: str) -> str:
             points = results.points[(OVERALL, player, other)]
             cells.append('' if player == other or not games else f'{points:g}/{games}')
         rows.append([short[player], player, *cells])
-    return tabulate(rows, headers=['#', 'Player', *short.values()], tablefmt=fmt)
+    return terminal_table(rows, ['#', 'Player', *short.values()], tablefmt=fmt)
 
 
 def endings_table(results: Results, order: list[str], fmt: str) -> str:
@@ -130,8 +138,8 @@ def endings_table(results: Results, order: list[str], fmt: str) -> str:
     endings = results.endings()
     rows = [[player, *(results.tallies[OVERALL, player].endings[ending] for ending in endings)]
             for player in order]
-    return tabulate(rows, headers=['Player', *(ENDING_HEADERS[e] for e in endings)],
-                    tablefmt=fmt)
+    return terminal_table(rows, ['Player', *(ENDING_HEADERS[e] for e in endings)],
+                          tablefmt=fmt)
 
 
 def speed_table(results: Results, order: list[str], fmt: str) -> str:
@@ -142,24 +150,24 @@ def speed_table(results: Results, order: list[str], fmt: str) -> str:
         per_move = 1000 * tally.seconds / tally.moves if tally.moves else None
         nodes = round(tally.nodes / tally.node_moves) if tally.node_moves else None
         rows.append([player, tally.moves, per_move, nodes])
-    return tabulate(rows, headers=['Player', 'Moves', 'ms/move', 'Nodes/move'], tablefmt=fmt,
-                    floatfmt='.2f', missingval='')
+    return terminal_table(rows, ['Player', 'Moves', 'ms/move', 'Nodes/move'], tablefmt=fmt,
+                          floatfmt='.2f', missingval='')
 
 
-def forfeit_rows(results: Results, order: list[str], reasons: int | None = FORFEIT_REASONS,
-                 width: int | None = REASON_WIDTH) -> list[list]:
+def forfeit_rows(results: Results, order: list[str],
+                 reasons: int | None = FORFEIT_REASONS) -> list[list]:
     """Return rows [player, ending, games, first game, reason] of each player's
     forfeits by kind of fault, the most frequent first: at most reasons of them per
-    player, then a row counting the rest. A reason is the first game's, cut to
-    width characters."""
+    player, then a row counting the rest. A reason is the first game's, as the
+    player wrote it."""
     rows = []
     for player in order:
         kept = sorted(results.reasons.get(player, {}).values(),
                       key=lambda reason: (-reason.games, reason.first_game))
         shown = kept if reasons is None else kept[:reasons]
         for reason in shown:
-            text = shorten(reason.detail, width) if width else reason.detail
-            rows.append([player, reason.termination, reason.games, reason.first_game, text])
+            rows.append([player, reason.termination, reason.games, reason.first_game,
+                         reason.detail])
         rest = sum(reason.games for reason in kept[len(shown):]) + results.unexplained[player]
         if rest:
             rows.append([player, '', rest, None, 'more, for other reasons'])
@@ -173,13 +181,16 @@ def shorten(text: str, width: int) -> str:
 
 def forfeits_table(results: Results, order: list[str], fmt: str,
                    width: int | None = None) -> str:
-    """Return each player's forfeits with their reasons (see forfeit_rows), the
-    reasons cut shorter than REASON_WIDTH if that makes the table fit width
-    columns (at most to MIN_REASON_WIDTH characters)."""
+    """Return each player's forfeits with their reasons (see forfeit_rows), each
+    reason as a terminal should show it cut to REASON_WIDTH characters, or shorter
+    if that makes the table fit width columns (at most to MIN_REASON_WIDTH)."""
+    rows = forfeit_rows(results, order)
+
     def render(reason_width: int) -> str:
-        return tabulate(forfeit_rows(results, order, width=reason_width),
-                        headers=['Player', 'Ending', 'Games', 'First game',
-                                 "First game's reason"], tablefmt=fmt, missingval='')
+        return terminal_table([[*row[:-1], shorten(for_terminal(row[-1]), reason_width)]
+                               for row in rows],
+                              ['Player', 'Ending', 'Games', 'First game', "First game's reason"],
+                              tablefmt=fmt, missingval='')
     text = render(REASON_WIDTH)
     if width is None or widest(text) <= width:
         return text

@@ -7,6 +7,7 @@ import textwrap
 from typing import Iterable
 
 from . import standings
+from .player_text import for_terminal
 from players.sandbox.levels import LEVELS
 from games.referee import NORMAL
 from players.tournaments.results import OVERALL, Results
@@ -35,10 +36,10 @@ def header(settings: dict, total: int, reused: int | None = None, db: str = '',
              f'{plural(total, "game")} (seed {settings["seed"]})']
     if course:
         lines.append(path_line(course, 'Course settings: '))
-    lines += textwrap.wrap('Players: ' + ', '.join(players), WIDTH, subsequent_indent='  ',
-                           break_on_hyphens=False)
-    lines += [standings.shorten(f'{name}: cannot play: {" ".join(why.split())}', WIDTH)
-              for name, why in settings.get('broken', {}).items()]
+    lines += textwrap.wrap('Players: ' + ', '.join(map(for_terminal, players)), WIDTH,
+                           subsequent_indent='  ', break_on_hyphens=False)
+    lines += [standings.shorten(for_terminal(f'{name}: cannot play: {" ".join(why.split())}'),
+                                WIDTH) for name, why in settings.get('broken', {}).items()]
     lines.append(header_details(settings))
     if reused is not None:
         lines += [f'Games: {total - reused} to play now, {reused} reused (the games of players '
