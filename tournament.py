@@ -31,6 +31,7 @@ from players.cli.tournament_options import (ENDING_CHOICES, USAGE_ERROR, Argumen
                                             add_sprt_parser, add_tournament_options, count,
                                             cpu_count, folder_limits, seconds, table_format)
 from players.cli.outputs import ReportOptions, check_output
+from players.reports.player_text import for_terminal
 from players.tournaments.store import RESULTS
 
 
@@ -240,7 +241,7 @@ def main(argv: list[str] | None = None) -> int:
         args = build_parser().parse_args(argv)
         return args.run(args)
     except UsageError as error:
-        print(f'tournament: error: {error}', file=sys.stderr)
+        print(f'tournament: error: {for_terminal(str(error))}', file=sys.stderr)
         sys.exit(USAGE_ERROR)
     except KeyboardInterrupt:
         print('\nInterrupted.', file=sys.stderr)

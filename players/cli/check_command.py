@@ -6,10 +6,9 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-import tabulate
-
 from players.sandbox import jail
 from players.reports import standings
+from players.reports.player_text import for_terminal
 from players.grading import batch, gradescope
 from players.grading.grader import grade
 from players.grading.loading import LoadError, read_submission
@@ -58,7 +57,7 @@ def check(paths: list[str], settings: Settings, outputs: Outputs = Outputs(),
     jail.prepare_jailer()
     if one and not outputs.out:
         report = grade(files[0], settings)
-        print('\n'.join(report.lines()))
+        print_lines(report.lines())
         if outputs.json:
             with open(outputs.json, 'w', encoding='utf-8') as file:
                 file.write(report.json() + '\n')
@@ -75,13 +74,12 @@ def check_class(files: list[str], settings: Settings, jobs: int, out: str | None
     reports = []
     for report in batch.grade_all(files, settings, jobs):
         reports.append(report)
-        print(batch.one_line(report, names[report.file]), flush=True)
+        print(for_terminal(batch.one_line(report, names[report.file])), flush=True)
     rows = batch.summary_rows(reports, names, settings.parts)
     print()
-    print(tabulate.tabulate([[row['student'], *[row[f] for f in settings.parts],
-                              f'{row["total"]}/{row["max"]}', standings.shorten(row['status'], 40)]
-                             for row in rows],
-                            headers=['Student', *settings.parts, 'Total', 'Status']))
+    table = [[row['student'], *[row[f] for f in settings.parts], f'{row["total"]}/{row["max"]}',
+              standings.shorten(for_terminal(row['status']), 40)] for row in rows]
+    print(standings.terminal_table(table, ['Student', *settings.parts, 'Total', 'Status']))
     if out:
         written = batch.write_summary(out, reports, names, settings)
         print(f'\nwrote {written[0]}, {written[1]} and {len(written) - 2} report files in '
@@ -111,10 +109,16 @@ def check_submission(paths: list[str], settings: Settings, results: str) -> int:
         except LoadError as error:
             message = f'Submit a Python file with the functions of players/template.py: {error}'
             gradescope.write(results, gradescope.no_submission(message))
-            print(message)
+            print(for_terminal(message))
             return 1
     jail.prepare_jailer()
     report = grade(path, settings)
     gradescope.write(results, gradescope.results(report))
-    print('\n'.join(report.lines()))
+    print_lines(report.lines())
     return 0 if report.passed else 1
+
+
+def print_lines(lines: list[str]) -> None:
+    """Print the lines of a report, each as a terminal should show it (see
+    player_text.for_terminal): a student's messages may hold anything."""
+    print('\n'.join(map(for_terminal, lines)))

@@ -9,6 +9,7 @@ from games import referee
 from players.sandbox import jail
 from players.remote import program
 from players.sandbox.allowed import allowed_packages
+from players.reports.player_text import for_terminal
 from .inputs import make_game, new_setup, player_code, sandbox_level, usage_errors
 from players.remote.player_code import FolderLimits
 from players.remote.jailed_player import play_with_jails
@@ -30,7 +31,7 @@ def play_shown(variant: str, first: str, second: str, sandbox: str = 'auto',
     with usage_errors():
         allowed = allowed_packages(allow)
     setup = new_setup(variant, level=sandbox_level(sandbox), allowed=allowed)
-    names = dict(zip(seats, specs))
+    names = {seat: for_terminal(spec) for seat, spec in zip(seats, specs)}
     print(f'{game}: {names[seats[0]]} plays {seats[0]}, {names[seats[1]]} plays {seats[1]}')
     jail.prepare_jailer()
     history: list = []
@@ -72,12 +73,13 @@ def play_shown(variant: str, first: str, second: str, sandbox: str = 'auto',
 
 
 def announce(game: games.Game, record: referee.PlayedGame, names: dict) -> None:
-    """Print the final board of record, its forfeit if any and who won, each seat
-    named by names."""
+    """Print the final board of record, its forfeit if any (what the player wrote
+    shown as a terminal should show it) and who won, each seat named by names."""
     seats = referee.seats_of(game)
     print(game.board_text(record.final_state, record.moves[-1] if record.moves else None))
     if record.offender is not None:
         loser = seats[record.offender]
-        print(f'{names[loser]} ({loser}) forfeits: {record.termination}: {record.detail}')
+        print(f'{names[loser]} ({loser}) forfeits: {record.termination}: '
+              f'{for_terminal(record.detail)}')
     winner = record.winner
     print('Draw.' if winner is None else f'{names[seats[winner]]} ({seats[winner]}) wins.')

@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import sys
 
-import tabulate
-
 import variants
 from players.reports import replay, text_report, standings
+from players.reports.player_text import for_terminal
 from .inputs import UsageError, changed_game_files, matching_variant, usage_errors
 from .outputs import ReportOptions, check_outputs, write_results
 from players.tournaments.schedule import count_games
@@ -65,14 +64,14 @@ def list_games(db: str, player: str | None, variant: str | None, result: str | N
         variant = stored
     rows = [[record.index, record.variant, record.first, record.second,
              replay.score_text(record.score), record.termination, record.plies,
-             standings.shorten(record.detail or '', 50)]
+             standings.shorten(for_terminal(record.detail or ''), 50)]
             for record in store.records(player, variant, result, ending)]
     store.close()
     if not rows:
         print('No stored game matches.')
         return 0
-    print(tabulate.tabulate(rows, headers=['#', 'Variant', 'First', 'Second', 'Result',
-                                           'Ending', 'Plies', 'Detail'], tablefmt=table_format))
+    print(standings.terminal_table(rows, ['#', 'Variant', 'First', 'Second', 'Result', 'Ending',
+                                          'Plies', 'Detail'], tablefmt=table_format))
     print(f'\n{text_report.plural(len(rows), "game")}; '
           f'replay one with: tournament.py replay --db {db} #')
     return 0

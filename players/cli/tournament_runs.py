@@ -16,6 +16,7 @@ import variants
 from players.sandbox import jail
 from players.tournaments import entrants, naming, sprt
 from players.reports import text_report
+from players.reports.player_text import for_terminal
 from players.sandbox.allowed import allowed_packages
 from .inputs import (UsageError, class_submissions, distinct_variants, sandbox_level,
                      tournament_players, usage_errors)
@@ -48,7 +49,8 @@ def stopped(stop: BaseException, created: list[str], done: str, before: str = ''
     status."""
     for path in created:
         os.remove(path)
-    happened = 'Interrupted' if isinstance(stop, KeyboardInterrupt) else f'{stop}.\nStopped'
+    happened = ('Interrupted' if isinstance(stop, KeyboardInterrupt)
+                else f'{for_terminal(str(stop))}.\nStopped')
     print(f'{before}{happened} after {done}.', file=sys.stderr)
     return INTERRUPTED if isinstance(stop, KeyboardInterrupt) else 1
 
@@ -164,9 +166,9 @@ def play_sprt(options: Namespace) -> int:
     with usage_errors(PlayerError):
         entered = entrants.check(specs, chosen[0], rules, limits=folder_limits(options))
     lower, upper = hypotheses.bounds()
-    print(f'SPRT: {player} against {baseline}, H0: Elo <= {hypotheses.elo0:g}, H1: Elo >= '
-          f'{hypotheses.elo1:g} (seed {options.seed})\nAlpha {hypotheses.alpha:g}, beta '
-          f'{hypotheses.beta:g}: LLR bounds {lower:.2f}, {upper:.2f}')
+    print(f'SPRT: {for_terminal(player)} against {for_terminal(baseline)}, H0: Elo <= '
+          f'{hypotheses.elo0:g}, H1: Elo >= {hypotheses.elo1:g} (seed {options.seed})\nAlpha '
+          f'{hypotheses.alpha:g}, beta {hypotheses.beta:g}: LLR bounds {lower:.2f}, {upper:.2f}')
     print(text_report.header_details({'variants': chosen, **vars(rules)}), flush=True)
     shown = sys.stderr.isatty()
 
@@ -186,7 +188,7 @@ def play_sprt(options: Namespace) -> int:
     finally:
         if shown:
             print('\r\x1b[K', end='', file=sys.stderr, flush=True)
-    print('\n'.join(sprt.lines(test, baseline)))
+    print('\n'.join(map(for_terminal, sprt.lines(test, baseline))))
     if options.json:
         with open(options.json, 'w', encoding='utf-8') as file:
             json.dump({**test.summary(), 'player': player, 'baseline': baseline,
