@@ -24,14 +24,17 @@ players.sandbox.confine). Two levels:
   /proc and no capabilities (and, when this process runs as root, a user id of
   its own).
 
-Only JSON crosses, each message one line of at most MESSAGE_LIMIT bytes, so
-nothing the jail sends is ever unpickled, compared or called by the trusted side.
+Only JSON crosses, each message one line of at most MESSAGE_LIMIT bytes nested at
+most DEPTH_LIMIT deep, so nothing the jail sends is ever unpickled, compared or
+called by the trusted side, nor can it make the trusted side run out of stack.
 """
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
+import re
 import select
 import signal
 import time
@@ -45,6 +48,13 @@ from .servers import ServerLost, server
 
 MESSAGE_LIMIT = 1 << 16
 """The most bytes of one message from a jail; a longer one is garbage."""
+DEPTH_LIMIT = 64
+"""The deepest a message from a jail may nest lists and objects; a deeper one is
+garbage, refused before it is parsed, so that nothing the trusted side does with a
+message (parse it, walk it, write it as text again) can run out of stack. What the
+project's jails send nests at most 6 deep: a move of Backgammon or Breakthrough is
+2 deep, {"move": ...} 3, a grader's answer about a search ({"results": [[state,
+move], ...]}) 5 and one about a student's game class 6."""
 
 
 @dataclass(frozen=True)
@@ -145,10 +155,7 @@ class Jail:
         line, self._buffer = self._buffer.split(b'\n', 1)
         if len(line) > MESSAGE_LIMIT:
             raise JailGarbled(f'sent a message over {MESSAGE_LIMIT} bytes')
-        try:
-            return json.loads(line)
-        except (ValueError, RecursionError):
-            raise JailGarbled(f'sent something that is not JSON: {_shown(line)}') from None
+        return parse(line)
 
     def _wait_answer(self, deadline: float | None) -> bool:
         """Wait until the answer pipe can be read (or is closed), at most until the
@@ -195,6 +202,31 @@ class Jail:
             number = os.WTERMSIG(status)
             return f'its process was killed by {signal.Signals(number).name}'
         return f'its process exited with status {os.WEXITSTATUS(status)}'
+
+
+def parse(line: bytes) -> Any:
+    """Return the JSON value of a line from a jail; raise JailGarbled if it is not
+    JSON, or nests lists and objects deeper than DEPTH_LIMIT (found before it is
+    parsed; a line with few brackets is not read through)."""
+    if line.count(b'[') + line.count(b'{') > DEPTH_LIMIT and nesting(line) > DEPTH_LIMIT:
+        raise JailGarbled(f'sent a message nested deeper than {DEPTH_LIMIT} lists or objects')
+    try:
+        return json.loads(line)
+    except ValueError:
+        raise JailGarbled(f'sent something that is not JSON: {_shown(line)}') from None
+
+
+_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"')
+"""A JSON string (a bracket in it nests nothing)."""
+_NOT_BRACKETS = bytes(set(range(256)) - set(b'[]{}'))
+
+
+def nesting(text: bytes) -> int:
+    """Return how deep the lists and objects of a JSON text nest, the brackets within
+    its strings left out."""
+    brackets = _STRING.sub(b'', text).translate(None, _NOT_BRACKETS)
+    return max(itertools.accumulate((1 if byte in b'[{' else -1 for byte in brackets),
+                                    initial=0))
 
 
 def prepare_jailer() -> None:

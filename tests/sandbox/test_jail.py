@@ -63,12 +63,28 @@ def test_a_jailed_player_moves_and_its_move_becomes_the_referees_own(tmp_path):
     ('os.write(4, b"{not json\\n"); time.sleep(5)', 'sent something that is not JSON'),
     ('os.write(4, b"[1, 2]\\n"); time.sleep(5)', 'answered [1,2], not {"move": ...}'),
     ('os.write(4, b\'{"error": "forged"}\\n\'); time.sleep(5)', 'forged'),
+    ('os.write(4, b\'{"move": \' + b"[" * 700 + b"]" * 700 + b"}\\n"); time.sleep(5)',
+     'sent a message nested deeper than 64 lists or objects'),
 ])
 def test_every_fault_is_a_forfeit_with_its_reason(tmp_path, body, detail):
     """The hang waits out a short limit; the other faults show at once, so a long limit,
     which a busy machine cannot run out, costs them nothing."""
     seconds = 0.3 if detail.startswith('no move within') else 5.0
     assert detail in answer(tmp_path, body, timing=TimeControl(seconds))
+
+
+def test_a_message_nested_too_deep_is_garbage_before_it_is_parsed():
+    """Brackets within strings nest nothing; a message is refused, not parsed, one
+    level past the limit, however long or short."""
+    limit = jail.DEPTH_LIMIT
+    deepest = b'[' * limit + b']' * limit
+    assert jail.nesting(deepest) == limit and jail.parse(deepest) is not None
+    assert jail.nesting(b'{"a": [1, {"b": "]]}[[{{\\"[["}], "c": [[]]}') == 3
+    wide = b'[' + b','.join([b'[["[[[[", [1, 2]]]'] * 5000) + b']'
+    assert jail.nesting(wide) == 4 and len(jail.parse(wide)) == 5000
+    for line in (b'[' + deepest + b']', b'[' * 50_000, b'{"a":' * 700 + b'1' + b'}' * 700):
+        with pytest.raises(jail.JailGarbled, match=f'nested deeper than {limit} lists'):
+            jail.parse(line)
 
 
 def test_the_player_reads_its_time_from_the_clock(tmp_path):
