@@ -19,6 +19,10 @@ from .report import Report, Result
 from .session import Session, StudentFault, start_server
 from .settings import PLAYER_FUNCTION, Settings
 
+HINTS = {'died': 'does the code call os._exit or crash Python?',
+         'garbled': "does the code write to the grader's pipe?"}
+"""What to ask the student whose jail ended without an answer, by the fault's reason."""
+
 
 def grade(path: str, settings: Settings = Settings(), checks: list[Check] | None = None,
           games: dict[str, Game] | None = None) -> Report:
@@ -138,8 +142,7 @@ def _attempt(check: Check, session: Session | None, trial: PlayerTrial, skipped:
         if fault.reason == 'timeout':
             skipped[check.function] = check.name
             return False, f'timed out after {settings.timeout:g} s (an infinite loop, or too slow)'
-        return False, (f'the process ended without an answer ({fault}); does the code call '
-                       'os._exit or crash Python?')
+        return False, f'the process ended without an answer ({fault}); {HINTS[fault.reason]}'
     except PlayerTimeout as timeout:
         skipped[check.function] = check.name
         return False, f'{timeout} (the limit is {settings.move_timeout:g} s a move)'

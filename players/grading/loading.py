@@ -105,7 +105,7 @@ def load(session: Session, report: Report) -> list[str]:
         report.load_error = (f'did not load within {session.load_seconds:g} s (an infinite loop '
                              'at import?)' if error.reason == 'timeout' else str(error))
         return []
-    if not isinstance(answer, dict) or 'error' in answer:
-        report.load_error = str(answer.get('error') if isinstance(answer, dict) else answer)
+    if 'error' in answer:
+        report.load_error = answer['error']
         return []
-    return [name for name in answer.get('defined', []) if name in FUNCTIONS]
+    return [name for name in answer['defined'] if name in FUNCTIONS]

@@ -21,7 +21,7 @@ from players.sandbox.jail import Limits
 from players.tournaments.match import play_opening
 
 from ..registry import load_player
-from .session import Session
+from .session import Session, faults
 
 GAUNTLET = ('random', 'ab2', 'ab3')
 """The reference players of the gauntlet, by registry name."""
@@ -155,17 +155,21 @@ def _play(trial: PlayerTrial, fixture: Fixture) -> referee.PlayedGame:
 def _student(trial: PlayerTrial, name: str, game: Game, seat: int, seed: str, history: list,
              timing: TimeControl) -> RemotePlayer:
     """Return the stand-in for the student's player in seat: its program, started
-    for this game, or the player function of the file loaded in its session's jail."""
+    for this game, or the player function of the file loaded in its session's jail.
+    Raise StudentFault if the player's jail is gone before it is told of the game."""
     if trial.program_code is not None:
         setup = Setup(name, variants.make, load_player, trial.level, trial.limits)
-        return program.ProgramPlayer(trial.program_code, setup, seed, history, timing,
-                                     game=game, seat=seat)
+        with faults():  # a program that ended at once
+            return program.ProgramPlayer(trial.program_code, setup, seed, history, timing,
+                                         game=game, seat=seat)
     session = trial.session
     if session is None:
         raise ValueError('a player on trial has a session or a program')
     code = PlayerCode(session.filename, None, session.filename, 'player')
-    return JailedPlayer(code, Setup(name, variants.make, load_player), seed, history, timing,
-                        jail=session.ready_jail())
+    jail = session.ready_jail()
+    with faults(session):  # a jail that ended after its last answer
+        return JailedPlayer(code, Setup(name, variants.make, load_player), seed, history,
+                            timing, jail=jail)
 
 
 def _fault(name: str, game: Game, record, seat: int) -> str:

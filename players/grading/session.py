@@ -1,16 +1,18 @@
 """A student's file in a jail: loaded once, asked for each check, and started
-again after a timeout or a crash. Only JSON comes back, read as data."""
+again after a timeout or a crash. Only JSON comes back, read as data; a jail that
+fails to answer as it should, whatever it does, raises StudentFault, its reason said."""
 
 from __future__ import annotations
 
+import contextlib
 import time
-from typing import Any
+from typing import Any, Iterator
 
 from games import game_files
 from players.sandbox import folder_image
 from players.sandbox.allowed import allowed_packages
-from players.sandbox.jail import Jail, JailError, Limits
-from players.sandbox.servers import server
+from players.sandbox.jail import Jail, JailDied, JailError, JailGarbled, Limits
+from players.sandbox.servers import ServerLost, server
 from players.remote.plain_json import to_plain
 
 from .cases import Case
@@ -43,6 +45,26 @@ class StudentFault(Exception):
         self.reason = reason
 
 
+@contextlib.contextmanager
+def faults(session: Session | None = None) -> Iterator[None]:
+    """Turn a failure of a student's jail within the block into a StudentFault with its
+    reason, closing the session's jail: a JailError, or its server lost (which, while
+    the student's code runs, is that code's doing: its jail died with the server)."""
+    try:
+        yield
+    except (JailError, ServerLost) as error:
+        if session is not None:
+            session.close()
+        reason = error.reason if isinstance(error, JailError) else JailDied.reason
+        raise StudentFault(str(error), reason) from None
+
+
+def _garbled(session: Session, what: str) -> StudentFault:
+    """Close the session's jail, which sent what it should not have; return the fault."""
+    session.close()
+    return StudentFault(f'the jail sent {what}', JailGarbled.reason)
+
+
 class Session:
     """One student's file, loaded in a jail that serves all of its checks."""
 
@@ -64,7 +86,8 @@ class Session:
 
     def load(self) -> dict:
         """Start the jail and load the file; return the jail's answer ({'defined': [...]}
-        or {'error': ...}); raise StudentFault if it hangs or dies while loading."""
+        or {'error': ...}); raise StudentFault if it hangs, dies or answers anything
+        else while loading."""
         return self._start()[1]
 
     def _start(self) -> tuple[Jail, dict]:
@@ -74,10 +97,13 @@ class Session:
         image = folder_image.image_fd(self.files) if self.files else None
         jail = self.jail = Jail(ENTRY, self.level, self.limits, packages(self.allow_reference),
                                 image, allowed_packages(self.allow))
-        jail.send({'source': self.source, 'filename': self.filename,
-                   'folder': bool(self.files), 'functions': list(self.functions),
-                   'allow_reference': self.allow_reference})
-        return jail, self._receive(jail, time.monotonic() + self.load_seconds)
+        self._send(jail, {'source': self.source, 'filename': self.filename,
+                          'folder': bool(self.files), 'functions': list(self.functions),
+                          'allow_reference': self.allow_reference})
+        answer = self._receive(jail, time.monotonic() + self.load_seconds)
+        if not _loaded(answer):
+            raise _garbled(self, 'something that is not the answer to loading the file')
+        return jail, answer
 
     def ready_jail(self) -> Jail:
         """Return a live jail with the file loaded, starting one if the last one ended."""
@@ -107,19 +133,17 @@ class Session:
         and the last message. Raise StudentFault for a timeout, a crash or garbage."""
         jail = self.ready_jail()
         deadline = time.monotonic() + timeout
-        jail.send(request)
+        self._send(jail, request)
         items: list = []
         while True:
             answer = self._receive(jail, deadline)
             if not isinstance(answer, dict):
-                self.close()
-                raise StudentFault('the jail sent something that is not an answer', 'garbled')
+                raise _garbled(self, 'something that is not an answer')
             if answer.get('done'):
                 return items, answer
             chunk = answer.get(key)
             if not isinstance(chunk, list) or len(items) + len(chunk) > limit:
-                self.close()
-                raise StudentFault('the jail sent more than it was asked for', 'garbled')
+                raise _garbled(self, 'more than it was asked for')
             items += chunk
 
     def note(self, answer: Any) -> None:
@@ -127,13 +151,16 @@ class Session:
         if isinstance(answer, dict) and isinstance(answer.get('reference'), str):
             self.reference = self.reference or answer['reference'][:300]
 
+    def _send(self, jail: Jail, request: dict) -> None:
+        """Send jail a request; raise StudentFault if it has gone."""
+        with faults(self):
+            jail.send(request)
+
     def _receive(self, jail: Jail, deadline: float):
-        """Receive one answer from jail before the deadline; raise StudentFault if none comes."""
-        try:
+        """Receive one answer from jail before the deadline; raise StudentFault if none
+        comes, or garbage."""
+        with faults(self):
             answer = jail.receive(max(0.0, deadline - time.monotonic()))
-        except JailError as error:
-            self.close()
-            raise StudentFault(str(error), error.reason) from None
         self.note(answer)
         return answer
 
@@ -142,6 +169,12 @@ class Session:
         if self.jail is not None:
             self.jail.close()
             self.jail = None
+
+
+def _loaded(answer: Any) -> bool:
+    """Is answer one to loading a file: {'defined': [names]} or {'error': why}?"""
+    return isinstance(answer, dict) and (isinstance(answer.get('error'), str) or isinstance(
+        answer.get('defined'), list) and all(isinstance(name, str) for name in answer['defined']))
 
 
 _FOLLOWED: dict = {}

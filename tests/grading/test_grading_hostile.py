@@ -1,0 +1,211 @@
+"""Students' files that attack the grader itself: a jail that ends between two
+requests, a forged answer whose move nests 700 lists deep, a forged to_move label
+5,000 lists deep, and a jail gone before its player's first game. Each fails its
+own checks with the reason, at each jail level, and the grader goes on: the
+report, Gradescope's results and a class's grades are written, and an honest
+student's grade beside the attacker is what it is alone."""
+
+import json
+import os
+import shutil
+
+import pytest
+from jails import LEVELS
+from places import ROOT
+
+from command_line import run
+
+pytestmark = pytest.mark.slow
+
+EXITS = '''
+import json
+import os
+
+calls = []
+
+
+def alpha_beta_search(state, game):
+    """Answers its second search itself, then closes the grader's requests and exits."""
+    calls.append(state)
+    move = game.actions(state)[0]
+    if len(calls) == 2:
+        os.close(3)
+        os.write(4, (json.dumps({'done': True, 'move': move}) + '\\n').encode())
+        os._exit(0)
+    return move
+'''
+
+DEEP_MOVE = '''
+import json
+import os
+import time
+
+
+def alpha_beta_search(state, game):
+    """Writes the grader an answer of its own, a move nested 700 lists deep."""
+    move = 0
+    for _ in range(700):
+        move = [move]
+    os.write(4, (json.dumps({'done': True, 'move': move}) + '\\n').encode())
+    time.sleep(60)
+'''
+
+DEEP_LABEL = '''
+import json
+import os
+import sys
+import time
+
+
+class GameOfNim:
+    """Answers the grader's questions about it itself: at every position, to_move
+    names a player whose label is 5,000 lists deep, and that player's utility."""
+
+    initial = None
+
+    def __init__(self, **options):
+        pass
+
+    def to_move(self, state):
+        frame = sys._getframe()
+        while 'request' not in frame.f_locals:
+            frame = frame.f_back
+        asked = frame.f_locals['request']['positions']
+        label = '[' * 5000 + ']' * 5000
+        lines = [{'positions': [{'to_move': label, 'utilities': [[label, 1]]}]} for _ in asked]
+        lines += [{'done': True}, {'done': True, 'perft': [4, 9, 10]}]
+        os.write(4, ''.join(json.dumps(line) + '\\n' for line in lines).encode())
+        time.sleep(60)
+'''
+
+GONE = '''
+import os
+
+os.close(3)  # the grader's requests: its jail ends as soon as it has loaded
+
+
+def player(game, state):
+    return game.actions(state)[0]
+'''
+
+SEARCH = ['--functions', 'alpha_beta_search', '--variants', 'nim']
+ATTACKS = {
+    'exits between requests': (EXITS, SEARCH, 'alpha_beta_search on deep-pruning',
+                               'the process ended without an answer (its process exited '
+                               'with status 0); does the code call os._exit'),
+    'forged move 700 deep': (DEEP_MOVE, SEARCH, 'alpha_beta_search on fig52',
+                             'the process ended without an answer (sent a message nested '
+                             "deeper than 64 lists or objects); does the code write to the "
+                             "grader's pipe?"),
+    'forged label 5,000 deep': (DEEP_LABEL, ['--game', 'GameOfNim(piles=(3, 1))', '--reference',
+                                             'nim(piles=(3, 1))'], 'GameOfNim.utility',
+                                'after (1, 3); (2, 1): no player that its to_move names plays '
+                                "as the reference's 'P1'"),
+    'gone before its games': (GONE, ['--functions', 'player', '--variants', 'nim'],
+                              'player: legal moves',
+                              'the process ended without an answer (its process exited'),
+}
+"""Each attack: the student's file, the options it is graded with, and the check it
+fails with how its message starts (a forged label is read as none, so utility finds
+no player of the student's that plays as the reference's)."""
+GENEROUS = ['--timeout', '10', '--move-timeout', '10']
+"""Limits no check here waits out: the attacks fail at once, however busy the machine."""
+
+HONEST = '''
+from games import Nim
+
+{alpha_beta}
+
+def player(game, state):
+    return game.actions(state)[0]
+
+
+class GameOfNim(Nim):
+    """Nim, as the course's reference plays it."""
+'''
+
+
+def student(folder, source, name):
+    """Write a student's file in folder and return its path."""
+    folder.mkdir(exist_ok=True)
+    path = folder / name
+    path.write_text(source)
+    return str(path)
+
+
+def honest(folder):
+    """Write an honest student's file in folder (the textbook's alpha-beta, a player
+    and a right game class) and return its path."""
+    with open(os.path.join(ROOT, 'tests', 'students', 'only_alpha_beta.py')) as file:
+        return student(folder, HONEST.format(alpha_beta=file.read()), 'honest.py')
+
+
+def check(*args):
+    """Run check with args within GENEROUS limits; return what it did, having made
+    sure it printed no traceback."""
+    done = run('check', *args, *GENEROUS)
+    assert 'Traceback' not in done.stderr, done.stderr
+    return done
+
+
+def failed(checks, name, reason):
+    """Assert that the check name among checks (a report's, as JSON) failed with a
+    message that starts with reason and says nothing of the grader's own stack."""
+    [found] = [result for result in checks if result['check'] == name]
+    assert not found['passed'] and found['points'] == 0, found
+    assert found['message'].startswith(reason), found['message']
+    assert not [result for result in checks if 'RecursionError' in result['message']]
+
+
+@pytest.mark.parametrize('level', LEVELS)
+@pytest.mark.parametrize('attack', ATTACKS)
+def test_an_attack_fails_its_check_and_the_report_is_written(tmp_path, attack, level):
+    source, options, name, reason = ATTACKS[attack]
+    report = tmp_path / 'report.json'
+    done = check(student(tmp_path, source, 'attacker.py'), *options, '--sandbox', level,
+                 '--json', str(report))
+    assert done.returncode == 1 and done.stdout.splitlines()[-1].startswith('Total: ')
+    failed(json.loads(report.read_text())['checks'], name, reason)
+
+
+@pytest.mark.parametrize('level', LEVELS)
+@pytest.mark.parametrize('attack', ATTACKS)
+def test_an_attack_gets_its_gradescope_results(tmp_path, attack, level):
+    source, options, name, reason = ATTACKS[attack]
+    results = tmp_path / 'results.json'
+    done = check(student(tmp_path, source, 'attacker.py'), *options, '--sandbox', level,
+                 '--gradescope', str(results))
+    assert done.returncode == 1
+    tests = json.loads(results.read_text())['tests']
+    failed([{'check': test['name'], 'passed': test['status'] == 'passed',
+             'points': test['score'], 'message': test['output']} for test in tests], name, reason)
+
+
+@pytest.mark.parametrize('level', LEVELS)
+@pytest.mark.parametrize('attack', ATTACKS)
+def test_an_attack_leaves_a_classmates_grade_as_it_is_alone(tmp_path, attack, level):
+    source, options, name, reason = ATTACKS[attack]
+    alone = tmp_path / 'alone.json'
+    check(honest(tmp_path / 'alone'), *options, '--sandbox', level, '--json', str(alone))
+    folder = tmp_path / 'class'
+    student(folder, source, 'attacker.py')
+    shutil.copytree(tmp_path / 'alone', folder, dirs_exist_ok=True)
+    grades = tmp_path / 'grades'
+    done = check(str(folder), '--jobs', '2', '--out', str(grades), *options, '--sandbox', level)
+    assert done.returncode == 1
+    rows = {row['student']: row for row in json.loads((grades / 'summary.json').read_text())
+            ['students']}
+    assert set(rows) == {'attacker', 'honest'} and rows['attacker']['status'] == 'graded'
+    failed(json.loads((grades / 'reports' / 'attacker.json').read_text())['checks'], name,
+           reason)
+    graded = json.loads((grades / 'reports' / 'honest.json').read_text())
+    expected = json.loads(alone.read_text())
+    assert (graded['points'], graded['max_points']) == (expected['points'],
+                                                        expected['max_points'])
+    assert [_verdict(result) for result in graded['checks']] == [
+        _verdict(result) for result in expected['checks']]
+
+
+def _verdict(result):
+    """A check's outcome, without its time."""
+    return {key: value for key, value in result.items() if key != 'seconds'}
