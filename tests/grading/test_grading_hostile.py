@@ -1,9 +1,10 @@
 """Students' files that attack the grader itself: a jail that ends between two
 requests, a forged answer whose move nests 700 lists deep, a forged to_move label
-5,000 lists deep, and a jail gone before its player's first game. Each fails its
-own checks with the reason, at each jail level, and the grader goes on: the
-report, Gradescope's results and a class's grades are written, and an honest
-student's grade beside the attacker is what it is alone."""
+5,000 lists deep, a forged answer to loading the file and a jail gone before its
+player's first game. Each fails its own checks with the reason, at each jail
+level, and the grader goes on: the report, Gradescope's results and a class's
+grades are written, and an honest student's grade beside the attacker is what it
+is alone."""
 
 import json
 import os
@@ -88,6 +89,16 @@ def player(game, state):
     return game.actions(state)[0]
 '''
 
+FORGED_LOAD = '''
+import os
+
+os.write(4, b'{"defined": 5}\\n')  # the grader's answer to loading it, of the wrong shape
+
+
+def alpha_beta_search(state, game):
+    return game.actions(state)[0]
+'''
+
 SEARCH = ['--functions', 'alpha_beta_search', '--variants', 'nim']
 ATTACKS = {
     'exits between requests': (EXITS, SEARCH, 'alpha_beta_search on deep-pruning',
@@ -101,6 +112,9 @@ ATTACKS = {
                                              'nim(piles=(3, 1))'], 'GameOfNim.utility',
                                 'after (1, 3); (2, 1): no player that its to_move names plays '
                                 "as the reference's 'P1'"),
+    'forged load answer': (FORGED_LOAD, SEARCH, 'alpha_beta_search on fig52',
+                           'cannot load attacker.py: the jail sent something that is not the '
+                           'answer to loading the file'),
     'gone before its games': (GONE, ['--functions', 'player', '--variants', 'nim'],
                               'player: legal moves',
                               'the process ended without an answer (its process exited'),
@@ -195,7 +209,7 @@ def test_an_attack_leaves_a_classmates_grade_as_it_is_alone(tmp_path, attack, le
     assert done.returncode == 1
     rows = {row['student']: row for row in json.loads((grades / 'summary.json').read_text())
             ['students']}
-    assert set(rows) == {'attacker', 'honest'} and rows['attacker']['status'] == 'graded'
+    assert set(rows) == {'attacker', 'honest'} and rows['honest']['status'] == 'graded'
     failed(json.loads((grades / 'reports' / 'attacker.json').read_text())['checks'], name,
            reason)
     graded = json.loads((grades / 'reports' / 'honest.json').read_text())
