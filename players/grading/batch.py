@@ -15,6 +15,7 @@ from players.sandbox import jail
 from players.remote.player_code import program_names
 from players.player_spec import parse_spec
 from players.reports.export import csv_row
+from players.reports.player_text import for_terminal
 
 from .checks import make_checks, make_games
 from .grader import grade
@@ -124,7 +125,8 @@ def summary_rows(reports: list[Report], names: dict[str, str],
 def write_summary(folder: str, reports: list[Report], names: dict[str, str],
                   settings: Settings) -> list[str]:
     """Write summary.csv, summary.json and reports/NAME.txt and NAME.json in folder
-    (made if missing); return the paths written."""
+    (made if missing), the student's text in NAME.txt escaped as on a terminal and
+    summary.csv's cells safe for a spreadsheet; return the paths written."""
     os.makedirs(os.path.join(folder, 'reports'), exist_ok=True)
     rows = summary_rows(reports, names, settings.parts)
     written = [os.path.join(folder, 'summary.csv'), os.path.join(folder, 'summary.json')]
@@ -140,7 +142,7 @@ def write_summary(folder: str, reports: list[Report], names: dict[str, str],
     for path, name in names.items():
         base = os.path.join(folder, 'reports', name)
         with open(base + '.txt', 'w', encoding='utf-8') as file:
-            file.write('\n'.join(by_file[path].lines()) + '\n')
+            file.write('\n'.join(map(for_terminal, by_file[path].lines())) + '\n')
         with open(base + '.json', 'w', encoding='utf-8') as file:
             file.write(by_file[path].json() + '\n')
         written += [base + '.txt', base + '.json']

@@ -199,6 +199,7 @@ def test_check_prints_what_a_student_wrote_escaped(folder, level, tmp_path):
     assert_escaped(graded.stdout, graded.stderr)
     rows = assert_no_formula(out / 'summary.csv')
     assert f"'{FORMULA_NAME}" in {row['student'] for row in rows}
+    assert_escaped(*(path.read_text() for path in (out / 'reports').glob('*.txt')))
 
 
 @pytest.mark.parametrize('level', LEVELS)
