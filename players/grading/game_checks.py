@@ -1,8 +1,11 @@
 """Grading a student's Game class against a reference, through what the methods of
 each say, never by comparing states: the jail plays the reference's move sequences
-on the student's class and says what its methods answer after each (see
-jailed.rules); each rule is judged here, and a failure names the first position,
-fewest moves first, where the student's class differs, and what each side said.
+on the student's class and says what its methods answer after each, each asked
+twice as aima-python's players may ask (see jailed.rules); each rule is judged
+here, and a failure names the first position, fewest moves first, where the
+student's class differs, and what each side said. An answer that changes when
+asked again fails; a position the class cannot reach with its own moves fails the
+rule whose method failed on the way; a rule compared nowhere fails.
 
 The players are matched by order of play: the first label the student's to_move
 gives stands for the reference's first, and so on; a move is plain data, so
@@ -13,7 +16,8 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Sequence
+from itertools import count
+from typing import Any, Callable, Iterator, Sequence, cast
 
 from games.specs import parse_call
 from games.stochastic import from_json
@@ -53,8 +57,16 @@ class Said:
 
     @property
     def reached(self) -> bool:
-        """Could the moves to this position be made on the student's class?"""
-        return not self.answer.get('unreached')
+        """Could the moves to this position be made on the student's class? Then its
+        answer says who is to move, or why to_move failed."""
+        return not self.answer.get('unreached') and (
+            'to_move' in self.answer or self.error('to_move') is not None)
+
+    @property
+    def again(self) -> Said:
+        """What the class said when asked again, where it said something else."""
+        again = self.answer.get('again')
+        return Said(again if isinstance(again, dict) else {})
 
     @property
     def to_move(self) -> str | None:
@@ -93,21 +105,34 @@ class Exchange:
     """Why the class cannot be made, if it cannot."""
 
     @cached_property
+    def answers(self) -> list:
+        """What the student's class said at each of the reference's positions, a Said each."""
+        return [Said(answer if isinstance(answer, dict) else {}) for answer in self.said]
+
+    def positions(self) -> Iterator[tuple[int, Probe, Said]]:
+        """Each of the reference's positions, by index, with what the class said there."""
+        return zip(count(), self.reference.probes, self.answers)
+
+    @cached_property
     def players(self) -> tuple[dict, tuple | None]:
-        """The student's labels matched to the reference's players by order of play,
-        and the first position where to_move disagrees: (probe, why) or None."""
+        """The student's labels matched to the reference's players by order of play
+        (by what to_move said first, wherever it said something), and the first
+        position reached where to_move fails: (its index, why) or None."""
         matched: dict = {}
-        for probe, said in self.pairs():
-            if said.error('to_move'):
-                return matched, (probe, f"to_move {said.error('to_move')}")
-            label = said.to_move
-            if label is None:
+        first = None
+        for index, probe, said in self.positions():
+            if not said.reached:
                 continue
-            if label not in matched and probe.to_move not in matched.values():
+            fault = _fault('to_move', said)
+            label = said.to_move
+            if label is not None and label not in matched \
+                    and probe.to_move not in matched.values():
                 matched[label] = probe.to_move
-            if matched.get(label) != probe.to_move:
-                return matched, (probe, self._other_player(label, probe, matched))
-        return matched, None
+            if not fault and matched.get(label) != probe.to_move:
+                fault = self._other_player(cast(str, label), probe, matched)  # a text
+            if fault and first is None:
+                first = index, fault
+        return matched, first
 
     @staticmethod
     def _other_player(label: str, probe: Probe, matched: dict) -> str:
@@ -117,11 +142,36 @@ class Exchange:
         return (f'to_move gave {_label(label)}{stands}, the reference\'s '
                 f'{_label(probe.to_move)}')
 
-    def pairs(self):
-        """Each probe with what the student's class said there, where it was reached."""
-        saids = (Said(answer if isinstance(answer, dict) else {}) for answer in self.said)
-        return ((probe, said) for probe, said in zip(self.reference.probes, saids)
-                if said.reached)
+    def failures(self, rule: str) -> Iterator[tuple[int, str]]:
+        """(the index of the position named, why) for each failure of a rule other than
+        to_move: at the positions reached, and where a move failed on the way to one
+        not reached."""
+        for index, probe, said in self.positions():
+            if said.reached:
+                why = JUDGES[rule](probe, said, self.players[0])
+                if why:  # result's is named by the position where its move is made
+                    yield (cast(int, probe.parent) if rule == 'result' else index), why
+                continue
+            cause = self.cause(index)
+            if cause is not None and cause[1] == rule:
+                yield cause[0], cause[2]
+
+    def cause(self, index: int) -> tuple[int, str, str] | None:
+        """Why position index was not reached, as the jail says (see jailed.rules), or
+        else as no move made from the position before: (the index of the position
+        where a move on its way could not be made, the method that failed there, why),
+        or None where the position before was not reached either."""
+        cause = self.answers[index].answer.get('unreached')
+        making, method, why = (cause.get(key) for key in ('making', 'method', 'why')) \
+            if isinstance(cause, dict) else (None, None, None)
+        if type(making) is not int or not 0 < making <= index \
+                or method not in ('actions', 'result'):
+            parent = self.reference.probes[index].parent
+            if parent is None or not self.answers[parent].reached:
+                return None
+            making, method, why = index, 'actions', None
+        probe = self.reference.probes[making]
+        return cast(int, probe.parent), method, _unmade(probe, method, why)  # not the start
 
 
 def game_checks(reference: Reference) -> list[tuple[str, str]]:
@@ -182,73 +232,97 @@ def judge(rule: str, exchange: Exchange) -> tuple[bool, str]:
     if rule == 'perft':
         return _judge_perft(exchange)
     first = (exchange.players[1] if rule == 'to_move' else
-             next(filter(None, (JUDGES[rule](probe, said, exchange.players[0])
-                                for probe, said in exchange.pairs())), None))
-    if first is None:
-        unreached = len(exchange.said) - sum(1 for _ in exchange.pairs())
-        return True, f'agrees with the reference at {exchange.reference.coverage}' + (
-            f' ({unreached} of them not reached with its own moves)' if unreached else '')
-    probe, why = first
-    return False, f'{where(probe.moves[:-1] if rule == "result" else probe.moves)}: {why}'
+             min(exchange.failures(rule), key=lambda failure: failure[0], default=None))
+    if first is not None:
+        index, why = first
+        return False, f'{where(exchange.reference.probes[index].moves)}: {why}'
+    judged, place = WHERE_JUDGED[rule]
+    asked = [(probe, said) for _, probe, said in exchange.positions() if judged(probe)]
+    if asked and not any(said.reached for _, said in asked):
+        return False, (f'{where(asked[0][0].moves)}: not reached with its own moves, nor any '
+                       f'other {place}: {rule} was compared nowhere')
+    unreached = sum(not said.reached for said in exchange.answers)
+    return True, f'agrees with the reference at {exchange.reference.coverage}' + (
+        f' but the {unreached} it did not reach with its own moves' if unreached else '')
 
 
-def _judge_actions(probe: Probe, said: Said, players: dict):
-    """(probe, why) if the moves differ where the game goes on, else None."""
+def _fault(method: str, said: Said) -> str | None:
+    """Why method failed at a position reached, whatever the reference says there: it
+    raised or hung, said nothing the grader can read, or said something else when
+    asked again."""
+    if said.error(method):
+        return f'{method} {said.error(method)}'
+    key, shown = SAID[method]
+    first, again = getattr(said, key), getattr(said.again, key)
+    if key not in said.answer or first is None:
+        return f'{method} said nothing the grader can read'
+    if key in said.again.answer and again != first:
+        return (f'{method} gave {shown(first)}, then '
+                f'{"nothing" if again is None else shown(again)} when asked again')
+    return None
+
+
+def _unmade(probe: Probe, method: str, why: Any) -> str:
+    """Why the last move to probe could not be made: method failed (why, as the jail
+    says) or, for actions, it did not list the move."""
+    move, why = repr(from_json(probe.moves[-1])), why and str(why)[:500]
+    if method == 'result':
+        return f'result(state, {move}) {why or "failed"}'
+    return f'actions {why}' if why else f'actions did not list {move} when asked again'
+
+
+def _judge_actions(probe: Probe, said: Said, players: dict) -> str | None:
+    """Why the moves are wrong where the game goes on, if they are."""
     if probe.terminal:
         return None
-    if said.error('actions'):
-        return probe, f"actions {said.error('actions')}"
+    fault = _fault('actions', said)
     moves = said.actions
-    if moves == probe.actions:
-        return None
+    if fault or moves == probe.actions:
+        return fault
     missing, extra = probe.actions - moves, moves - probe.actions
     difference = '; '.join(part for part in (f'missing {_moves(missing)}' if missing else '',
                                              f'not legal: {_moves(extra)}' if extra else '')
                            if part)
-    return probe, (f"actions gave {_moves(moves)}, the reference's {_moves(probe.actions)} "
-                   f'({difference})')
+    return (f"actions gave {_moves(moves)}, the reference's {_moves(probe.actions)} "
+            f'({difference})')
 
 
-def _judge_result(probe: Probe, said: Said, players: dict):
-    """(probe, why) if result raised or changed the state it was given making probe's
-    last move, else None."""
-    move = repr(from_json(probe.moves[-1])) if probe.moves else ''
-    if said.error('result'):
-        return probe, f"result(state, {move}) {said.error('result')}"
-    if said.answer.get('mutated') is True:
-        return probe, (f'result(state, {move}) changed the state it was given (it must return '
-                       'a new state and leave that one as it was: copy a list before changing '
-                       'it)')
-    return None
-
-
-def _judge_terminal(probe: Probe, said: Said, players: dict):
-    """(probe, why) if terminal_test disagrees, else None."""
-    if said.error('terminal_test'):
-        return probe, f"terminal_test {said.error('terminal_test')}"
-    if said.terminal is None or said.terminal == probe.terminal:
+def _judge_result(probe: Probe, said: Said, players: dict) -> str | None:
+    """Why result was wrong making probe's last move (it changed the state it was
+    given), if it was."""
+    if not probe.moves or said.answer.get('mutated') is not True:
         return None
-    return probe, f"terminal_test gave {said.terminal}, the reference's {probe.terminal}"
+    return (f'result(state, {repr(from_json(probe.moves[-1]))}) changed the state it was '
+            'given (it must return a new state and leave that one as it was: copy a list '
+            'before changing it)')
 
 
-def _judge_utility(probe: Probe, said: Said, players: dict):
-    """(probe, why) if a player's utility differs where the game is over, else None."""
+def _judge_terminal(probe: Probe, said: Said, players: dict) -> str | None:
+    """Why terminal_test is wrong, if it is."""
+    fault = _fault('terminal_test', said)
+    if fault or said.terminal == probe.terminal:
+        return fault
+    return f"terminal_test gave {said.terminal}, the reference's {probe.terminal}"
+
+
+def _judge_utility(probe: Probe, said: Said, players: dict) -> str | None:
+    """Why a player's utility is wrong where the game is over, if it is."""
     if not probe.terminal:
         return None
-    if said.error('utility'):
-        return probe, f"utility {said.error('utility')}"
+    fault = _fault('utility', said)
+    if fault:
+        return fault
     own = {theirs: mine for mine, theirs in players.items()}
     theirs, values = zip(*probe.utilities)
     labels = [own.get(player) for player in theirs]
     if None in labels:
-        return probe, (f'no player that its to_move names plays as the reference\'s '
-                       f'{_label(theirs[labels.index(None)])}, so its utility cannot be '
-                       'compared')
+        return (f'no player that its to_move names plays as the reference\'s '
+                f'{_label(theirs[labels.index(None)])}, so its utility cannot be compared')
     mine = [said.utilities.get(label) for label in labels]
     if all(map(_same, mine, values)):
         return None
-    return probe, (f"utility gave {_values(mine, labels, theirs)}, the reference's "
-                   f'{_values(values, theirs, theirs)}')
+    return (f"utility gave {_values(mine, labels, theirs)}, the reference's "
+            f'{_values(values, theirs, theirs)}')
 
 
 def _judge_perft(exchange: Exchange) -> tuple[bool, str]:
@@ -274,6 +348,14 @@ def _judge_perft(exchange: Exchange) -> tuple[bool, str]:
 
 JUDGES = {'actions': _judge_actions, 'result': _judge_result, 'terminal_test': _judge_terminal,
           'utility': _judge_utility}
+WHERE_JUDGED: dict[str, tuple[Callable[[Probe], bool], str]] = {
+    'to_move': (lambda probe: True, 'position'),
+    'terminal_test': (lambda probe: True, 'position'),
+    'actions': (lambda probe: not probe.terminal, "position where the reference's game goes on"),
+    'utility': (lambda probe: probe.terminal, "position where the reference's game is over"),
+    'result': (lambda probe: bool(probe.moves), 'position after a move')}
+"""Which of the reference's positions each rule is judged at, where the class reaches
+them, and those positions in words."""
 
 
 def _same(mine, theirs) -> bool:
@@ -296,7 +378,7 @@ def _label(text: str) -> str:
     """A player's label as Python shows it, from its state_key text."""
     try:
         value = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):  # not JSON, or nested too deep to read
         return text
     return value['repr'] if isinstance(value, dict) and 'repr' in value else repr(value)
 
@@ -305,3 +387,11 @@ def _moves(texts) -> str:
     """Moves (canonical texts) as Python shows them, sorted, at most SHOWN of them."""
     moves = sorted(repr(from_json(json.loads(text))) for text in texts)
     return '[' + ', '.join(moves[:SHOWN]) + (', ...' if len(moves) > SHOWN else '') + ']'
+
+
+SAID: dict[str, tuple[str, Callable[[Any], str]]] = {
+    'to_move': ('to_move', _label), 'terminal_test': ('terminal', repr),
+    'actions': ('actions', _moves),
+    'utility': ('utilities', lambda utilities: _values(list(utilities.values()), list(utilities),
+                                                       list(utilities)) or 'nothing')}
+"""The key of each method's answer (a Said's property), and how a message shows it."""

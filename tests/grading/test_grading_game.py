@@ -111,10 +111,11 @@ MISTAKES = {
 }
 """Each classic mistake: the edit of the solution that makes it, the check it must
 fail and what that check's message says."""
-CONSEQUENCES = {'off by one in actions': ('terminal_test', 'perft'),
+CONSEQUENCES = {'off by one in actions': ('terminal_test', 'utility', 'perft'),
                 'result that changes its state': ('perft',)}
-"""The other checks a mistake fails: with fewer moves a game ends sooner; a search
-that makes each child from the same parent sees the changed parent."""
+"""The other checks a mistake fails: with fewer moves a game ends sooner, and never
+where the reference's does, so no utility can be compared; a search that makes
+each child from the same parent sees the changed parent."""
 
 
 @pytest.fixture(scope='module')
@@ -271,6 +272,12 @@ class Floods(GameOfNim):
 
 RULES = ('to_move', 'actions', 'result', 'terminal_test', 'utility', 'perft')
 ENDED = 'the process ended without an answer'
+NOWHERE = {'result': 'after (0, 1): not reached with its own moves, nor any other position '
+                     'after a move: result was compared nowhere',
+           'utility': "after (0, 3); (1, 1): not reached with its own moves, nor any other "
+                      "position where the reference's game is over: utility was compared "
+                      'nowhere'}
+"""What result and utility say where no move can be made at the start."""
 HOSTILE_VERDICTS = {
     'Sleeps': {'to_move': 'at the start: to_move did not return within 0.2 s',
                'utility': "after (0, 3); (1, 1): no player that its to_move names plays as "
@@ -279,8 +286,10 @@ HOSTILE_VERDICTS = {
                  'to_move': 'timed out after 1 s'},
     'Tricks': {},
     'Objects': {'actions': 'at the start: actions returned <object object at ',
+                'result': NOWHERE['result'], 'utility': NOWHERE['utility'],
                 'perft': 'returned <object object at '},
     'Huge': {'actions': 'at the start: actions returned 10000 moves, more than the grader takes',
+             'result': NOWHERE['result'], 'utility': NOWHERE['utility'],
              'perft': 'returned 10000 moves'},
     'Raises': {'utility': "after (0, 3); (1, 1): utility raised KeyError: 'MAX' (student.py, "
                           f"line {HOSTILE[:HOSTILE.index('{}[player]')].count(chr(10)) + 1}, "

@@ -13,16 +13,25 @@ to count), answered by {"done": true, "perft": [count at depth 1, ...]} (with
 "stopped" past the limit, or "error"). A class that cannot be made is answered
 by {"done": true, "error": why}.
 
-An answer says, for a position: "to_move" (the label, as plain.state_key's
-text), "terminal", "actions" (as plain data; asked only where the reference's
-game goes on), "utilities" ([[label, value], ...] for each label to_move has
-named so far; asked only at the reference's ends), "mutated" (the result that
-made it changed the state it was given), "errors" (method -> why it failed
-here), or only "unreached" (the position before it was not reached, or its
-move was not among the actions there). Each move is made with the class's own
-action that equals it as plain data, so [0, 1] is (0, 1). The states reached
-are kept for the positions after them, until a result changes the state it is
-given: from then on each is made afresh from the start."""
+An answer says, for a position reached: "to_move" (the label, as
+plain.state_key's text), "terminal", "actions" (as plain data; asked only where
+the reference's game goes on), "utilities" ([[label, value], ...] for each label
+to_move has named so far; asked only at the reference's ends), "mutated" (the
+result that made it changed the state it was given), "errors" (method -> why it
+failed here) and "again" (key -> what the method said when asked again, where it
+said something else): each method is asked twice, as aima-python's players ask
+them more than once about one state. A position not reached is answered by only
+"unreached": true where no move could be made from the position before it (not
+reached, or its actions failed), else {"making": the index of the position on its
+way whose move could not be made, "method": "actions" (the move was not among
+them, "why" null, or actions failed) or "result" (result failed), "why": how it
+failed}.
+
+Each move is made with the class's own action that equals it as plain data, so
+[0, 1] is (0, 1), among the actions it first gave there. The states reached and
+those actions are kept for the positions after them, until a result changes the
+state it is given: from then on each is made afresh from the start, asking
+actions again."""
 
 from __future__ import annotations
 
@@ -123,6 +132,24 @@ class Timed:
             signal.setitimer(signal.ITIMER_REAL, 0)
 
 
+class Unreached(Exception):
+    """A position that cannot be reached, with its answer (see the module's docstring)."""
+
+    def __init__(self, making: int | None = None, method: str = '', why: str | None = None):
+        super().__init__()
+        self.answer = {'unreached': True if making is None else
+                       {'making': making, 'method': method, 'why': why}}
+
+
+class Listed(list):
+    """The plain data of the actions at a state, with the class's own actions by the
+    canonical text of their data (own)."""
+
+    def __init__(self, moves: list):
+        super().__init__(data for _, data, _ in moves)
+        self.own = {text: action for action, _, text in reversed(moves)}
+
+
 class StudentGame(Timed):
     """The student's game, each call of its methods timed."""
 
@@ -134,8 +161,9 @@ class StudentGame(Timed):
         self.links: dict[int, tuple] = {}
         """Each position asked about, by its index: (the index of the position before
         it or None, the move from there)."""
-        self.states: dict[int, Any] = {}
-        """The state of each position reached, by its index, while keeping."""
+        self.kept: dict[int, tuple[Any, dict]] = {}
+        """The state of each position reached and the class's own actions there, as
+        first given (see Listed), by the position's index, while keeping."""
         self.keeping = True
         """Are states kept? Not once a result has changed the state it was given."""
         self.dead: set[int] = set()
@@ -150,6 +178,10 @@ class StudentGame(Timed):
             raise Failed(f'returned {len(moves)} moves, more than the grader takes '
                          f'({MOVES_LIMIT})')
         return self.call('actions', lambda: [_plain(move) for move in moves])
+
+    def actions(self, state) -> Listed:
+        """The actions at state, as plain data and as the class's own."""
+        return Listed(self._actions(state))
 
     def result(self, state, move) -> tuple[Any, bool]:
         """The state after move, and whether result changed the state it was given."""
@@ -180,79 +212,85 @@ class StudentGame(Timed):
         """What the class says at position index, reached by move from position parent
         (None for the start); see the module's docstring."""
         self.links[index] = (parent, move)
-        said = self._reach(index)
-        if 'state' not in said:
+        try:
+            state, said = self._reach(index)
+        except Unreached as unreached:
             self.dead.add(index)
+            return unreached.answer
+        self._ask('to_move', self.to_move, state, said)
+        self._ask('terminal', self.terminal_test, state, said)
+        if end:
+            self._ask('utilities', self.utility, state, said)
             return said
-        state = said.pop('state')
-        asked = [('to_move', self.to_move), ('terminal', self.terminal_test),
-                 ('utilities', self.utility) if end else ('actions', self.actions)]
-        errors = {}
-        for key, method in asked:
-            try:
-                said[key] = method(state)
-            except Failed as failure:
-                errors[method.__name__] = str(failure)
-        if 'actions' in errors:
+        moves = self._ask('actions', self.actions, state, said)
+        if moves is None:
             self.dead.add(index)
-        return {**said, 'errors': errors} if errors else said
+        elif self.keeping:
+            self.kept[index] = (state, moves.own)
+        return said
 
-    def actions(self, state) -> list:
-        """The plain data of the actions at state."""
-        return [data for _, data, _ in self._actions(state)]
-
-    def _reach(self, index: int) -> dict:
-        """{'state': the state of position index, 'mutated': whether the result that
-        made it changed the state it was given}, or the answer of a position not reached."""
-        parent, move = self.links[index]
-        if parent is None:
-            return {'state': self._keep(index, self.call('initial', copy.deepcopy, self.start))}
-        if parent in self.dead:
-            return {'unreached': True}
+    @staticmethod
+    def _ask(key: str, method: Callable, state: Any, said: dict) -> Any:
+        """Ask method about state twice, as aima-python's players may: put what it says
+        in said[key], what it says when asked again in said['again'][key] where that is
+        something else, or why it failed in said['errors']; return what it said first
+        (None if it failed)."""
         try:
-            state = self._state(parent)
-            action = self._action(state, move)
-        except Failed:  # the position before could not be reached again
-            return {'unreached': True}
-        if action is None:
-            return {'unreached': True}
-        try:
-            child, mutated = self.result(state, action)
+            said[key] = method(state)
+            again = method(state)
         except Failed as failure:
-            return {'errors': {'result': str(failure)}}
+            said.setdefault('errors', {})[method.__name__] = (
+                f'{failure} when asked again' if key in said else str(failure))
+            return said.get(key)
+        if _json(again) != _json(said[key]):
+            said.setdefault('again', {})[key] = again
+        return said[key]
+
+    def _reach(self, index: int) -> tuple[Any, dict]:
+        """The state of position index and the start of its answer: {'mutated': whether
+        the result that made it changed the state it was given}, or {} at the start.
+        Raise Unreached if it cannot be reached."""
+        parent = self.links[index][0]
+        if parent is None:
+            return self.call('initial', copy.deepcopy, self.start), {}
+        if parent in self.dead:
+            raise Unreached
+        state, own = self.kept.get(parent) or (self._state(parent), None)
+        child, mutated = self._make(index, state, own)
         if mutated:  # the states kept may share what it changed: make each one afresh
             self.keeping = False
-            self.states.clear()
-        return {'state': self._keep(index, child), 'mutated': mutated}
-
-    def _keep(self, index: int, state: Any) -> Any:
-        """Keep the state of position index for the positions after it, unless a result
-        changed its state (then each is made afresh from the start)."""
-        if self.keeping:
-            self.states[index] = state
-        return state
+            self.kept.clear()
+        return child, {'mutated': mutated}
 
     def _state(self, index: int) -> Any:
-        """The state of a position reached before: the one kept, or one made again by
-        its moves from the start."""
-        if index in self.states:
-            return self.states[index]
-        moves = []
+        """The state of a position reached before, made again by its moves from the
+        start; raise Unreached if it cannot be made again."""
+        path = []
         while self.links[index][0] is not None:
-            index, move = self.links[index]
-            moves.append(move)
+            path.append(index)
+            index = self.links[index][0]
         state = self.call('initial', copy.deepcopy, self.start)
-        for move in reversed(moves):
-            action = self._action(state, move)
-            if action is None:
-                raise Failed('a move it made before is not among its actions now')
-            state = self.call('result', self.game.result, state, action)
+        for step in reversed(path):
+            state = self._make(step, state)[0]
         return state
 
-    def _action(self, state: Any, move: Any) -> Any:
-        """The class's own action at state that is move as plain data, or None."""
-        wanted = canonical(move)
-        return next((action for action, _, text in self._actions(state) if text == wanted), None)
+    def _make(self, index: int, state: Any, own: dict | None = None) -> tuple[Any, bool]:
+        """The state of position index, made from state (the position before's) by the
+        class's own action that is its move, from own (the actions it first gave there)
+        or else asked again, and whether result changed state. Raise Unreached if the
+        move is not among them, or actions or result fails."""
+        move = self.links[index][1]
+        try:
+            own = self.actions(state).own if own is None else own
+        except Failed as failure:
+            raise Unreached(index, 'actions', f'{failure} when asked again') from None
+        action = own.get(canonical(move))
+        if action is None:
+            raise Unreached(index, 'actions')
+        try:
+            return self.result(state, action)
+        except Failed as failure:
+            raise Unreached(index, 'result', str(failure)) from None
 
     def perft(self, depth: int, limit: int) -> dict:
         """The number of move sequences of each length up to depth from the start
@@ -290,6 +328,16 @@ def _json(said: dict) -> str | None:
         return json.dumps(said)
     except (ValueError, RecursionError):
         return None
+
+
+def _without_actions(said: dict) -> dict:
+    """An answer too big to send with its actions (and what they were when asked
+    again) left out, saying why."""
+    again = {key: value for key, value in said.get('again', {}).items() if key != 'actions'}
+    kept = {key: value for key, value in said.items() if key not in ('actions', 'again')}
+    errors = {**said.get('errors', {}), 'actions': 'returned more moves than the grader takes '
+                                                   f'({CHUNK} characters of them)'}
+    return {**kept, **({'again': again} if again else {}), 'errors': errors}
 
 
 _made: dict[str, StudentGame | str] = {}
@@ -333,9 +381,8 @@ def answer(module, request: dict, explain: Callable, filename: str) -> Iterator[
     for index, (parent, move) in enumerate(request['positions'], first):
         said = game.position(index, parent, move, index in ends)
         text = _json(said)
-        if text is None or len(text) > CHUNK:
-            said = {'errors': {'actions': 'returned more moves than the grader takes '
-                                          f'({CHUNK} characters of them)'}}
+        if text is None or len(text) > CHUNK:  # only actions can be so big
+            said = _without_actions(said)
             text = json.dumps(said)
         chunk.append(said)
         size += len(text) + 1
