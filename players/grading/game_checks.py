@@ -289,12 +289,15 @@ def _judge_actions(probe: Probe, said: Said, players: dict) -> str | None:
 
 def _judge_result(probe: Probe, said: Said, players: dict) -> str | None:
     """Why result was wrong making probe's last move (it changed the state it was
-    given), if it was."""
-    if not probe.moves or said.answer.get('mutated') is not True:
+    given), if it was, or why the grader cannot tell (the jail reports it after every move)."""
+    mutated = said.answer.get('mutated') if probe.moves else False
+    if mutated is False:
         return None
-    return (f'result(state, {repr(from_json(probe.moves[-1]))}) changed the state it was '
-            'given (it must return a new state and leave that one as it was: copy a list '
-            'before changing it)')
+    call = f'result(state, {repr(from_json(probe.moves[-1]))})'
+    if mutated is not True:
+        return f'{call} said nothing the grader can read'
+    return (f'{call} changed the state it was given (it must return a new state and leave '
+            'that one as it was: copy a list before changing it)')
 
 
 def _judge_terminal(probe: Probe, said: Said, players: dict) -> str | None:

@@ -119,6 +119,33 @@ class GameOfNim(Game):
         time.sleep(60)
 '''
 """A class that writes the grader forged answers about its positions."""
+SILENT_ON_RESULT = '''
+import json
+import os
+import sys
+import time
+
+from games import *
+
+
+class GameOfNim(Game):
+    """Says every position is reached, MAX to move and the game going on, and nothing
+    of whether result changed the state it was given."""
+
+    def __init__(self, board=(3, 1)):
+        self.initial = None
+
+    def to_move(self, state):
+        frame = sys._getframe()
+        while 'request' not in frame.f_locals:
+            frame = frame.f_back
+        asked = frame.f_locals['request']['positions']
+        said = [{'to_move': '"MAX"', 'terminal': False} for _ in asked]
+        lines = [{'positions': said}, {'done': True}, {'done': True, 'perft': [4, 9, 10]}]
+        os.write(4, ''.join(json.dumps(line) + '\\n' for line in lines).encode())
+        time.sleep(60)
+'''
+"""A class that writes the grader answers silent on what result did."""
 
 RULES = ('to_move', 'actions', 'result', 'terminal_test', 'utility')
 """The rules judged position by position (perft is judged as a count)."""
@@ -197,3 +224,10 @@ def test_forged_answers_pass_no_rule_they_do_not_answer(tmp_path, reference, lev
         'result': 'after (0, 1): not reached with its own moves, nor any other position after '
                   'a move: result was compared nowhere',
         'utility': NOWHERE}
+
+
+@pytest.mark.parametrize('level', LEVELS)
+def test_a_forged_answer_silent_on_result_fails_result(tmp_path, reference, level):
+    failed = failures(tmp_path, SILENT_ON_RESULT, reference, level=level)
+    assert failed['result'] == 'at the start: result(state, (0, 1)) said nothing the grader ' \
+                               'can read'
