@@ -63,7 +63,7 @@ def play_shown(variant: str, first: str, second: str, sandbox: str = 'auto',
         record = play_with_jails(game, chosen, history, on_move=show, on_chance=show_roll,
                                  max_plies=max_plies)
     except games.PlayerQuit:
-        print('Game abandoned.')
+        print('\nGame abandoned.')  # a player may leave at its prompt's line (Ctrl-D)
         return 0
     finally:
         for player in jailed:

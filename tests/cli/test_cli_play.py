@@ -5,8 +5,10 @@ import os
 import pytest
 from places import ROOT
 
+import games
 import tournament
 from command_line import run
+from players import registry
 
 
 
@@ -29,6 +31,20 @@ def test_human_plays_from_stdin_and_retries_bad_input():
 def test_end_of_input_leaves_cleanly():
     result = run('play', 'tictactoe', 'human', 'ab1', stdin='')
     assert result.returncode == 0 and 'Game abandoned' in result.stdout and not result.stderr
+
+
+def test_leaving_at_the_prompt_is_said_on_a_line_of_its_own(monkeypatch):
+    """A keyboard player that leaves at the end of input without a newline after its
+    prompt, as Ctrl-D at a terminal does: the game is abandoned on a new line."""
+    def keyboard(game, state):
+        try:
+            return input('Your move? ')
+        except EOFError:
+            raise games.PlayerQuit('the player left the game') from None
+    monkeypatch.setitem(registry.REGISTRY, 'keyboard',
+                        registry.Entry('keyboard', keyboard, interactive=True))
+    result = run('play', 'tictactoe', 'keyboard', 'ab1', stdin='')
+    assert result.returncode == 0 and 'Game abandoned.' in result.stdout.splitlines()
 
 
 def test_q_leaves_cleanly():
