@@ -11,6 +11,7 @@ import ctypes
 import errno
 import fcntl
 import os
+import re
 import resource
 import signal
 from typing import Sequence
@@ -218,10 +219,11 @@ def _bind_read_only(path: str, root: str = '') -> None:
     _mount(None, target, None, _MS_BIND | _MS_REMOUNT | _MS_RDONLY | _MS_NOSUID | _MS_NODEV)
 
 
-def _mount_point(path: str, root: str) -> str:
-    """Return where path goes in root, made there (a folder, or an empty file)."""
+def _mount_point(path: str, root: str, source: str | None = None) -> str:
+    """Return where path goes in root, made there: a folder, or an empty file, as
+    source (default: path) is."""
     target = root + path
-    if os.path.isdir(path):
+    if os.path.isdir(source or path):
         os.makedirs(target, 0o755, exist_ok=True)
     else:
         os.makedirs(os.path.dirname(target), 0o755, exist_ok=True)
@@ -256,7 +258,8 @@ def _become(uid: int) -> None:
 def enter_namespaces(limits: dict, uid: int | None, image: bool = False) -> None:
     """In a jail of a server inside bubblewrap: a user of its own (uid, when the
     server runs as root), then namespaces of its own (user, mount, process,
-    network, IPC), a fresh /tmp and no /proc, and no capabilities; with image,
+    network, IPC), a fresh /tmp (with what the server shows inside /tmp, a project
+    kept there, still in it) and no /proc, and no capabilities; with image,
     the submission's files (the image on IMAGE_FD) unpacked in /tmp's SUBMISSION
     folder, mounted read-only, the working folder. This process waits as the
     namespace's parent; the jail goes on in its child, the namespace's first
@@ -273,7 +276,12 @@ def enter_namespaces(limits: dict, uid: int | None, image: bool = False) -> None
         with open(f'/proc/self/{name}', 'w') as file:
             file.write(text)
     _mount(None, '/', None, _MS_REC | _MS_PRIVATE)
+    kept = _mounts_under('/tmp')
     _make_home('/tmp', limits, image)
+    for path, fd in kept:  # what the server shows under /tmp (a project kept there)
+        _mount(f'/proc/self/fd/{fd}', _mount_point(path, '', f'/proc/self/fd/{fd}'), None,
+               _MS_BIND | _MS_REC)
+        os.close(fd)
     _mount('tmpfs', '/proc', 'tmpfs', _MS_RDONLY | _MS_NOSUID | _MS_NODEV, 'size=4k,mode=555')
     child = os.fork()
     if child:
@@ -287,6 +295,21 @@ def enter_namespaces(limits: dict, uid: int | None, image: bool = False) -> None
     os.chdir(f'/tmp/{SUBMISSION}' if image else '/tmp')
     os.environ.clear()
     os.environ.update(PATH='/usr/bin:/bin', HOME='/tmp', TMPDIR='/tmp')
+
+
+def _mounts_under(top: str) -> list[tuple[str, int]]:
+    """Return the outermost mounts inside the folder top, from this process's
+    mountinfo, each with a file descriptor that holds it (O_PATH), so that they can
+    be bound again once something else is mounted on top."""
+    inside: list[str] = []
+    with open('/proc/self/mountinfo') as file:
+        for line in file:
+            point = re.sub(r'\\([0-7]{3})', lambda code: chr(int(code[1], 8)), line.split()[4])
+            if point.startswith(top.rstrip('/') + '/'):
+                inside.append(point)
+    outermost = [path for path in dict.fromkeys(inside)
+                 if not any(path.startswith(other + '/') for other in inside)]
+    return [(path, os.open(path, os.O_PATH)) for path in outermost]
 
 
 def _wait_as_parent(child: int) -> None:

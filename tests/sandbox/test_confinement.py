@@ -187,3 +187,42 @@ def test_the_key_filter_fails_only_the_key_calls():
     ran = subprocess.run([sys.executable, '-c', script], cwd=ROOT, capture_output=True,
                          text=True, timeout=60)
     assert (ran.returncode, ran.stdout) == (0, 'True True\n'), ran.stderr
+
+
+LOOKER = '''
+import os
+
+import games
+
+
+def player(game, state):
+    """Say whether the project's packages are there to import, and whether they can
+    be written."""
+    folder = os.path.dirname(games.__file__)
+    try:
+        open(os.path.join(folder, 'written.txt'), 'w').close()
+        written = 'written'
+    except OSError:
+        written = 'read-only'
+    raise RuntimeError(f'saw {"nim.py" in os.listdir(folder)}, {written}')
+'''
+
+
+@pytest.mark.parametrize('level', LEVELS)
+def test_a_project_kept_under_tmp_is_there_for_its_jails_read_only(class_folder, tmp_path,
+                                                                    level):
+    project = os.path.join(class_folder, 'project')  # under /tmp, which each jail has afresh
+    for name in ('games', 'players', 'variants', 'tournament.py'):
+        copy = shutil.copytree if name != 'tournament.py' else shutil.copy
+        copy(os.path.join(ROOT, name), os.path.join(project, name))
+    looker = os.path.join(class_folder, 'looker.py')
+    with open(looker, 'w') as file:
+        file.write(LOOKER)
+    out = tmp_path / 'run.json'
+    ran = subprocess.run([sys.executable, 'tournament.py', '--players', f'{looker},random',
+                          '--variants', 'simple-nim', '--jobs', '1', '--sandbox', level,
+                          '--json', str(out)], cwd=project, capture_output=True, text=True,
+                         timeout=300)
+    assert ran.returncode == 0, ran.stderr
+    details = {game['detail'] for game in json.loads(out.read_text())['games']}
+    assert details == {'RuntimeError: saw True, read-only (looker.py, line 16)'}
