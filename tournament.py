@@ -236,13 +236,17 @@ def add_bench_arguments(bench_: ArgumentParser) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command line and return its exit status; a usage error, like
-    argparse's own, ends it with status 2 after one line on stderr."""
+    argparse's own, ends it with status 2 after one line on stderr, and a failure
+    of the machinery (a jail server that did not start, say) with status 1 after one."""
     try:
         args = build_parser().parse_args(argv)
         return args.run(args)
     except UsageError as error:
         print(f'tournament: error: {for_terminal(str(error))}', file=sys.stderr)
         sys.exit(USAGE_ERROR)
+    except tournament_runs.MACHINERY_FAULTS as fault:
+        print(f'tournament: stopped: {for_terminal(str(fault))}', file=sys.stderr)
+        return tournament_runs.MACHINERY_FAILED
     except KeyboardInterrupt:
         print('\nInterrupted.', file=sys.stderr)
         return tournament_runs.INTERRUPTED

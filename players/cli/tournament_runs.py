@@ -29,9 +29,16 @@ from .progress import Progress
 from players.tournaments.runner import MachineryError
 from players.tournaments.store import StoreError
 from players.tournaments.workers import WorkerPool
+from players.sandbox.servers import ServerLost
 
 INTERRUPTED = 130
-"""The exit status of a run stopped by Ctrl-C (a failure of the machinery: 1)."""
+"""The exit status of a run stopped by Ctrl-C."""
+MACHINERY_FAILED = 1
+"""The exit status of a command stopped by a failure of the machinery."""
+MACHINERY_FAULTS = (MachineryError, ServerLost)
+"""The failures of the machinery, never a player's nor the user's: a game that failed
+through no player's fault as often as it was tried, a jail server that did not start
+or was lost."""
 
 
 def rules_of(options: Namespace) -> Rules:
@@ -52,7 +59,7 @@ def stopped(stop: BaseException, created: list[str], done: str, before: str = ''
     happened = ('Interrupted' if isinstance(stop, KeyboardInterrupt)
                 else f'{for_terminal(str(stop))}.\nStopped')
     print(f'{before}{happened} after {done}.', file=sys.stderr)
-    return INTERRUPTED if isinstance(stop, KeyboardInterrupt) else 1
+    return INTERRUPTED if isinstance(stop, KeyboardInterrupt) else MACHINERY_FAILED
 
 
 def play_tournament(options: Namespace) -> int:
@@ -184,7 +191,7 @@ def play_sprt(options: Namespace) -> int:
             sprt.run_test(test, sprt.pair_specs(player, baseline, chosen, options.seed, pairs),
                           game_job(rules, entered, chosen), pool, 2 * options.jobs)
     except (KeyboardInterrupt, MachineryError) as stop:
-        return stopped(stop, created, f'{2 * test.tally.pairs} games', before='\n')
+        return stopped(stop, created, f'{2 * test.tally.pairs} games', before='\n' if shown else '')
     finally:
         if shown:
             print('\r\x1b[K', end='', file=sys.stderr, flush=True)
