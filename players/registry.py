@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import importlib
 import os
 import random
@@ -189,8 +190,8 @@ def load_player(spec: str) -> Player:
         return _make_player(spec, parsed.name)
     if parsed.kind in (Kind.REGISTRY, Kind.PROGRAM):
         with_options = ', '.join(f'{name}({options(name)})' for name in factories())
-        raise PlayerLoadError(f'unknown player {spec!r}; known players: {", ".join(PLAYER)}; '
-                              f'with options: {with_options} '
+        raise PlayerLoadError(f'unknown player {spec!r}{_close_to(spec, list(PLAYER))}; known '
+                              f'players: {", ".join(PLAYER)}; with options: {with_options} '
                               '(or give module:function or path/to/file.py:function)')
     location, function = parsed.location, parsed.function
     if parsed.kind is Kind.FILE:
@@ -217,8 +218,8 @@ def _make_player(spec: str, name: str) -> Player:
     checked against the factory's typed parameters."""
     factory = REGISTRY[name].factory if name in REGISTRY else None
     if factory is None:
-        raise PlayerLoadError(f'unknown player {name!r} in {spec!r}; players with options: '
-                              f'{", ".join(factories())}')
+        raise PlayerLoadError(f'unknown player {name!r} in {spec!r}{_close_to(name, factories())}'
+                              f'; players with options: {", ".join(factories())}')
     try:
         _, keywords = parse_call(spec, 'player')
         kwargs = bind(factory, keywords or {}, name)
@@ -228,6 +229,13 @@ def _make_player(spec: str, name: str) -> Player:
         return factory(**kwargs)
     except ValueError as error:  # a value of the right type but out of range
         raise PlayerLoadError(f'{name}: {error}') from None
+
+
+def _close_to(name: str, known: list[str]) -> str:
+    """Return ' (did you mean ...?)' with the known names closest to a misspelt name,
+    or '' if none is close."""
+    close = difflib.get_close_matches(name, known)
+    return f' (did you mean {", ".join(map(repr, close))}?)' if close else ''
 
 
 def factories() -> list[str]:

@@ -18,6 +18,7 @@ import players
 import variants
 from games import game_files
 from games.base import Game
+from players.player_spec import Kind, parse_spec
 from players.sandbox import levels
 from players.tournaments import entrants, naming
 from players.remote.jailed_player import Setup
@@ -129,7 +130,8 @@ def tournament_players(text: str | None, gauntlet: str | None, anchors: Iterable
     player, or none if specs are submitted), then the submitted specs (see
     class_submissions), then the anchors not among them (registry specs); and the
     name of the gauntlet player, which is added first if it is none of them. A
-    spec not in UTF-8 (a file name in another encoding) is a UsageError."""
+    spec not in UTF-8 (a file name in another encoding) is a UsageError, as is a
+    name the registry does not know, said as such however many players are given."""
     submitted = list(submitted)
     if text is not None:
         entries = [*naming.split_specs(text), *submitted]
@@ -154,6 +156,9 @@ def tournament_players(text: str | None, gauntlet: str | None, anchors: Iterable
             else:
                 specs = naming.name_players([gauntlet, *named_entries(specs)])
                 gauntlet = next(iter(specs))
+        for spec in specs.values():  # a misspelt name is said as such, however many are given
+            if parse_spec(spec).kind is Kind.REGISTRY:
+                players.load_player(spec)
     if len(specs) < 2:
         raise UsageError(f'a tournament needs at least two players, got '
                          f'{", ".join(specs) or "none"}')
