@@ -9,8 +9,9 @@ names them in its metadata (pyproject.toml):
     [project.entry-points."aima_games.players"]
     greedy = "course_games.greedy:greedy_player"    # a player function (players.plugins)
 
-A game is known to specs by its `name`, and a variant named as its entry plays it
-with its defaults; a variant is named as its entry. Importing variants registers
+A game is known to specs by its `name` (one without a name of its own, as
+aima-python's games have none, by its entry's), and a variant named as its entry
+plays it with its defaults; a variant is named as its entry. Importing variants registers
 the games and variants of every plugin installed, found once a process. An entry
 that cannot be used (its module does not import, its name is taken, it is not what
 its group holds) is one line on standard error, and is skipped.
@@ -149,11 +150,17 @@ def load(entry: PluginEntry) -> Any:
 
 def add_game(entry: PluginEntry, game: Any) -> None:
     """Register the Game subclass of a games entry, with a variant named as the entry
-    that plays it with its defaults; raise TypeError or ValueError if it cannot be."""
+    that plays it with its defaults; a class without a name of its own (its class
+    attribute `name`, as aima-python's games have none) is given the entry's. Raise
+    TypeError or ValueError if it cannot be registered."""
     if not (isinstance(game, type) and issubclass(game, Game)):
         raise TypeError(f'{entry.value} is not a Game subclass')
-    if game.name == Game.name:
-        raise ValueError(f'{game.__name__} has no name of its own (its class attribute `name`)')
+    if 'name' not in vars(game):
+        if not entry.name.isidentifier():
+            raise ValueError(f'{game.__name__} has no name of its own (its class attribute '
+                             f'`name`), and a spec cannot call it {entry.name!r}: name the '
+                             'entry as a Python name, such as kayles')
+        game.name = entry.name
     doc = (game.__doc__ or '').strip()
     register_game(game, Variant(entry.name, game.name, doc.splitlines()[0] if doc else game.name,
                                 default=False))

@@ -131,6 +131,44 @@ def player(game, state):
     variants.GAMES['konane'] = type('Konane', (variants.GAMES['konane'],), {'actions': list})
     return game.actions(state)[0]
 '''
+KAYLES = '''
+from collections import namedtuple
+
+from games import Game
+
+State = namedtuple('State', 'to_move, pins')
+
+
+class Kayles(Game):
+    """Kayles: knock down one pin or two side by side; who knocks down the last wins."""
+
+    players = ('A', 'B')
+
+    def __init__(self, n=5):
+        self.n = n
+        self.initial = State('A', (1,) * n)
+
+    def params(self):
+        return {'n': self.n}
+
+    def actions(self, state):
+        return [(at, width) for width in (1, 2) for at in range(self.n - width + 1)
+                if all(state.pins[at:at + width])]
+
+    def result(self, state, move):
+        at, width = move
+        pins = state.pins[:at] + (0,) * width + state.pins[at + width:]
+        return State('B' if state.to_move == 'A' else 'A', pins)
+
+    def terminal_test(self, state):
+        return not any(state.pins)
+
+    def utility(self, state, player):
+        if any(state.pins):
+            return 0
+        return -1 if player == state.to_move else 1
+'''
+"""A game as aima-python's users write one: a Game subclass without a name of its own."""
 BROKEN = {  # module: (group, entry, the module's source)
     'missing': ('aima_games.games', 'missing = course_broken.missing:Game',
                 'import no_such_module\n'),
@@ -265,3 +303,25 @@ def test_a_broken_plugin_is_one_line_and_the_rest_plays(tmp_path):
     assert done.returncode == 0 and done.stderr.splitlines() == SKIPPED
     games = json.loads(out.read_text())['games']
     assert [game['termination'] for game in games] == ['normal', 'normal']
+
+
+def test_a_plugins_game_without_a_name_is_known_by_its_entrys(tmp_path):
+    """A Game subclass with no `name` attribute, named by its entry point, is listed,
+    made by specs and played in jails under the entry's name."""
+    write_files(str(tmp_path), {
+        'course_kayles/__init__.py': '', 'course_kayles/kayles.py': KAYLES,
+        'course_kayles-1.0.dist-info/METADATA': 'Metadata-Version: 2.1\nName: course-kayles\n'
+                                                'Version: 1.0\n',
+        'course_kayles-1.0.dist-info/entry_points.txt': '[aima_games.games]\n'
+                                                        'kayles = course_kayles.kayles:Kayles\n'})
+    env = {**os.environ, 'PYTHONPATH': str(tmp_path)}
+    listed = run(sys.executable, 'list', env=env)
+    assert listed.returncode == 0 and listed.stderr == ''
+    assert '  kayles       Kayles: knock down one pin or two side by side' in listed.stdout
+    out = tmp_path / 'run.json'
+    done = run(sys.executable, '--players', 'random,ab2', '--variants', 'kayles', 'kayles(n=4)',
+               '--sandbox', 'process', '--json', str(out), env=env)
+    assert done.returncode == 0 and done.stderr == '', done.stderr
+    games = json.loads(out.read_text())['games']
+    assert {game['variant'] for game in games} == {'kayles', 'kayles(n=4)'}
+    assert {game['termination'] for game in games} == {'normal'}
