@@ -78,9 +78,6 @@ def tree(succs: dict, utils: dict) -> TreeGame:
     return tree_game(succs, utils)
 
 
-FIG52 = {'A': ['B', 'C', 'D'], 'B': ['B1', 'B2', 'B3'], 'C': ['C1', 'C2', 'C3'],
-         'D': ['D1', 'D2', 'D3']}
-FIG52_UTILS = dict(B1=3, B2=12, B3=8, C1=2, C2=4, C3=6, D1=14, D2=5, D3=2)
 TIE_SUCCS = {'A': ['B', 'C', 'D'], 'B': ['B1', 'B2'], 'C': ['C1', 'C2'], 'D': ['D1', 'D2']}
 TIE_UTILS = dict(B1=3, B2=5, C1=3, C2=9, D1=2, D2=8)
 TIE = tree(TIE_SUCCS, TIE_UTILS)
@@ -141,8 +138,9 @@ updating alpha, never updating beta, both, no alpha at the root, swapped tests,
 never pruning and strict pruning each generate a different set of states here."""
 
 BUILTIN: list[dict] = [
-    {'name': 'fig52', 'tree': FIG52, 'utilities': FIG52_UTILS,
-     'note': 'AIMA Figure 5.2; alpha-beta prunes C2 and C3'},
+    {'name': 'fig52', 'variant': 'fig52',
+     'note': 'AIMA Figure 5.2, its moves named as in the book (a1, a2, a3 at the root); '
+             'alpha-beta prunes C2 and C3'},
     {'name': 'tie', 'tree': TIE_SUCCS, 'utilities': TIE_UTILS,
      'note': 'a tie at the root, and pruning on equal values'},
     {'name': 'deep-pruning', 'tree': DEEP_SUCCS, 'utilities': DEEP_UTILS,
@@ -152,7 +150,7 @@ BUILTIN: list[dict] = [
     {'name': 'depth-trap', 'tree': TRAP_SUCCS, 'utilities': TRAP_UTILS, 'd': [0, 1, 2],
      'eval': 'table', 'evals': DEPTH_TRAP_EVALS,
      'note': 'a depth trap: the best move changes with the depth'},
-    {'name': 'fig52', 'tree': FIG52, 'utilities': FIG52_UTILS, 'd': 1,
+    {'name': 'fig52', 'variant': 'fig52', 'd': 1,
      'note': 'AIMA Figure 5.2 searched to its leaves'},
     {'name': 'deep-pruning', 'tree': DEEP_SUCCS, 'utilities': DEEP_UTILS, 'd': 1,
      'note': 'pruning above the cut-off'},
@@ -171,7 +169,8 @@ BUILTIN: list[dict] = [
      'eval': 'table', 'evals': DEPTH_TRAP_EVALS, 'cutoff': ['B', 'C1', 'C2'],
      'note': 'a cutoff_test that cuts off at B, C1 and C2, whatever the depth'},
 ]
-"""The made-up trees, in the form of a case file's cases."""
+"""AIMA's Figure 5.2 (the fig52 variant, its moves named as in the book) and the
+made-up trees, in the form of a case file's cases."""
 
 
 def expand(entry: dict, origin: str = 'the built-in cases') -> list[Case]:

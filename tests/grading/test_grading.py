@@ -279,8 +279,16 @@ def test_minimax_mistakes(tmp_path):
     assert not passed and message.startswith('wrong tie rule'), message
 
 
+def test_figure_5_2_is_graded_with_the_books_moves(tmp_path):
+    """The grader's Figure 5.2 is the book's (and the tutorial's): MAX chooses a1 of
+    a1, a2 and a3 at the root."""
+    results = grade(student(tmp_path, TEXTBOOK), 'on fig52')
+    assert len(results) == 3 and all(passed and message.startswith("chose 'a1' ")
+                                     for passed, message in results.values()), results
+
+
 def test_a_search_that_never_calls_result_is_told_so(tmp_path):
-    path = student(tmp_path, 'def alpha_beta_search(state, game):\n    return "b"\n')
+    path = student(tmp_path, 'def alpha_beta_search(state, game):\n    return "a1"\n')
     [(passed, message)] = grade(path, 'alpha_beta_search on fig52').values()
     assert not passed and 'no call of result reached the game it was given' in message, message
     assert 'prunes too' not in message and 'wrong move' not in message
