@@ -213,7 +213,8 @@ def add_tree_arguments(tree: ArgumentParser) -> None:
     tree.add_argument('--algorithm', choices=treedraw.ALGORITHMS, default='alphabeta',
                       help='the search drawn (default alphabeta: pruned moves drawn grey)')
     tree.add_argument('--depth', type=count(1), default=None, metavar='D',
-                      help='plies to look ahead (default: to the end of the game)')
+                      help='plies to look ahead (default: to the end of the game, or as '
+                      'deep as a drawing of 400 nodes allows)')
     tree.add_argument('--position', metavar='SPEC', help="the root: pile sizes such as '1 2 3' "
                       "for Nim and Grundy's game, else moves from the start such as '2 2; 1 1'")
     tree.add_argument('--out', metavar='FILE', help='write FILE.dot, or render FILE.svg, .png or '

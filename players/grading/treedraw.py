@@ -18,6 +18,7 @@ from typing import Any
 
 from games import Game
 from players.human import as_typed
+from players.reports.text_report import plural
 
 from .jailed.plain import describe, parse_position, position_text
 
@@ -66,14 +67,15 @@ def search_tree(game: Game, state, algorithm: str = 'alphabeta', depth: int | No
     """Search from state as the textbook does and return the tree it searched.
     depth=None searches to the end; depth=N looks N plies ahead and scores
     the states there with game.evaluate (terminal states with their utility).
-    Raises TreeTooLarge past limit nodes, suggesting a depth whose tree fits."""
+    Raises TreeTooLarge past limit nodes (see deepest_tree for one that fits)."""
     if algorithm not in ALGORITHMS:
         raise ValueError(f'unknown algorithm {algorithm!r}; choose one of {", ".join(ALGORITHMS)}')
     try:
         return _search_tree(game, state, algorithm, depth, limit)
     except TreeTooLarge:
-        raise TreeTooLarge(f'the tree has more than {limit} nodes, too many to draw; '
-                           f'{_advice(game, state, algorithm, depth, limit)}') from None
+        reach = 'to the end' if depth is None else f'{plural(depth, "ply")} deep'
+        raise TreeTooLarge(f'the tree {reach} has more than {limit} nodes, too many to '
+                           'draw') from None
 
 
 def _search_tree(game: Game, state, algorithm: str, depth: int | None, limit: int) -> Node:
@@ -122,16 +124,30 @@ def _search_tree(game: Game, state, algorithm: str, depth: int | None, limit: in
     return root
 
 
-def _advice(game: Game, state, algorithm: str, depth: int | None, limit: int) -> str:
-    """Suggest the deepest look-ahead whose tree fits, or a smaller position."""
-    fits = None
-    for plies in range(1, depth or limit):
+def deepest_tree(game: Game, state, algorithm: str = 'alphabeta', most: int | None = None,
+                 limit: int = NODE_LIMIT) -> tuple[int, Node] | None:
+    """Return the deepest look-ahead (of at most most plies; None: any) whose tree
+    has at most limit nodes, with the tree searched to it, or None if even one ply
+    has more. The look-ahead grows until its tree has more than limit nodes."""
+    found = None
+    for plies in range(1, limit if most is None else most + 1):
         try:
-            _search_tree(game, state, algorithm, plies, limit)
+            found = plies, _search_tree(game, state, algorithm, plies, limit)
         except TreeTooLarge:
             break
-        fits = plies
-    return f'try --depth {fits}' if fits else 'try a position nearer the end (--position)'
+    return found
+
+
+def moves_to_a_smaller_tree(game: Game, state, algorithm: str = 'alphabeta',
+                            limit: int = NODE_LIMIT) -> tuple[Any, list]:
+    """Return the first position after state, reached by the first legal move each
+    time, whose tree one ply deep has at most limit nodes (or where the game ends),
+    and the moves that lead there."""
+    moves: list = []
+    while not game.terminal_test(state) and deepest_tree(game, state, algorithm, 1, limit) is None:
+        moves.append(list(game.actions(state))[0])
+        state = game.result(state, moves[-1])
+    return state, moves
 
 
 def generated(root: Node) -> list:

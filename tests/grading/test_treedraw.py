@@ -1,6 +1,7 @@
 """Game-tree drawings: Figure 5.5's pruning, the textbook's states, positions, the tree command."""
 
 import re
+import shlex
 import shutil
 
 import pytest
@@ -108,10 +109,38 @@ def test_rendering_into_a_missing_folder_is_refused(tmp_path):
             treedraw.render('digraph tree {}\n', str(tmp_path / 'none' / name))
 
 
-def test_too_large_suggests_a_depth():
+def test_the_deepest_tree_that_fits_is_found():
     game = variants.make('tictactoe')
-    with pytest.raises(treedraw.TreeTooLarge, match=r'try --depth \d'):
+    with pytest.raises(treedraw.TreeTooLarge, match='the tree to the end has more than 400'):
         treedraw.search_tree(game, game.initial)
+    plies, root = treedraw.deepest_tree(game, game.initial)
+    assert root.children and treedraw.deepest_tree(game, game.initial, most=plies - 1)[0] < plies
+    with pytest.raises(treedraw.TreeTooLarge, match=f'the tree {plies + 1} plies deep has'):
+        treedraw.search_tree(game, game.initial, depth=plies + 1)
+    assert treedraw.deepest_tree(Nim(piles=(300, 200)), Nim(piles=(300, 200)).initial) is None
+
+
+def command_in(message):
+    """The arguments of the command a message ends with, after python tournament.py."""
+    words = shlex.split(message.split(': ', 2)[-1].split(': python ')[-1])
+    assert words[0] == 'tournament.py', message
+    return words[1:]
+
+
+def test_a_position_the_grader_names_is_drawn_as_deep_as_fits():
+    """The course kit's command draws: a tree too large to draw whole is drawn as deep
+    as fits, saying so, and a tree that cannot be drawn says a command that draws one."""
+    done = run('tree', 'tictactoe', '--position', '3 1; 3 2; 2 3')
+    assert done.returncode == 0 and done.stdout.startswith('digraph tree {')
+    assert 'from 3 1; 3 2; 2 3: alphabeta 4 plies' in done.stdout
+    assert done.stderr == ('Note: the whole tree has more than 400 nodes: drawn 4 plies deep, '
+                           'as deep as fits (--depth D chooses)\n')
+    for args in (['tictactoe', '--position', '3 1; 3 2; 2 3', '--depth', '6'],
+                 ['nim', '--position', '300 200']):
+        refused = run('tree', *args)
+        assert refused.returncode == 2 and not refused.stdout
+        drawn = run(*command_in(refused.stderr.strip()))
+        assert drawn.returncode == 0 and drawn.stdout.startswith('digraph tree {'), drawn.stderr
 
 
 def test_tree_command(tmp_path):
@@ -123,7 +152,8 @@ def test_tree_command(tmp_path):
 
 
 @pytest.mark.parametrize('args, error', [
-    (['tree', 'tictactoe'], 'too many to draw; try --depth'),
+    (['tree', 'tictactoe', '--depth', '9'], "too many to draw; this draws it 3 plies deep: "
+                                             'python tournament.py tree tictactoe --depth 3'),
     (['tree', 'nim', '--position', 'one two'], 'pile sizes'),
     (['tree', 'fig52', '--algorithm', 'bfs'], 'invalid choice'),
     (['tree', 'fig52', '--depth', '0'], 'expected at least 1'),
