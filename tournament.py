@@ -162,7 +162,8 @@ def build_parser() -> ArgumentParser:
     games_.add_argument('--result', choices=RESULTS, help='1-0 or 0-1 (a win of the first or '
                         'second player), draw, or win or loss for --player')
     games_.add_argument('--ending', metavar='E', choices=ENDING_CHOICES, help='how the game '
-                        f'ended: {", ".join(ENDING_CHOICES)} (forfeit: any of the 4 after it)')
+                        f'ended: {", ".join(ENDING_CHOICES)} (forfeit: any of the 4 after it; '
+                        'with --player, the games it forfeited)')
     games_.add_argument('--format', type=table_format, default='simple', metavar='FMT',
                         help='table format: any of tabulate\'s')
     games_.set_defaults(run=cmd_games)

@@ -160,7 +160,8 @@ class Store:
                 index: int | None = None) -> Iterator[GameRecord]:
         """Generate the stored records in schedule order, one at a time: all of them,
         or those of a player, a variant, a result (a key of RESULTS; 'win' and 'loss'
-        need the player), a termination ('forfeit' for any forfeit) and an index."""
+        need the player), a termination ('forfeit' for any forfeit; with the player,
+        a forfeit is one of the player's own) and an index."""
         where = ['"index" = :index'] if index is not None else []
         values = {'player': player, 'variant': variant, 'termination': termination,
                   'index': index}
@@ -174,6 +175,8 @@ class Store:
             where.append('forfeit IS NOT NULL')
         elif termination is not None:
             where.append('termination = :termination')
+        if termination is not None and player is not None:
+            where.append('(forfeit IS NULL OR forfeit = :player)')
         condition = f'WHERE {" AND ".join(where)}' if where else ''
         names = ', '.join(f'"{name}"' for name in self.columns)
         for row in self.connection.execute(

@@ -168,6 +168,22 @@ def test_games_lists_the_stored_games_by_player_variant_result_and_ending(stored
     assert [int(line.split()[0]) for line in wins.splitlines()[2:2 + len(won)]] == won
 
 
+def test_games_of_a_player_ending_in_a_forfeit_are_those_it_forfeited(stored_run):
+    """random's opponent broken forfeits against it: those are broken's forfeits, not random's."""
+    db, data = stored_run
+    against = [game['index'] for game in data['games']
+               if game['forfeit'] == 'broken' and 'random' in (game['first'], game['second'])]
+    assert against and not [game for game in data['games'] if game['forfeit'] == 'random']
+    for ending in ('forfeit', 'error'):
+        listed = run('games', '--db', db, '--player', 'random', '--ending', ending).stdout
+        assert listed == 'No stored game matches.\n'
+        listed = run('games', '--db', db, '--player', 'broken', '--ending', ending).stdout
+        assert [int(line.split()[0]) for line in listed.splitlines()[2:-2]
+                if 'random' in line] == against
+    helped = ' '.join(run('games', '--help').stdout.split())
+    assert 'with --player, the games it forfeited' in helped
+
+
 @pytest.mark.parametrize('args, message', [
     (('--player', 'nobody'), "no player 'nobody'"),
     (('--result', 'win'), '--result win needs --player'),
