@@ -15,8 +15,9 @@ from players.tournaments.store import Store, StoreError
 
 
 def open_run(path: str) -> Store:
-    """Open the results file of a run to read it, saying on stderr if a game file
-    it played has changed since."""
+    """Open the results file of a run to read it (close it, or use it in a with
+    block, to leave nothing beside it), saying on stderr if a game file it played
+    has changed since."""
     with usage_errors(StoreError):
         store = Store.read(path)
     for line in changed_game_files(store.settings.get('game_files', {})):
@@ -28,20 +29,19 @@ def report_run(db: str, report: ReportOptions) -> int:
     """Print the tables of the stored run in db and write its files, as report
     says; return the exit status."""
     check_outputs(report.files(), db)
-    store = open_run(db)
-    settings = store.settings
-    unknown = [name for name in report.anchors or {} if name not in settings['players']]
-    if unknown:
-        raise UsageError(f'--anchors: {unknown[0]!r} is no player of the run in {db}; '
-                         f'its players: {", ".join(settings["players"])}')
-    total = count_games(settings['players'], settings['variants'], settings['games'],
-                        settings.get('gauntlet'))
-    print(text_report.header(settings, total))
-    if store.count() < total:
-        print(f'Only {store.count()} of the {total} games were played; '
-              'these tables are of those.\n')
-    write_results(report, store, {'played': 0, 'reused': store.count()})
-    store.close()
+    with open_run(db) as store:
+        settings = store.settings
+        unknown = [name for name in report.anchors or {} if name not in settings['players']]
+        if unknown:
+            raise UsageError(f'--anchors: {unknown[0]!r} is no player of the run in {db}; '
+                             f'its players: {", ".join(settings["players"])}')
+        total = count_games(settings['players'], settings['variants'], settings['games'],
+                            settings.get('gauntlet'))
+        print(text_report.header(settings, total))
+        if store.count() < total:
+            print(f'Only {store.count()} of the {total} games were played; '
+                  'these tables are of those.\n')
+        write_results(report, store, {'played': 0, 'reused': store.count()})
     return 0
 
 
@@ -49,24 +49,23 @@ def list_games(db: str, player: str | None, variant: str | None, result: str | N
                ending: str | None, table_format: str) -> int:
     """Print the stored games of the run in db that match player, variant, result
     and ending (None: any), as a table of table_format; return the exit status."""
-    store = open_run(db)
-    settings = store.settings
-    if player is not None and player not in settings['players']:
-        raise UsageError(f'no player {player!r} in {db}; players: '
-                         f'{", ".join(settings["players"])}')
-    if result in ('win', 'loss') and player is None:
-        raise UsageError(f'--result {result} needs --player')
-    if variant is not None:
-        stored = matching_variant(settings['variants'], variant)
-        if stored is None:
-            raise UsageError(f'the run has no variant {variant!r}; its variants: '
-                             f'{", ".join(settings["variants"])}')
-        variant = stored
-    rows = [[record.index, record.variant, record.first, record.second,
-             replay.score_text(record.score), record.termination, record.plies,
-             standings.shorten(for_terminal(record.detail or ''), 50)]
-            for record in store.records(player, variant, result, ending)]
-    store.close()
+    with open_run(db) as store:
+        settings = store.settings
+        if player is not None and player not in settings['players']:
+            raise UsageError(f'no player {player!r} in {db}; players: '
+                             f'{", ".join(settings["players"])}')
+        if result in ('win', 'loss') and player is None:
+            raise UsageError(f'--result {result} needs --player')
+        if variant is not None:
+            stored = matching_variant(settings['variants'], variant)
+            if stored is None:
+                raise UsageError(f'the run has no variant {variant!r}; its variants: '
+                                 f'{", ".join(settings["variants"])}')
+            variant = stored
+        rows = [[record.index, record.variant, record.first, record.second,
+                 replay.score_text(record.score), record.termination, record.plies,
+                 standings.shorten(for_terminal(record.detail or ''), 50)]
+                for record in store.records(player, variant, result, ending)]
     if not rows:
         print('No stored game matches.')
         return 0
@@ -81,9 +80,8 @@ def replay_game(db: str, index: int, step: bool) -> int:
     """Show the stored game of the run in db numbered index, move by move with the
     board after each; with step, wait for Enter after each move. Return the exit
     status."""
-    store = open_run(db)
-    record = store.record(index)
-    store.close()
+    with open_run(db) as store:
+        record = store.record(index)
     if record is None:
         raise UsageError(f'no game {index} in {db}; list them with: tournament.py games '
                          f'--db {db}')

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import pathlib
 import sqlite3
 from dataclasses import replace
 from typing import Iterator
@@ -58,12 +59,16 @@ class Store:
 
     @classmethod
     def read(cls, path: str) -> 'Store':
-        """Open the results file of a run, finished or not, to read its settings and games."""
+        """Open the results file of a run, finished or not, to read its settings and
+        games (and close it once read). Nothing is written, but it is opened as a run
+        opens it, not read-only, so that closing it lets SQLite remove the -wal and
+        -shm files that reading it made, unless a run still has it open."""
         if not os.path.isfile(path):
             raise StoreError(f'no results file {path!r}')
         store = cls.__new__(cls)
         try:
-            store.connection = sqlite3.connect(f'file:{path}?mode=ro', uri=True)
+            store.connection = sqlite3.connect(f'{pathlib.Path(path).absolute().as_uri()}?mode=rw',
+                                               uri=True)
             stored = store.connection.execute('SELECT json FROM settings').fetchone()
             store.columns = store._present()  # an older file has fewer
         except sqlite3.Error as error:
@@ -190,3 +195,9 @@ class Store:
     def close(self) -> None:
         """Close the file."""
         self.connection.close()
+
+    def __enter__(self) -> 'Store':
+        return self
+
+    def __exit__(self, *exception) -> None:
+        self.close()

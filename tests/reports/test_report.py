@@ -2,6 +2,7 @@
 the game records in the store, and the games and replay commands."""
 
 import json
+import os
 import sqlite3
 import subprocess
 import sys
@@ -228,6 +229,26 @@ def test_a_record_of_another_game_does_not_replay():
     bad = replace(record(3, 'a', 'b', 1), moves=[[1, 2], [1, 2]])
     with pytest.raises(ValueError, match='move 2, \\[1, 2\\], is not legal'):
         replay(Nim(piles=(3, 4)), bad)
+
+
+def test_reading_a_stored_run_leaves_no_file_beside_it(stored_run, tmp_path):
+    """games, replay and report leave the folder of a run as they found it, and a run
+    still writing to the file goes on, its games listed as they are stored."""
+    db = str(tmp_path / 'run.sqlite')
+    with sqlite3.connect(stored_run[0]) as source, sqlite3.connect(db) as copy:
+        source.backup(copy)
+    copy.close()
+    for args in (['games'], ['replay', '0'], ['report']):
+        run(args[0], '--db', db, *args[1:])
+        assert os.listdir(tmp_path) == ['run.sqlite'], args
+    writer = Store(db, Store.read(db).settings)  # a run that goes on with the file
+    first = writer.record(0)
+    for index in (100, 101):
+        writer.add(replace(first, index=index))
+        listed = run('games', '--db', db).stdout.splitlines()
+        assert listed[-3].split()[0] == str(index)
+    writer.close()
+    assert os.listdir(tmp_path) == ['run.sqlite']
 
 
 def test_report_reads_a_stored_run_and_an_older_file(stored_run, tmp_path):
