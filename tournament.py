@@ -32,23 +32,44 @@ from players.cli.tournament_options import (ENDING_CHOICES, USAGE_ERROR, Argumen
                                             cpu_count, folder_limits, seconds, table_format)
 from players.cli.outputs import ReportOptions, check_output
 from players.reports.player_text import for_terminal
+from players.reports.text_report import WIDTH, wrapped
 from players.tournaments.store import RESULTS
 
 
+NAME_COLUMN = 12
+"""The width of list's column of names."""
+
+
 def cmd_list(args) -> int:
-    """Print the players and the variants, one line each."""
+    """Print the players and the variants, one each (wrapped within 100 columns)."""
     print('Players (options and their defaults in brackets; give them as mcts(N=200)):')
     registry = players.registry
     for name in players.PLAYER:
-        options = f'  [{registry.options(name)}]' if name in registry.factories() else ''
-        print(f'  {name:<12} {registry.description(name)}{options}')
+        options = f'[{registry.options(name)}]' if name in registry.factories() else ''
+        print(listed('  ', name, registry.description(name), options))
     for name in [name for name in registry.factories() if name not in players.PLAYER]:
-        print(f'  {name + "(" + registry.options(name) + ")":<12} {registry.description(name)}')
+        print(listed('  ', f'{name}({registry.options(name)})', registry.description(name)))
     print('\nVariants (* = in the default tournament):')
     for name, variant in variants.VARIANTS.items():
-        mark = '*' if variant.default else ' '
-        print(f'{mark} {name:<12} {variant.description}  [{variant.spec}]')
+        mark = '* ' if variant.default else '  '
+        print(listed(mark, name, variant.description, f'[{variant.spec}]'))
     return 0
+
+
+def listed(lead: str, name: str, about: str, bracket: str = '') -> str:
+    """Return a row of list: lead, name in its column and what it is, wrapped under
+    the column after it, then bracket kept whole; a name wider than its column has a
+    line of its own."""
+    indent = ' ' * (len(lead) + NAME_COLUMN + 1)
+    if len(name) > NAME_COLUMN:
+        lines = [lead + name, *wrapped(indent + about, indent)]
+    else:
+        lines = wrapped(f'{lead}{name:<{NAME_COLUMN}} {about}', indent)
+    if bracket and len(lines[-1]) + 2 + len(bracket) <= WIDTH:
+        lines[-1] += '  ' + bracket
+    elif bracket:
+        lines.append(indent + bracket)
+    return '\n'.join(lines)
 
 
 def cmd_play(args) -> int:

@@ -4,18 +4,25 @@ a class graded file by file with a summary, or one Gradescope submission."""
 from __future__ import annotations
 
 import os
+import textwrap
 from dataclasses import dataclass
 
 from players.sandbox import jail
 from players.reports import standings
 from players.reports.player_text import for_terminal
+from players.reports.text_report import WIDTH, wrapped
 from players.grading import batch, gradescope
 from players.grading.grader import grade
 from players.grading.loading import LoadError, read_submission
 from players.grading.settings import Settings
 
 from .inputs import UsageError, usage_errors
-from .outputs import check_output
+from .outputs import check_output, fitted
+
+STATUS_WIDTH = 40
+"""The most characters of a student's status a class's table shows."""
+MIN_STATUS_WIDTH = 20
+"""The fewest characters of a status the table cuts one to, to fit WIDTH."""
 
 
 @dataclass(frozen=True)
@@ -70,16 +77,13 @@ def check_class(files: list[str], settings: Settings, jobs: int, out: str | None
     graded and then a summary table; write every report in the folder out if given.
     Return 0 only if all pass."""
     names = batch.student_names(files)
-    print(f'Grading {len(files)} files, {jobs} at a time: {settings.describe()}', flush=True)
+    print_lines([f'Grading {len(files)} files, {jobs} at a time: {settings.describe()}'])
     reports = []
     for report in batch.grade_all(files, settings, jobs):
         reports.append(report)
-        print(for_terminal(batch.one_line(report, names[report.file])), flush=True)
-    rows = batch.summary_rows(reports, names, settings.parts)
+        print_lines([batch.one_line(report, names[report.file])])
     print()
-    table = [[row['student'], *[row[f] for f in settings.parts], f'{row["total"]}/{row["max"]}',
-              standings.shorten(for_terminal(row['status']), 40)] for row in rows]
-    print(standings.terminal_table(table, ['Student', *settings.parts, 'Total', 'Status']))
+    print(summary_table(batch.summary_rows(reports, names, settings.parts), settings.parts))
     if out:
         written = batch.write_summary(out, reports, names, settings)
         print(f'\nwrote {written[0]}, {written[1]} and {len(written) - 2} report files in '
@@ -118,7 +122,29 @@ def check_submission(paths: list[str], settings: Settings, results: str) -> int:
     return 0 if report.passed else 1
 
 
+def summary_table(rows: list[dict], parts: tuple[str, ...]) -> str:
+    """Return a class's table, a row per student (see batch.summary_rows), within
+    WIDTH columns if it can be: the functions' names broken after underscores and
+    the status cut to fit, when it is wider."""
+    def render(headers: list[str], status_width: int = STATUS_WIDTH) -> str:
+        table = [[row['student'], *[row[part] for part in parts], f'{row["total"]}/{row["max"]}',
+                  standings.shorten(for_terminal(row['status']), status_width)] for row in rows]
+        return standings.terminal_table(table, ['Student', *headers, 'Total', 'Status'])
+    text = render(list(parts))
+    if standings.widest(text) <= WIDTH:
+        return text
+    headers = [broken_name(part) for part in parts]
+    return fitted(lambda width: render(headers, width), STATUS_WIDTH, MIN_STATUS_WIDTH)
+
+
+def broken_name(name: str) -> str:
+    """Return a function's name over lines of at most 14 columns, broken after
+    underscores: 'alpha_beta_cutoff_search' as 'alpha_beta_' above 'cutoff_search'."""
+    return '\n'.join(line.replace(' ', '') for line in textwrap.wrap(name.replace('_', '_ '), 14))
+
+
 def print_lines(lines: list[str]) -> None:
     """Print the lines of a report, each as a terminal should show it (see
-    player_text.for_terminal): a student's messages may hold anything."""
-    print('\n'.join(map(for_terminal, lines)))
+    player_text.for_terminal: a student's messages may hold anything), wrapped
+    within WIDTH columns."""
+    print('\n'.join(part for line in lines for part in wrapped(for_terminal(line))), flush=True)

@@ -10,6 +10,7 @@ from players.sandbox import jail
 from players.remote import program
 from players.sandbox.allowed import allowed_packages
 from players.reports.player_text import for_terminal
+from players.reports.text_report import wrapped
 from .inputs import make_game, new_setup, player_code, sandbox_level, usage_errors
 from players.remote.player_code import FolderLimits
 from players.remote.jailed_player import play_with_jails
@@ -32,7 +33,7 @@ def play_shown(variant: str, first: str, second: str, sandbox: str = 'auto',
         allowed = allowed_packages(allow)
     setup = new_setup(variant, level=sandbox_level(sandbox), allowed=allowed)
     names = {seat: for_terminal(spec) for seat, spec in zip(seats, specs)}
-    print(f'{game}: {names[seats[0]]} plays {seats[0]}, {names[seats[1]]} plays {seats[1]}')
+    say(f'{game}: {names[seats[0]]} plays {seats[0]}, {names[seats[1]]} plays {seats[1]}')
     jail.prepare_jailer()
     history: list = []
     last_move: list = [None]
@@ -52,11 +53,12 @@ def play_shown(variant: str, first: str, second: str, sandbox: str = 'auto',
         last_move[0] = move
         mover = game.to_move(state)
         typed, described = game.typed_move(move), game.describe_move(move)
-        print(f'{names[mover]} ({mover}): {typed}' + ('' if described == typed else f' ({described})'))
+        say(f'{names[mover]} ({mover}): {typed}'
+            + ('' if described == typed else f' ({described})'))
 
     def show_roll(state, chance, new_state):
         mover = game.to_move(state)
-        print(f'{names[mover]} ({mover}) {game.describe_chance(chance)}')
+        say(f'{names[mover]} ({mover}) {game.describe_chance(chance)}')
 
     jailed = [player for player, code in zip(chosen, codes) if code is not None]
     try:
@@ -79,7 +81,12 @@ def announce(game: games.Game, record: referee.PlayedGame, names: dict) -> None:
     print(game.board_text(record.final_state, record.moves[-1] if record.moves else None))
     if record.offender is not None:
         loser = seats[record.offender]
-        print(f'{names[loser]} ({loser}) forfeits: {record.termination}: '
-              f'{for_terminal(record.detail)}')
+        say(f'{names[loser]} ({loser}) forfeits: {record.termination}: '
+            f'{for_terminal(record.detail)}')
     winner = record.winner
-    print('Draw.' if winner is None else f'{names[seats[winner]]} ({seats[winner]}) wins.')
+    say('Draw.' if winner is None else f'{names[seats[winner]]} ({seats[winner]}) wins.')
+
+
+def say(line: str) -> None:
+    """Print a line of the game, wrapped within text_report.WIDTH columns."""
+    print('\n'.join(wrapped(line)))

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 from argparse import Namespace
 from dataclasses import dataclass
+from typing import Callable
 
 import variants
 from players.reports import export, html_report, text_report, standings
@@ -28,6 +29,14 @@ def check_output(option: str, path: str, db: str | None = None, folder: bool = F
         refuse('it is a folder')
     if db and os.path.abspath(path) == os.path.abspath(db):
         refuse('it would write over the --db file')
+
+
+def fitted(render: Callable[[int], str], most: int, least: int) -> str:
+    """Return render(width) of the widest cut of a column, from most characters down
+    to least, that keeps the table it renders within text_report.WIDTH columns."""
+    text = render(most)
+    excess = standings.widest(text) - text_report.WIDTH
+    return text if excess <= 0 else render(max(least, most - excess))
 
 
 @dataclass(frozen=True)

@@ -9,9 +9,14 @@ import variants
 from players.reports import replay, text_report, standings
 from players.reports.player_text import for_terminal
 from .inputs import UsageError, changed_game_files, matching_variant, usage_errors
-from .outputs import ReportOptions, check_outputs, write_results
+from .outputs import ReportOptions, check_outputs, fitted, write_results
 from players.tournaments.schedule import count_games
 from players.tournaments.store import Store, StoreError
+
+DETAIL_WIDTH = 50
+"""The most characters of what went wrong in a game that games shows."""
+MIN_DETAIL_WIDTH = 20
+"""The fewest characters of it games cuts it to, to fit text_report.WIDTH."""
 
 
 def open_run(path: str) -> Store:
@@ -64,15 +69,20 @@ def list_games(db: str, player: str | None, variant: str | None, result: str | N
             variant = stored
         rows = [[record.index, record.variant, record.first, record.second,
                  replay.score_text(record.score), record.termination, record.plies,
-                 standings.shorten(for_terminal(record.detail or ''), 50)]
+                 for_terminal(record.detail or '')]
                 for record in store.records(player, variant, result, ending)]
     if not rows:
         print('No stored game matches.')
         return 0
-    print(standings.terminal_table(rows, ['#', 'Variant', 'First', 'Second', 'Result', 'Ending',
-                                          'Plies', 'Detail'], tablefmt=table_format))
-    print(f'\n{text_report.plural(len(rows), "game")}; '
-          f'replay one with: tournament.py replay --db {db} #')
+
+    def render(detail_width: int) -> str:
+        return standings.terminal_table(
+            [[*row[:-1], standings.shorten(row[-1], detail_width)] for row in rows],
+            ['#', 'Variant', 'First', 'Second', 'Result', 'Ending', 'Plies', 'Detail'],
+            tablefmt=table_format)
+    print(fitted(render, DETAIL_WIDTH, MIN_DETAIL_WIDTH))
+    print('', *text_report.wrapped(f'{text_report.plural(len(rows), "game")}; replay one with: '
+                                   f'tournament.py replay --db {db} #'), sep='\n')
     return 0
 
 

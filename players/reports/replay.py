@@ -11,7 +11,7 @@ from games.referee import CANNOT_LOAD, NORMAL, seats_of
 from games.stochastic import from_json, is_chance_node
 from players.tournaments.record import GameRecord
 from .player_text import for_terminal
-from .text_report import plural
+from .text_report import plural, wrapped
 
 PLAYER_TEXTS = ('first', 'second', 'first_spec', 'second_spec', 'forfeit', 'detail',
                 'stderr_first', 'stderr_second')
@@ -85,11 +85,15 @@ def headline(game: Game, record: GameRecord) -> str:
     players = []
     for seat, name, spec in zip(seats, record.names, (record.first_spec, record.second_spec)):
         players.append(f'{name} ({seat})' + (f' = {spec}' if spec and spec != name else ''))
-    return '\n'.join([
-        f'Game {record.index}: {record.variant}, {players[0]} against {players[1]}',
-        f'Seed {record.seed} (pair {record.pair}, game {record.leg + 1} of 2), '
-        f'{plural(record.opening, "opening ply")}, {plural(record.plies, "ply")} in all',
-        f'Result: {score_text(record.score)}, {outcome(record)}'])
+    return told(f'Game {record.index}: {record.variant}, {players[0]} against {players[1]}',
+                f'Seed {record.seed} (pair {record.pair}, game {record.leg + 1} of 2), '
+                f'{plural(record.opening, "opening ply")}, {plural(record.plies, "ply")} in all',
+                f'Result: {score_text(record.score)}, {outcome(record)}')
+
+
+def told(*lines: str) -> str:
+    """Return lines of text as replay prints them, each wrapped within WIDTH columns."""
+    return '\n'.join(part for line in lines for part in wrapped(line))
 
 
 def shown(record: GameRecord) -> GameRecord:
@@ -111,9 +115,9 @@ def lines(game: Game, record: GameRecord) -> Iterator[str]:
         typed, described = game.typed_move(ply.move), game.describe_move(ply.move)
         about = typed if described == typed else f'{typed} ({described})'
         who = f'opening for {ply.player}' if ply.opening else ply.player
-        yield f'\n{ply.number}. {who} ({ply.seat}): {about}\n' \
+        yield f'\n{told(f"{ply.number}. {who} ({ply.seat}): {about}")}\n' \
               f'{game.board_text(ply.state, ply.move)}'
-    yield f'\n{outcome(record)}.'
+    yield f'\n{told(outcome(record) + ".")}'
     for name, errors in zip(record.names, (record.stderr_first, record.stderr_second)):
         if errors:
-            yield f"\n{name}'s standard error:\n{errors.rstrip()}"
+            yield '\n' + told(f"{name}'s standard error:", *errors.rstrip().splitlines())

@@ -18,7 +18,8 @@ always printed: the standings of each variant, the crosstable, the likelihood of
 superiority of the top players (only when asked for), how games ended, time per
 move, and forfeits with their reasons."""
 WIDTH = 100
-"""The widest a table may be to be printed without being asked for."""
+"""The widest a line the commands print may be: lines are wrapped within it, and a
+table wider is printed only when asked for."""
 HEIGHT = 60
 """The most lines the per-variant standings (together) or the crosstable may
 take to be printed without being asked for."""
@@ -36,8 +37,7 @@ def header(settings: dict, total: int, reused: int | None = None, db: str = '',
              f'{plural(total, "game")} (seed {settings["seed"]})']
     if course:
         lines.append(path_line(course, 'Course settings: '))
-    lines += textwrap.wrap('Players: ' + ', '.join(map(for_terminal, players)), WIDTH,
-                           subsequent_indent='  ', break_on_hyphens=False)
+    lines += wrapped('Players: ' + ', '.join(map(for_terminal, players)))
     lines += [standings.shorten(for_terminal(f'{name}: cannot play: {" ".join(why.split())}'),
                                 WIDTH) for name, why in settings.get('broken', {}).items()]
     lines.append(header_details(settings))
@@ -45,6 +45,12 @@ def header(settings: dict, total: int, reused: int | None = None, db: str = '',
         lines += [f'Games: {total - reused} to play now, {reused} reused (the games of players '
                   'whose code is unchanged) from', path_line(db)]
     return '\n'.join(lines) + '\n'
+
+
+def wrapped(text: str, indent: str = '  ') -> list[str]:
+    """Return the lines of one line of text wrapped within WIDTH columns between
+    words (not at hyphens), each line after the first after indent."""
+    return textwrap.wrap(text, WIDTH, subsequent_indent=indent, break_on_hyphens=False) or ['']
 
 
 def path_line(path: str, before: str = '  ') -> str:
@@ -60,8 +66,7 @@ def path_line(path: str, before: str = '  ') -> str:
 def header_details(settings: dict) -> str:
     """Return the lines that say how the games are played: the variants, the jails
     and the time control."""
-    lines = textwrap.wrap('Variants: ' + ', '.join(settings['variants']), WIDTH,
-                          subsequent_indent='  ', break_on_hyphens=False)
+    lines = wrapped('Variants: ' + ', '.join(settings['variants']))
     if 'sandbox' in settings:  # runs stored before jails had no sandbox
         lines.append(f'Jails: {LEVELS[settings["sandbox"]].isolation()}')
         lines.append(f'Time: {time_control(settings)}')

@@ -361,3 +361,26 @@ def test_a_round_robin_starts_without_the_graders_and_the_benchmarks_modules():
     assert done.stdout.strip() == '[]', done.stderr
     args = command.build_parser().parse_args(['tree', 'nim', '--algorithm', 'minimax'])
     assert args.algorithm == 'minimax' and args.run is command.cmd_tree
+
+
+def test_every_line_the_commands_print_is_within_100_columns(tmp_path):
+    """list, check of a student's file, a short tournament (the file among its players,
+    unable to play), games, replay and play at the keyboard print no line on stdout or
+    stderr wider than 100 columns, in a folder with a long name."""
+    folder = tmp_path / 'the-submissions-of-a-class-in-a-folder-with-a-long-name'
+    folder.mkdir()
+    mine, db = folder / 'mine.py', str(folder / 'class.sqlite')
+    mine.write_text(open(os.path.join(ROOT, 'tests', 'students', 'no_alpha_update.py')).read())
+    done = [run('list'),
+            run('check', str(mine), '--functions', 'alpha_beta_search', '--variants', 'nim',
+                '--sandbox', 'process'),
+            run('--players', f'random,ab1,{mine}', '--variants', 'simple-nim', '--db', db,
+                '--sandbox', 'process', '--jobs', '2'),
+            run('games', '--db', db), run('replay', '--db', db, '0'),
+            run('replay', '--db', db, '2'),
+            run('play', 'tictactoe', 'human', 'ab1', stdin='2 2\n1 1\n3 3\n1 3\n3 1\n1 2\n')]
+    assert [result.returncode for result in done] == [0, 1, 0, 0, 0, 0, 0], done
+    assert 'mine: cannot play' in done[2].stdout and 'cannot play' in done[5].stdout
+    for result in done:
+        wide = [line for line in (result.stdout + result.stderr).splitlines() if len(line) > 100]
+        assert not wide, (result.args, wide)

@@ -36,7 +36,7 @@ def test_one_file(tmp_path):
     result = run('check', os.path.join(STUDENTS, 'only_alpha_beta.py'), '--functions',
                  'alpha_beta_search', '--variants', 'nim', '--json', str(report), *FAST)
     assert result.returncode == 0, result.stderr
-    lines = result.stdout.splitlines()
+    lines = result.stdout.replace('\n  ', ' ').splitlines()  # wrapped lines joined
     assert lines[0].startswith('Grading ') and '1 s for each move of the player' in lines[0]
     assert lines[-1] == 'Total: 5/5 points, 5 of 5 checks passed'
     data = json.loads(report.read_text())

@@ -265,7 +265,7 @@ def test_play_and_the_grader_take_a_program(folder, capsys):
 def test_the_grader_says_a_program_gets_its_players_checks_only(folder, capsys):
     assert tournament.main(['check', f'exec:env -C {folder} ./bot.py', '--variants', 'simple-nim',
                             '--sandbox', 'process', '--move-timeout', '2']) == 0
-    lines = capsys.readouterr().out.splitlines()
+    lines = capsys.readouterr().out.replace('\n  ', ' ').splitlines()  # wrapped lines joined
     assert 'only its player is checked (the search checks need Python functions)' in lines[1]
     assert lines[2].startswith('PASS 2/2 player: legal moves') and lines[-1].startswith(
         'Total: 5/5 points')
