@@ -4,6 +4,7 @@ listing of its games, and one game replayed move by move."""
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 import variants
 from players.reports import replay, text_report, standings
@@ -67,10 +68,11 @@ def list_games(db: str, player: str | None, variant: str | None, result: str | N
                 raise UsageError(f'the run has no variant {variant!r}; its variants: '
                                  f'{", ".join(settings["variants"])}')
             variant = stored
-        rows = [[record.index, record.variant, record.first, record.second,
-                 replay.score_text(record.score), record.termination, record.plies,
-                 for_terminal(record.detail or '')]
-                for record in store.records(player, variant, result, ending)]
+        rows: list[list[Any]] = [
+            [record.index, record.variant, record.first, record.second,
+             replay.score_text(record.score), record.termination, record.plies,
+             for_terminal(record.detail or '')]
+            for record in store.records(player, variant, result, ending)]
     if not rows:
         print('No stored game matches.')
         return 0
