@@ -100,8 +100,9 @@ def shown(record: GameRecord) -> GameRecord:
     """Return a record as a terminal should show it: the texts of its PLAYER_TEXTS
     with their control characters escaped (see player_text.for_terminal), the lines
     of standard error kept."""
-    return replace(record, **{name: for_terminal(text, lines=name.startswith('stderr'))
-                              for name in PLAYER_TEXTS if (text := getattr(record, name))})
+    texts: dict[str, Any] = {name: for_terminal(text, lines=name.startswith('stderr'))
+                             for name in PLAYER_TEXTS if (text := getattr(record, name))}
+    return replace(record, **texts)
 
 
 def lines(game: Game, record: GameRecord) -> Iterator[str]:
