@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import copy
-import math
 import numbers
 import os
 import random
@@ -41,6 +40,10 @@ NORMAL, ADJUDICATED, ILLEGAL = Termination.NORMAL, Termination.ADJUDICATED, Term
 ERROR, TIMEOUT, CANNOT_LOAD = Termination.ERROR, Termination.TIMEOUT, Termination.CANNOT_LOAD
 DETAIL_LIMIT = 500
 """The most characters of a forfeit's detail kept in the record (a player's message may be huge)."""
+NODES_LIMIT = 10 ** 15
+"""The most nodes a player's stats may report for one move (a thousand million a second
+for over ten days): a larger count, or a negative one, is no search's and is not read, so
+a game's total stays far within what its record can store."""
 
 
 class Forfeit(Exception):
@@ -269,10 +272,11 @@ def describe(error: BaseException) -> str:
 
 
 def reported_nodes(stats: Any) -> int | float | None:
-    """Return the nodes a player's stats report (stats['nodes'], a finite number),
-    or None if they report none."""
+    """Return the nodes a player's stats report (stats['nodes'], a number from 0 to
+    NODES_LIMIT), or None if they report none (or a count no search makes)."""
     nodes = stats.get('nodes') if isinstance(stats, dict) else None
-    if isinstance(nodes, (int, float)) and not isinstance(nodes, bool) and math.isfinite(nodes):
+    if isinstance(nodes, (int, float)) and not isinstance(nodes, bool) \
+            and 0 <= nodes <= NODES_LIMIT:
         return nodes
     return None
 

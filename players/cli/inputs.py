@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import os
+import sys
 from typing import Iterable, Iterator, Mapping
 
 import players
@@ -23,6 +24,7 @@ from players.sandbox import levels
 from players.tournaments import entrants, naming
 from players.remote.jailed_player import Setup
 from players.remote.player_code import FolderLimits, PlayerCode, ProgramCode
+from players.reports.player_text import writable
 
 
 class UsageError(Exception):
@@ -109,7 +111,8 @@ def player_code(spec: str, limits: FolderLimits = FolderLimits()) -> PlayerCode 
 def class_submissions(folder: str) -> list[str]:
     """Return the player specs of a class's folder of submissions, in the order of
     their names: each .py file of it (its function player) and each folder in it
-    (a submission folder), hidden entries and __pycache__ left out. Raises a
+    (a submission folder), hidden entries and __pycache__ left out, and those whose
+    names are not in UTF-8 left out, saying so on standard error. Raises a
     UsageError for a folder that does not exist or holds no submission."""
     if not os.path.isdir(folder):
         raise UsageError(f'--submissions: no folder {folder!r}')
@@ -117,6 +120,10 @@ def class_submissions(folder: str) -> list[str]:
              if not name.startswith('.') and name != '__pycache__']
     specs = [spec for spec in specs if os.path.isdir(spec)
              or spec.endswith('.py') and os.path.isfile(spec)]
+    for spec in [spec for spec in specs if writable(spec) != spec]:  # a zip made elsewhere
+        print(f"--submissions: left out '{writable(spec)}', whose name is not in UTF-8, as a "
+              "player's name must be: rename it to play it", file=sys.stderr)
+        specs.remove(spec)
     if not specs:
         raise UsageError(f'--submissions: {folder!r} holds no submission (no .py file, '
                          'no folder)')

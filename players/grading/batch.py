@@ -15,7 +15,7 @@ from players.sandbox import jail
 from players.remote.player_code import program_names
 from players.player_spec import parse_spec
 from players.reports.export import csv_row
-from players.reports.player_text import for_terminal
+from players.reports.player_text import for_terminal, writable
 
 from .checks import make_checks, make_games
 from .grader import grade
@@ -49,18 +49,27 @@ def collect(paths: list[str]) -> list[str]:
 
 def student_names(files: list[str]) -> dict[str, str]:
     """A name for each file's student: the file's name without .py (a submission
-    folder's name), with its folder's name in front where two files share a name."""
+    folder's name), with its folder's name in front where two files share a name,
+    and numbered where two still do (alice.py and the folder alice: subs-alice and
+    subs-alice-2); a byte of a name that is not UTF-8 is written as its escape (see
+    player_text.writable)."""
     stems = [program_names(path)[0] if parse_spec(path).is_program
              else os.path.splitext(os.path.basename(os.path.normpath(path.partition(':')[0])))[0]
              for path in files]
-    names = {}
+    names: dict[str, str] = {}
     for path, stem in zip(files, stems):
         if stems.count(stem) == 1:
-            names[path] = stem
+            name = stem
         elif parse_spec(path).is_program:
-            names[path] = program_names(path)[-1].replace('/', '-')
+            name = program_names(path)[-1].replace('/', '-')
         else:
-            names[path] = f'{os.path.basename(os.path.dirname(os.path.abspath(path)))}-{stem}'
+            name = f'{os.path.basename(os.path.dirname(os.path.abspath(path)))}-{stem}'
+        name = unique = writable(name)
+        number = 1
+        while unique in names.values():
+            number += 1
+            unique = f'{name}-{number}'
+        names[path] = unique
     return names
 
 

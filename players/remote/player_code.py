@@ -48,6 +48,8 @@ class FolderLimits:
     """The most its files may hold together, in MB: a bot with a few MB of weights fits."""
     files: int = 1000
     """The most files it may have."""
+    depth: int = 32
+    """The most folders deep its files may lie."""
 
 
 class SubmissionError(ValueError):
@@ -128,6 +130,8 @@ def folder_files(top: str, limits: FolderLimits) -> list[tuple[str, bytes]]:
     size = 0
     for folder, subfolders, names in os.walk(top):
         subfolders[:] = sorted(name for name in subfolders if name not in ('__pycache__', '.git'))
+        if subfolders and os.path.relpath(folder, top).count(os.sep) + 1 >= limits.depth:
+            raise SubmissionError(f'{shown} nests folders more than {limits.depth} deep')
         for name in sorted(names) + [name for name in subfolders
                                      if os.path.islink(os.path.join(folder, name))]:
             path = os.path.join(folder, name)

@@ -25,7 +25,19 @@ def for_terminal(text: str, lines: bool = False) -> str:
 def for_csv(value):
     """Return a CSV cell's value as a spreadsheet should show it: a text that starts
     with =, +, -, @, a tab or CR after a single quote, so that it is read as text and
-    not as a formula (OWASP's rule); any other value as it is."""
-    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
-        return "'" + value
+    not as a formula (OWASP's rule), and written as UTF-8 can be (see writable); any
+    other value as it is."""
+    if isinstance(value, str):
+        value = writable(value)
+        return "'" + value if value.startswith(FORMULA_STARTS) else value
     return value
+
+
+def writable(text: str) -> str:
+    """Return text as UTF-8 can write it: a byte of a file's name that is not UTF-8
+    (which Python reads as a lone surrogate) as its escape, \\xff, and any other
+    lone surrogate as \\ud800."""
+    try:
+        return text.encode('utf-8', 'surrogateescape').decode('utf-8', 'backslashreplace')
+    except UnicodeEncodeError:
+        return text.encode('utf-8', 'backslashreplace').decode('utf-8')

@@ -211,11 +211,27 @@ def parse(line: bytes) -> Any:
     if line.count(b'[') + line.count(b'{') > DEPTH_LIMIT and nesting(line) > DEPTH_LIMIT:
         raise JailGarbled(f'sent a message nested deeper than {DEPTH_LIMIT} lists or objects')
     try:
-        return json.loads(line)
+        value = json.loads(line)
     except ValueError:
         raise JailGarbled(f'sent something that is not JSON: {_shown(line)}') from None
+    return _whole(value) if _SURROGATE.search(line) else value
 
 
+def _whole(value: Any) -> Any:
+    """Return value with each lone surrogate of its texts (JSON's "\\ud800", which is
+    no character) written as its escape, so that every text of it can be stored,
+    printed or written as UTF-8."""
+    if isinstance(value, str):
+        return value.encode('utf-8', 'backslashreplace').decode('utf-8')
+    if isinstance(value, list):
+        return [_whole(item) for item in value]
+    if isinstance(value, dict):
+        return {_whole(key): _whole(item) for key, item in value.items()}
+    return value
+
+
+_SURROGATE = re.compile(rb'\\u[dD][89abcdefABCDEF]')
+"""The start of a JSON escape of a surrogate (paired, or alone)."""
 _STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"')
 """A JSON string (a bracket in it nests nothing)."""
 _NOT_BRACKETS = bytes(set(range(256)) - set(b'[]{}'))

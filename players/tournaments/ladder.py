@@ -18,7 +18,7 @@ import json
 import os
 from typing import Iterable, Mapping
 
-from players.remote.player_code import PlayerCode, ProgramCode
+from players.remote.player_code import FolderLimits, PlayerCode, ProgramCode
 from .schedule import ScheduledGame
 from .store import Store
 
@@ -71,12 +71,14 @@ def _program_digest(code: ProgramCode) -> str:
 
 
 def _files(top: str) -> list[str]:
-    """Return top if it is a file, else every file in the folder top, in order."""
+    """Return top if it is a file, else every file in the folder top, in order, down
+    to as many folders deep as a submission folder's may be."""
     if not os.path.isdir(top):
         return [top]
     found = []
     for folder, subfolders, names in os.walk(top):
-        subfolders.sort()
+        deep = os.path.relpath(folder, top).count(os.sep) + 1 >= FolderLimits().depth
+        subfolders[:] = [] if deep else sorted(subfolders)
         found += [os.path.join(folder, name) for name in sorted(names)]
     return found
 
