@@ -13,6 +13,7 @@ from concurrent.futures import Executor
 from typing import Callable
 
 import variants
+from games.referee import GameFailed
 from players.sandbox import jail
 from players.tournaments import entrants, naming, sprt
 from players.reports import text_report
@@ -35,10 +36,10 @@ INTERRUPTED = 130
 """The exit status of a run stopped by Ctrl-C."""
 MACHINERY_FAILED = 1
 """The exit status of a command stopped by a failure of the machinery."""
-MACHINERY_FAULTS = (MachineryError, ServerLost)
+MACHINERY_FAULTS = (MachineryError, ServerLost, GameFailed)
 """The failures of the machinery, never a player's nor the user's: a game that failed
 through no player's fault as often as it was tried, a jail server that did not start
-or was lost."""
+or was lost, a game whose own code failed in play."""
 
 
 def rules_of(options: Namespace) -> Rules:
