@@ -13,17 +13,15 @@ gives stands for the reference's first, and so on; a move is plain data, so
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import count
-from typing import Any, Callable, Iterator, Sequence, cast
+from typing import Any, Callable, Iterator, cast
 
 from games.specs import parse_call
 from games.stochastic import from_json
-from players.remote.plain_json import canonical
 
-from .jailed.rules import TEXT_LIMIT
+from .game_answers import Said, method_fault, shown_label, shown_moves, shown_values
 from .reference import PERFT_LIMIT, Probe, Reference, where
 from .session import Session, StudentFault
 
@@ -38,60 +36,6 @@ BATCH = 500
 """The positions asked about in one request."""
 CALL_SHARE = 5
 """Each call of the student's methods may take this share of the time of a check."""
-SHOWN = 8
-"""The most moves a message lists."""
-
-
-@dataclass(frozen=True)
-class Said:
-    """What the student's class said at one position: whatever the jail sent, read
-    as plain data of the right shape or not at all."""
-
-    answer: dict
-
-    def error(self, method: str) -> str | None:
-        """Why method failed here, if it did."""
-        errors = self.answer.get('errors')
-        error = errors.get(method) if isinstance(errors, dict) else None
-        return None if error is None else str(error)[:500]
-
-    @property
-    def reached(self) -> bool:
-        """Could the moves to this position be made on the student's class? Then its
-        answer says who is to move, or why to_move failed."""
-        return not self.answer.get('unreached') and (
-            'to_move' in self.answer or self.error('to_move') is not None)
-
-    @property
-    def again(self) -> Said:
-        """What the class said when asked again, where it said something else."""
-        again = self.answer.get('again')
-        return Said(again if isinstance(again, dict) else {})
-
-    @property
-    def to_move(self) -> str | None:
-        """The player to move, as its state_key text (which the jail cuts at TEXT_LIMIT)."""
-        label = self.answer.get('to_move')
-        return label if isinstance(label, str) and len(label) <= TEXT_LIMIT else None
-
-    @property
-    def terminal(self) -> bool | None:
-        """Is the game over?"""
-        terminal = self.answer.get('terminal')
-        return terminal if isinstance(terminal, bool) else None
-
-    @property
-    def actions(self) -> set[str]:
-        """The canonical texts of the moves."""
-        moves = self.answer.get('actions')
-        return {canonical(move) for move in moves} if isinstance(moves, list) else set()
-
-    @property
-    def utilities(self) -> dict:
-        """Each player's utility, by the player's text."""
-        pairs = self.answer.get('utilities')
-        return {pair[0]: pair[1] for pair in pairs if isinstance(pair, list) and len(pair) == 2
-                and isinstance(pair[0], str)} if isinstance(pairs, list) else {}
 
 
 @dataclass
@@ -123,7 +67,7 @@ class Exchange:
         for index, probe, said in self.positions():
             if not said.reached:
                 continue
-            fault = _fault('to_move', said)
+            fault = method_fault('to_move', said)
             label = said.to_move
             if label is not None and label not in matched \
                     and probe.to_move not in matched.values():
@@ -137,10 +81,10 @@ class Exchange:
     @staticmethod
     def _other_player(label: str, probe: Probe, matched: dict) -> str:
         """Why the student's label at probe is not the reference's player."""
-        stands = (f' (which plays as the reference\'s {_label(matched[label])})'
+        stands = (f' (which plays as the reference\'s {shown_label(matched[label])})'
                   if label in matched and matched[label] != label else '')
-        return (f'to_move gave {_label(label)}{stands}, the reference\'s '
-                f'{_label(probe.to_move)}')
+        return (f'to_move gave {shown_label(label)}{stands}, the reference\'s '
+                f'{shown_label(probe.to_move)}')
 
     def failures(self, rule: str) -> Iterator[tuple[int, str]]:
         """(the index of the position named, why) for each failure of a rule other than
@@ -246,22 +190,6 @@ def judge(rule: str, exchange: Exchange) -> tuple[bool, str]:
         f' but the {unreached} it did not reach with its own moves' if unreached else '')
 
 
-def _fault(method: str, said: Said) -> str | None:
-    """Why method failed at a position reached, whatever the reference says there: it
-    raised or hung, said nothing the grader can read, or said something else when
-    asked again."""
-    if said.error(method):
-        return f'{method} {said.error(method)}'
-    key, shown = SAID[method]
-    first, again = getattr(said, key), getattr(said.again, key)
-    if key not in said.answer or first is None:
-        return f'{method} said nothing the grader can read'
-    if key in said.again.answer and again != first:
-        return (f'{method} gave {shown(first)}, then '
-                f'{"nothing" if again is None else shown(again)} when asked again')
-    return None
-
-
 def _unmade(probe: Probe, method: str, why: Any) -> str:
     """Why the last move to probe could not be made: method failed (why, as the jail
     says) or, for actions, it did not list the move."""
@@ -275,15 +203,15 @@ def _judge_actions(probe: Probe, said: Said, players: dict) -> str | None:
     """Why the moves are wrong where the game goes on, if they are."""
     if probe.terminal:
         return None
-    fault = _fault('actions', said)
+    fault = method_fault('actions', said)
     moves = said.actions
     if fault or moves == probe.actions:
         return fault
     missing, extra = probe.actions - moves, moves - probe.actions
-    difference = '; '.join(part for part in (f'missing {_moves(missing)}' if missing else '',
-                                             f'not legal: {_moves(extra)}' if extra else '')
+    difference = '; '.join(part for part in (f'missing {shown_moves(missing)}' if missing else '',
+                                             f'not legal: {shown_moves(extra)}' if extra else '')
                            if part)
-    return (f"actions gave {_moves(moves)}, the reference's {_moves(probe.actions)} "
+    return (f"actions gave {shown_moves(moves)}, the reference's {shown_moves(probe.actions)} "
             f'({difference})')
 
 
@@ -302,7 +230,7 @@ def _judge_result(probe: Probe, said: Said, players: dict) -> str | None:
 
 def _judge_terminal(probe: Probe, said: Said, players: dict) -> str | None:
     """Why terminal_test is wrong, if it is."""
-    fault = _fault('terminal_test', said)
+    fault = method_fault('terminal_test', said)
     if fault or said.terminal == probe.terminal:
         return fault
     return f"terminal_test gave {said.terminal}, the reference's {probe.terminal}"
@@ -312,7 +240,7 @@ def _judge_utility(probe: Probe, said: Said, players: dict) -> str | None:
     """Why a player's utility is wrong where the game is over, if it is."""
     if not probe.terminal:
         return None
-    fault = _fault('utility', said)
+    fault = method_fault('utility', said)
     if fault:
         return fault
     own = {theirs: mine for mine, theirs in players.items()}
@@ -320,12 +248,12 @@ def _judge_utility(probe: Probe, said: Said, players: dict) -> str | None:
     labels = [own.get(player) for player in theirs]
     if None in labels:
         return (f'no player that its to_move names plays as the reference\'s '
-                f'{_label(theirs[labels.index(None)])}, so its utility cannot be compared')
+                f'{shown_label(theirs[labels.index(None)])}, so its utility cannot be compared')
     mine = [said.utilities.get(label) for label in labels]
     if all(map(_same, mine, values)):
         return None
-    return (f"utility gave {_values(mine, labels, theirs)}, the reference's "
-            f'{_values(values, theirs, theirs)}')
+    return (f"utility gave {shown_values(mine, labels, theirs)}, the reference's "
+            f'{shown_values(values, theirs, theirs)}')
 
 
 def _judge_perft(exchange: Exchange) -> tuple[bool, str]:
@@ -367,34 +295,3 @@ def _same(mine, theirs) -> bool:
             or not isinstance(theirs, (int, float)):
         return mine == theirs and type(mine) is type(theirs)
     return abs(mine - theirs) <= 1e-9 * max(1, abs(theirs))
-
-
-def _values(values: Sequence, players: Sequence, theirs: Sequence) -> str:
-    """"1 to 'MAX' and -1 to 'MIN'": each player's utility, a player named as the
-    reference's too where it is named otherwise ("1 to 0 (as 'MAX')")."""
-    return ' and '.join(f'{"nothing" if value is None else value} to {_label(player)}'
-                        + ('' if player == their else f' (as {_label(their)})')
-                        for value, player, their in zip(values, players, theirs))
-
-
-def _label(text: str) -> str:
-    """A player's label as Python shows it, from its state_key text."""
-    try:
-        value = json.loads(text)
-    except (ValueError, RecursionError):  # not JSON, or nested too deep to read
-        return text
-    return value['repr'] if isinstance(value, dict) and 'repr' in value else repr(value)
-
-
-def _moves(texts) -> str:
-    """Moves (canonical texts) as Python shows them, sorted, at most SHOWN of them."""
-    moves = sorted(repr(from_json(json.loads(text))) for text in texts)
-    return '[' + ', '.join(moves[:SHOWN]) + (', ...' if len(moves) > SHOWN else '') + ']'
-
-
-SAID: dict[str, tuple[str, Callable[[Any], str]]] = {
-    'to_move': ('to_move', _label), 'terminal_test': ('terminal', repr),
-    'actions': ('actions', _moves),
-    'utility': ('utilities', lambda utilities: _values(list(utilities.values()), list(utilities),
-                                                       list(utilities)) or 'nothing')}
-"""The key of each method's answer (a Said's property), and how a message shows it."""
