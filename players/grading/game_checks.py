@@ -22,7 +22,7 @@ from games.specs import parse_call
 from games.stochastic import from_json
 
 from .game_answers import Said, method_fault, shown_label, shown_moves, shown_values
-from .reference import PERFT_LIMIT, Probe, Reference, where
+from .reference import PERFT_DEPTH, PERFT_LIMIT, Probe, Reference, where
 from .session import Session, StudentFault
 
 RULES = ('to_move', 'actions', 'result', 'terminal_test', 'utility', 'perft')
@@ -147,6 +147,9 @@ def ask(session: Session, reference: Reference, timeout: float) -> Exchange:
 def _ask(session: Session, reference: Reference, timeout: float) -> Exchange:
     exchange = Exchange(reference)
     seconds = timeout / CALL_SHARE
+    _, exchange.perft = session.ask({'rules': reference.game, 'seconds': seconds,
+                                     'perft': PERFT_DEPTH, 'limit': PERFT_LIMIT},
+                                    'positions', 0, timeout)
     for start in range(0, len(reference.probes), BATCH):
         batch = reference.probes[start:start + BATCH]
         said, done = session.ask({'rules': reference.game, 'seconds': seconds, 'first': start,
@@ -162,10 +165,6 @@ def _ask(session: Session, reference: Reference, timeout: float) -> Exchange:
             raise StudentFault('the jail answered for other positions than it was asked',
                                'garbled')
         exchange.said += said
-    limit = 2 * sum(reference.perft) + 100
-    _, exchange.perft = session.ask({'rules': reference.game, 'seconds': seconds,
-                                     'perft': len(reference.perft), 'limit': limit},
-                                    'positions', 0, timeout)
     return exchange
 
 
@@ -260,21 +259,27 @@ def _judge_perft(exchange: Exchange) -> tuple[bool, str]:
     """Compare the student's perft with the reference's."""
     want = list(exchange.reference.perft)
     got = exchange.perft.get('perft')
-    depths = f'1 to {len(want)}' if len(want) > 1 else '1'
     if not want:
         return True, f'not counted: the reference has more than {PERFT_LIMIT} moves at the start'
     if exchange.perft.get('error'):
         return False, f"{exchange.perft['error']} while counting move sequences"
     if got == want:
+        depths = f'1 to {len(want)}' if len(want) > 1 else '1'
         return True, (f'{", ".join(map(str, want))} move sequences of {depths} plies from the '
                       "start, as the reference's")
-    if not isinstance(got, list):
-        got = []
-    shown = ', '.join(map(str, got)) + (' and more (stopped)' if exchange.perft.get('stopped')
-                                        else '')
-    return False, (f'counted {shown or "nothing"} move sequences of {depths} plies from the '
-                   f"start, the reference's {', '.join(map(str, want))} (as a search makes them "
-                   'with actions, result and terminal_test)')
+    shown = _sequences(got) if isinstance(got, list) else 'nothing'
+    return False, (f'counted {shown} move sequences of 1 to {PERFT_DEPTH} plies from the start, '
+                   f"the reference's {_sequences(want)} (as a search makes them with actions, "
+                   'result and terminal_test)')
+
+
+def _sequences(counts: list) -> str:
+    """Perft's counts as a message shows them: '4, 9, 10', or '4, 9, then more than 20000'
+    where it stopped."""
+    shown = ', '.join(map(str, counts))
+    if len(counts) >= PERFT_DEPTH:
+        return shown
+    return f'{shown}, then more than {PERFT_LIMIT}' if counts else f'more than {PERFT_LIMIT}'
 
 
 JUDGES = {'actions': _judge_actions, 'result': _judge_result, 'terminal_test': _judge_terminal,

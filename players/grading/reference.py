@@ -20,6 +20,7 @@ from games import Game, StochasticGame
 from games.stochastic import from_json
 from players.remote.plain_json import canonical, key, to_plain
 
+from .jailed.perft import count_sequences
 from .jailed.plain import state_key
 from .jailed.rules import value_data
 
@@ -222,15 +223,5 @@ def _probe(game: Game, moves: tuple, state, labels: dict, parent: int | None) ->
 def _perft(game: Game) -> tuple:
     """The number of move sequences of each length up to PERFT_DEPTH from the start,
     stopping before a length with more than PERFT_LIMIT."""
-    counts: list[int] = []
-    level = [game.initial]
-    while level and len(counts) < PERFT_DEPTH:
-        following = []
-        for state in level:
-            for move in [] if game.terminal_test(state) else game.actions(state):
-                following.append(game.result(state, move))
-                if len(following) > PERFT_LIMIT:
-                    return tuple(counts)
-        counts.append(len(following))
-        level = following
-    return tuple(counts)
+    return tuple(count_sequences(game.initial, game.actions, game.result, game.terminal_test,
+                                 PERFT_DEPTH, PERFT_LIMIT))

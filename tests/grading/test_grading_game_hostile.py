@@ -86,13 +86,47 @@ class Tires(GameOfNim):
 '''
 """Classes whose answers change between calls, and classes with moves they cannot make."""
 
-FORGER = '''
+FORGING = '''
 import json
 import os
 import sys
-import time
 
 from games import *
+
+
+def found(name):
+    """A local variable of the jail's, found on the stack."""
+    frame = sys._getframe()
+    while name not in frame.f_locals:
+        frame = frame.f_back
+    return frame.f_locals[name]
+
+
+def forge(answer):
+    """Answer the grader's requests in the jail's stead, from the one under way on: a
+    perft with the reference's counts, each position with answer(index)."""
+    request, channel = found('request'), found('channel')
+    while True:
+        if 'perft' in request:
+            lines = [{'done': True, 'perft': [4, 9, 10]}]
+        else:
+            first = request['first']
+            said = [answer(index) for index in range(first, first + len(request['positions']))]
+            lines = [{'positions': said}, {'done': True}]
+        os.write(4, ''.join(json.dumps(line) + '\\n' for line in lines).encode())
+        try:
+            request = channel.receive()
+        except EOFError:
+            os._exit(0)
+'''
+"""A student's file that answers the grader's requests itself, as they come."""
+
+FORGER = FORGING + '''
+
+START = {'to_move': '"MAX"', 'terminal': False, 'actions': [[0, 1], [0, 2], [0, 3], [1, 1]],
+         'again': {'to_move': '[' * 3000 + ']' * 3000, 'terminal': 'no', 'actions': 7}}
+GARBAGE = [{'unreached': {'making': 10 ** 9, 'method': 'result'}}, {'unreached': 'no'},
+           {'unreached': {'making': True, 'method': 'actions'}}, {}, 7, None]
 
 
 class GameOfNim(Game):
@@ -101,49 +135,17 @@ class GameOfNim(Game):
     garbage for every other position."""
 
     def __init__(self, board=(3, 1)):
-        self.initial = None
-
-    def to_move(self, state):
-        frame = sys._getframe()
-        while 'request' not in frame.f_locals:
-            frame = frame.f_back
-        asked = frame.f_locals['request']['positions']
-        start = {'to_move': '"MAX"', 'terminal': False,
-                 'actions': [[0, 1], [0, 2], [0, 3], [1, 1]],
-                 'again': {'to_move': '[' * 3000 + ']' * 3000, 'terminal': 'no', 'actions': 7}}
-        garbage = [{'unreached': {'making': 10 ** 9, 'method': 'result'}}, {'unreached': 'no'},
-                   {'unreached': {'making': True, 'method': 'actions'}}, {}, 7, None]
-        answers = [start] + [garbage[index % len(garbage)] for index in range(1, len(asked))]
-        lines = [{'positions': answers}, {'done': True}, {'done': True, 'perft': [4, 9, 10]}]
-        os.write(4, ''.join(json.dumps(line) + '\\n' for line in lines).encode())
-        time.sleep(60)
+        forge(lambda index: GARBAGE[index % len(GARBAGE)] if index else START)
 '''
 """A class that writes the grader forged answers about its positions."""
-SILENT_ON_RESULT = '''
-import json
-import os
-import sys
-import time
-
-from games import *
-
+SILENT_ON_RESULT = FORGING + '''
 
 class GameOfNim(Game):
     """Says every position is reached, MAX to move and the game going on, and nothing
     of whether result changed the state it was given."""
 
     def __init__(self, board=(3, 1)):
-        self.initial = None
-
-    def to_move(self, state):
-        frame = sys._getframe()
-        while 'request' not in frame.f_locals:
-            frame = frame.f_back
-        asked = frame.f_locals['request']['positions']
-        said = [{'to_move': '"MAX"', 'terminal': False} for _ in asked]
-        lines = [{'positions': said}, {'done': True}, {'done': True, 'perft': [4, 9, 10]}]
-        os.write(4, ''.join(json.dumps(line) + '\\n' for line in lines).encode())
-        time.sleep(60)
+        forge(lambda index: {'to_move': '"MAX"', 'terminal': False})
 '''
 """A class that writes the grader answers silent on what result did."""
 

@@ -4,14 +4,13 @@ data; and count its move sequences to a small depth (perft).
 
 A request is {"rules": the class's call, such as "GameOfNim(board=[3, 1])",
 "seconds": the time each call of the class's methods may take} with either
-"positions" (each [the index of the position before it, or null for the start;
-the move from there, as plain data], numbered from "first", every position
-after the one before it) and "ends" (the indexes of the positions where the
-reference's game is over), answered by chunks {"positions": [answer, ...]} and
-then {"done": true}; or "perft" (a depth) and "limit" (the most move sequences
-to count), answered by {"done": true, "perft": [count at depth 1, ...]} (with
-"stopped" past the limit, or "error"). A class that cannot be made is answered
-by {"done": true, "error": why}.
+"perft" (a depth) and "limit" (see perft.count_sequences), answered by {"done": true,
+"perft": [count at depth 1, ...]} (or "error"); or "positions" (each [the index of
+the position before it, or null for the start; the move from there, as plain
+data], numbered from "first", every position after the one before it) and "ends"
+(the indexes of the positions where the reference's game is over), answered by
+chunks {"positions": [answer, ...]} and then {"done": true}. A class that cannot
+be made is answered by {"done": true, "error": why}.
 
 An answer says, for a position reached: "to_move" (the label, as
 plain.state_key's text), "terminal", "actions" (as plain data; asked only where
@@ -45,6 +44,7 @@ from typing import Any, Callable, Iterator
 from games.specs import parse_call
 from players.remote.plain_json import canonical, to_plain
 
+from .perft import count_sequences
 from .plain import state_key
 
 CHUNK = 1 << 15
@@ -293,23 +293,16 @@ class StudentGame(Timed):
             raise Unreached(index, 'result', str(failure)) from None
 
     def perft(self, depth: int, limit: int) -> dict:
-        """The number of move sequences of each length up to depth from the start
-        (not going on past the end of a game), as a search makes them."""
-        counts = [0] * depth
+        """The class's perft (see count_sequences), made with its actions, result and
+        terminal_test, or why it cannot be counted."""
         try:
-            stack = [(self.call('initial', copy.deepcopy, self.start), 0)]
-            while stack:
-                state, ply = stack.pop()
-                if ply == depth or self.terminal_test(state):
-                    continue
-                for move, _, _ in self._actions(state):
-                    stack.append((self.call('result', self.game.result, state, move), ply + 1))
-                    counts[ply] += 1
-                    if sum(counts) > limit:
-                        return {'perft': counts, 'stopped': True}
+            return {'perft': count_sequences(
+                self.call('initial', copy.deepcopy, self.start),
+                lambda state: [move for move, _, _ in self._actions(state)],
+                lambda state, move: self.call('result', self.game.result, state, move),
+                self.terminal_test, depth, limit)}
         except Failed as failure:
-            return {'perft': counts, 'error': str(failure)}
-        return {'perft': counts}
+            return {'perft': [], 'error': str(failure)}
 
 
 def _plain(move) -> tuple[Any, Any, str]:
