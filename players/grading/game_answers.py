@@ -11,7 +11,7 @@ from typing import Any, Callable, Sequence
 from games.stochastic import from_json
 from players.remote.plain_json import canonical
 
-from .jailed.rules import TEXT_LIMIT
+from .jailed.rules import TEXT_LIMIT, goes_on
 
 SHOWN = 8
 """The most moves a message lists."""
@@ -54,6 +54,12 @@ class Said:
         """Is the game over?"""
         terminal = self.answer.get('terminal')
         return terminal if isinstance(terminal, bool) else None
+
+    @property
+    def goes_on(self) -> bool:
+        """Did terminal_test say, both times, that the game goes on? Then utility was not
+        asked here."""
+        return goes_on(self.answer)
 
     @property
     def actions(self) -> set[str]:

@@ -1,11 +1,15 @@
 """Grading a student's Game class against a reference, through what the methods of
-each say, never by comparing states: the jail plays the reference's move sequences
-on the student's class and says what its methods answer after each, each asked
-twice as aima-python's players may ask (see jailed.rules); each rule is judged
+each say, never by comparing states: the jail counts the class's perft, then plays
+the reference's move sequences on the student's class, ply by ply, and says what its
+methods answer after each, each asked twice as aima-python's players may ask (see
+jailed.rules). The jail is told only the moves, never what the reference's methods
+say, nor the moves from a position before it has answered there, and asks utility
+unless the class's own terminal_test says the game goes on. Each rule is judged
 here, and a failure names the first position, fewest moves first, where the
 student's class differs, and what each side said. An answer that changes when
 asked again fails; a position the class cannot reach with its own moves fails the
-rule whose method failed on the way; a rule compared nowhere fails.
+rule whose method failed on the way; utility not asked, terminal_test saying the
+game goes on where the reference's is over, fails there; a rule compared nowhere fails.
 
 The players are matched by order of play: the first label the student's to_move
 gives stands for the reference's first, and so on; a move is plain data, so
@@ -15,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
-from itertools import count
+from itertools import count, groupby
 from typing import Any, Callable, Iterator, cast
 
 from games.specs import parse_call
@@ -33,7 +37,7 @@ over; the number of move sequences of each length up to PERFT_DEPTH from the sta
 RULE_POINTS = 2
 """The points of each rule."""
 BATCH = 500
-"""The positions asked about in one request."""
+"""The most positions asked about in one request (all of them with as many moves)."""
 CALL_SHARE = 5
 """Each call of the student's methods may take this share of the time of a check."""
 
@@ -145,18 +149,16 @@ def ask(session: Session, reference: Reference, timeout: float) -> Exchange:
 
 
 def _ask(session: Session, reference: Reference, timeout: float) -> Exchange:
+    """Ask the jail the class's perft, then what it says at the reference's positions,
+    ply by ply (see _plies), telling it only the moves that reach them."""
     exchange = Exchange(reference)
-    seconds = timeout / CALL_SHARE
-    _, exchange.perft = session.ask({'rules': reference.game, 'seconds': seconds,
-                                     'perft': PERFT_DEPTH, 'limit': PERFT_LIMIT},
+    asking = {'rules': reference.game, 'seconds': timeout / CALL_SHARE}
+    _, exchange.perft = session.ask({**asking, 'perft': PERFT_DEPTH, 'limit': PERFT_LIMIT},
                                     'positions', 0, timeout)
-    for start in range(0, len(reference.probes), BATCH):
-        batch = reference.probes[start:start + BATCH]
-        said, done = session.ask({'rules': reference.game, 'seconds': seconds, 'first': start,
-                                  'positions': [[probe.parent, probe.moves[-1] if probe.moves
-                                                 else None] for probe in batch],
-                                  'ends': [index for index, probe in enumerate(batch, start)
-                                           if probe.terminal]}, 'positions', len(batch), timeout)
+    for start, batch in _plies(reference.probes):
+        said, done = session.ask({**asking, 'first': start, 'positions': [
+            [probe.parent, probe.moves[-1] if probe.moves else None] for probe in batch]},
+            'positions', len(batch), timeout)
         if done.get('error'):
             exchange.error = str(done['error'])[:500]
             return exchange
@@ -166,6 +168,18 @@ def _ask(session: Session, reference: Reference, timeout: float) -> Exchange:
                                'garbled')
         exchange.said += said
     return exchange
+
+
+def _plies(probes: tuple) -> Iterator[tuple[int, tuple]]:
+    """The probes (fewest moves first) in requests, each (the index of its first probe,
+    its probes): at most BATCH probes of one ply, so that the jail answers every
+    position before it is told the moves from it."""
+    start = 0
+    for _, ply in groupby(probes, key=lambda probe: len(probe.moves)):
+        end = start + len(list(ply))
+        for first in range(start, end, BATCH):
+            yield first, probes[first:min(first + BATCH, end)]
+        start = end
 
 
 def judge(rule: str, exchange: Exchange) -> tuple[bool, str]:
@@ -236,18 +250,22 @@ def _judge_terminal(probe: Probe, said: Said, players: dict) -> str | None:
 
 
 def _judge_utility(probe: Probe, said: Said, players: dict) -> str | None:
-    """Why a player's utility is wrong where the game is over, if it is."""
+    """Why a player's utility is wrong where the game is over, if it is: also where it
+    was not asked, terminal_test saying that the game goes on, as a search would not ask."""
     if not probe.terminal:
         return None
-    fault = method_fault('utility', said)
-    if fault:
-        return fault
     own = {theirs: mine for mine, theirs in players.items()}
     theirs, values = zip(*probe.utilities)
     labels = [own.get(player) for player in theirs]
     if None in labels:
         return (f'no player that its to_move names plays as the reference\'s '
                 f'{shown_label(theirs[labels.index(None)])}, so its utility cannot be compared')
+    if said.goes_on:
+        return ("utility was not asked, since terminal_test said the game goes on; the "
+                f"reference's is over, with {shown_values(values, theirs, theirs)}")
+    fault = method_fault('utility', said)
+    if fault:
+        return fault
     mine = [said.utilities.get(label) for label in labels]
     if all(map(_same, mine, values)):
         return None

@@ -108,14 +108,20 @@ MISTAKES = {
     'result that changes its state': (
         'board = state.board.copy()', 'board = state.board',
         'result', 'at the start: result(state, (0, 1)) changed the state it was given'),
+    'a game that never ends': (
+        'return len(state.moves) == 0', 'return False',
+        'utility', "after (0, 3); (1, 1): utility was not asked, since terminal_test said the "
+                   "game goes on; the reference's is over, with 1 to 'MAX' and -1 to 'MIN'"),
 }
 """Each classic mistake: the edit of the solution that makes it, the check it must
 fail and what that check's message says."""
 CONSEQUENCES = {'off by one in actions': ('terminal_test', 'utility', 'perft'),
-                'result that changes its state': ('perft',)}
+                'result that changes its state': ('perft',),
+                'a game that never ends': ('terminal_test',)}
 """The other checks a mistake fails: with fewer moves a game ends sooner, and never
 where the reference's does, so no utility can be compared; a search that makes
-each child from the same parent sees the changed parent."""
+each child from the same parent sees the changed parent; a game that never ends
+is wrong wherever it is over."""
 
 
 @pytest.fixture(scope='module')

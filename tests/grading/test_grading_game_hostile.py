@@ -149,6 +149,69 @@ class GameOfNim(Game):
 '''
 """A class that writes the grader answers silent on what result did."""
 
+PEEKING = SOLUTION.replace('return len(state.moves) == 0', 'return sum(state.board) <= 1') + '''
+import sys
+
+
+def asked():
+    """The grader's request to the jail, found on the stack (None outside one)."""
+    frame = sys._getframe()
+    while frame is not None and 'request' not in frame.f_locals:
+        frame = frame.f_back
+    return None if frame is None else frame.f_locals['request']
+
+
+def seen(state):
+    """A state as a key: its board and the player to move."""
+    return tuple(state.board), state.to_move
+
+
+class Peeks(GameOfNim):
+    """Remembers every position the grader's requests list, from every request so far
+    (in perft too), and answers terminal_test from them (see peek)."""
+
+    listed = {}
+    over = {}
+
+    def terminal_test(self, state):
+        request = asked()
+        if request is not None and 'positions' in request:
+            self.learn(request)
+        return self.peek(state)
+
+    def learn(self, request):
+        """Note the state of each position the request lists, and whether the reference's
+        game is over there if the request says."""
+        for index, (parent, move) in enumerate(request['positions'], request['first']):
+            before = self.initial if parent is None else self.listed[parent]
+            self.listed[index] = before if move is None else self.result(before, tuple(move))
+            if 'ends' in request:
+                self.over[seen(self.listed[index])] = index in request['ends']
+
+    def peek(self, state):
+        """Is the game over at state, as the requests said? Else, by its own wrong rule."""
+        return super().terminal_test(state)
+
+
+class PeeksAtEnds(Peeks):
+    """Says the game is over where a request said the reference's is."""
+
+    def peek(self, state):
+        return self.over.get(seen(state), super().peek(state))
+
+
+class PeeksAtChildren(Peeks):
+    """Says the game goes on where a move of its own leads to a position a request listed."""
+
+    def peek(self, state):
+        listed = {seen(other) for other in self.listed.values()}
+        if any(seen(self.result(state, move)) in listed for move in self.actions(state)):
+            return False
+        return super().peek(state)
+'''
+"""A class whose game ends too soon (with one object left), answering terminal_test
+from what the grader's requests say of the reference's positions where it can."""
+
 RULES = ('to_move', 'actions', 'result', 'terminal_test', 'utility')
 """The rules judged position by position (perft is judged as a count)."""
 ALL = 'agrees with the reference at all 12 positions reachable from the start'
@@ -233,3 +296,16 @@ def test_a_forged_answer_silent_on_result_fails_result(tmp_path, reference, leve
     failed = failures(tmp_path, SILENT_ON_RESULT, reference, level=level)
     assert failed['result'] == 'at the start: result(state, (0, 1)) said nothing the grader ' \
                                'can read'
+
+
+@pytest.mark.parametrize('level', LEVELS)
+@pytest.mark.parametrize('name', ['PeeksAtEnds', 'PeeksAtChildren'])
+def test_a_class_reading_the_reference_in_the_requests_scores_no_better(tmp_path, reference,
+                                                                         level, name):
+    honest = failures(tmp_path, PEEKING, reference, level=level)
+    assert honest['terminal_test'] == "after (0, 3): terminal_test gave True, the reference's False"
+    assert honest['perft'].startswith('counted 4, 8, 6 move sequences of 1 to 3 plies from the '
+                                      "start, the reference's 4, 9, 10")
+    assert set(honest) == {'terminal_test', 'perft'}, honest
+    cheat = failures(tmp_path, PEEKING, reference, name, level)
+    assert set(cheat) >= set(honest), cheat

@@ -7,19 +7,22 @@ A request is {"rules": the class's call, such as "GameOfNim(board=[3, 1])",
 "perft" (a depth) and "limit" (see perft.count_sequences), answered by {"done": true,
 "perft": [count at depth 1, ...]} (or "error"); or "positions" (each [the index of
 the position before it, or null for the start; the move from there, as plain
-data], numbered from "first", every position after the one before it) and "ends"
-(the indexes of the positions where the reference's game is over), answered by
-chunks {"positions": [answer, ...]} and then {"done": true}. A class that cannot
-be made is answered by {"done": true, "error": why}.
+data], numbered from "first", every position after the one before it), answered
+by chunks {"positions": [answer, ...]} and then {"done": true}. A class that
+cannot be made is answered by {"done": true, "error": why}. A request says nothing
+of what the reference's methods say: the grader asks perft first, and the
+positions ply by ply, so that the moves from a position are sent only once it has
+been answered.
 
 An answer says, for a position reached: "to_move" (the label, as
-plain.state_key's text), "terminal", "actions" (as plain data; asked only where
-the reference's game goes on), "utilities" ([[label, value], ...] for each label
-to_move has named so far; asked only at the reference's ends), "mutated" (the
-result that made it changed the state it was given), "errors" (method -> why it
-failed here) and "again" (key -> what the method said when asked again, where it
-said something else): each method is asked twice, as aima-python's players ask
-them more than once about one state. A position not reached is answered by only
+plain.state_key's text), "terminal", "actions" (as plain data; asked everywhere, so
+that the positions after it are reached whatever terminal_test says), "utilities"
+([[label, value], ...] for each label to_move has named so far; asked unless the
+class's terminal_test said the game goes on, see goes_on), "mutated" (the result
+that made it changed the state it was given), "errors" (method -> why it failed
+here) and "again" (key -> what the method said when asked again, where it said
+something else): each method is asked twice, as aima-python's players ask them
+more than once about one state. A position not reached is answered by only
 "unreached": true where no move could be made from the position before it (not
 reached, or its actions failed), else {"making": the index of the position on its
 way whose move could not be made, "method": "actions" (the move was not among
@@ -80,6 +83,15 @@ def value_data(value: Any) -> float | int | str:
         if math.isfinite(number):
             return int(number) if number.is_integer() and abs(number) < 2 ** 53 else number
     return _shown(value)
+
+
+def goes_on(said: dict) -> bool:
+    """Did terminal_test say at a position, both times it was asked, that the game goes
+    on? Only there is utility not asked, as a search would not ask it."""
+    again, errors = said.get('again'), said.get('errors')
+    changed = isinstance(again, dict) and 'terminal' in again
+    failed = isinstance(errors, dict) and 'terminal_test' in errors
+    return said.get('terminal') is False and not changed and not failed
 
 
 def _shown(value: Any) -> str:
@@ -208,7 +220,7 @@ class StudentGame(Timed):
         return [[text, self.call('utility', lambda: value_data(self.game.utility(state, label)))]
                 for text, label in list(self.labels.items())]
 
-    def position(self, index: int, parent: int | None, move: Any, end: bool) -> dict:
+    def position(self, index: int, parent: int | None, move: Any) -> dict:
         """What the class says at position index, reached by move from position parent
         (None for the start); see the module's docstring."""
         self.links[index] = (parent, move)
@@ -219,10 +231,9 @@ class StudentGame(Timed):
             return unreached.answer
         self._ask('to_move', self.to_move, state, said)
         self._ask('terminal', self.terminal_test, state, said)
-        if end:
-            self._ask('utilities', self.utility, state, said)
-            return said
         moves = self._ask('actions', self.actions, state, said)
+        if not goes_on(said):
+            self._ask('utilities', self.utility, state, said)
         if moves is None:
             self.dead.add(index)
         elif self.keeping:
@@ -369,10 +380,9 @@ def answer(module, request: dict, explain: Callable, filename: str) -> Iterator[
     if 'perft' in request:
         yield {'done': True, **game.perft(request['perft'], request['limit'])}
         return
-    ends, first = set(request['ends']), request['first']
     chunk, size = [], 0
-    for index, (parent, move) in enumerate(request['positions'], first):
-        said = game.position(index, parent, move, index in ends)
+    for index, (parent, move) in enumerate(request['positions'], request['first']):
+        said = game.position(index, parent, move)
         text = _json(said)
         if text is None or len(text) > CHUNK:  # only actions can be so big
             said = _without_actions(said)
