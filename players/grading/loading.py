@@ -7,6 +7,7 @@ import ast
 import os
 
 from players.remote.player_code import FolderLimits, PlayerCode, folder_files, read_folder
+from players.sandbox.allowed import imported_modules
 
 from .checks import Check
 from .report import Report, Result
@@ -49,7 +50,7 @@ def _entry(folder: str, files: dict[str, bytes]) -> str:
     are graded (see read_submission); raise LoadError if there is no telling."""
     tops = sorted(name for name in files if name.endswith('.py') and os.sep not in name)
     trees = {name: _parsed(files[name]) for name in tops}
-    imported = {module for tree in trees.values() for module in _imports(tree)}
+    imported = {module for tree in trees.values() for module in imported_modules(tree)}
     mains = [name for name in tops if name[:-3] not in imported] or tops
     defined = {name: sum(isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
                          and node.name in FUNCTIONS for node in trees[name].body)
@@ -72,17 +73,6 @@ def _parsed(content: bytes) -> ast.Module:
         return ast.parse(content.decode('utf-8'))
     except Exception:  # a student's file: SyntaxError, RecursionError, MemoryError...
         return ast.Module(body=[], type_ignores=[])
-
-
-def _imports(tree: ast.Module) -> set[str]:
-    """The top-level names of the modules a syntax tree imports."""
-    names: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            names.update(alias.name.split('.')[0] for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-            names.add(node.module.split('.')[0])
-    return names
 
 
 def unloadable(path: str, settings: Settings, checks: list[Check], reason: str) -> Report:

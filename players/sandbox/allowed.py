@@ -6,6 +6,7 @@ the layers above give every jail (see players.sandbox.servers.JAIL_EXTRAS)."""
 
 from __future__ import annotations
 
+import ast
 import functools
 import importlib.machinery
 import importlib.metadata
@@ -59,6 +60,37 @@ def allowed_packages(names: tuple[str, ...]) -> AllowedPackages:
                if os.path.isfile(os.path.join(path, '__init__.py')) or os.path.isfile(path)}
     return AllowedPackages(names, tuple(sorted(installed_entries(named).items())),
                            tuple(sorted(module for module in modules if module is not None)))
+
+
+def imported_modules(tree: ast.AST) -> set[str]:
+    """Return the top-level names of the modules a syntax tree imports, anywhere in
+    it (relative imports left out): numpy for `import numpy.linalg as la`."""
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name.split('.')[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            names.add(node.module.split('.')[0])
+    return names
+
+
+def installed_imports(sources: Iterable[str | bytes],
+                      own: Iterable[str] = ()) -> tuple[str, ...]:
+    """Return the installed packages that Python sources import, read with ast and
+    never run, as --allow names them: not the standard library, not the modules own
+    names (the sources' own), nor this project's own (those of the distribution that
+    installed this module), which the layers above give a jail as they choose. A
+    source that does not parse imports nothing."""
+    by_module = importlib.metadata.packages_distributions()
+    project = set(by_module.get(__name__.split('.')[0], ()))
+    found: set[str] = set()
+    for source in sources:
+        try:
+            found |= imported_modules(ast.parse(source))
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            continue
+    return tuple(sorted(name for name in found - set(own) - set(sys.stdlib_module_names)
+                        if name in by_module and not project & set(by_module[name])))
 
 
 def module_name(name: str, path: str) -> str | None:
