@@ -1,7 +1,8 @@
 """Reading a player's code from its spec, on the trusted side, without running it:
 a file or module player's source, or a submission folder's files (PlayerCode), a
 program's command and the folders it may see (ProgramCode). A registry player is
-its spec alone."""
+its spec alone. A course's support files (Support) are read once, and put beside
+each Python player's own files (beside)."""
 
 from __future__ import annotations
 
@@ -10,9 +11,11 @@ import shlex
 import shutil
 import stat
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Sequence, overload
 
 from players.player_spec import DEFAULT_ENTRY, PROGRAM_PREFIX, Kind, PlayerSpec, parse_spec
+from players.sandbox.allowed import installed_imports
 from players.sandbox.confine import PROGRAM_PATH
 from .protocol import Code
 
@@ -159,6 +162,96 @@ def folder_files(top: str, limits: FolderLimits) -> list[tuple[str, bytes]]:
                                       'with --submission-mb)')
             files.append((relative, content))
     return sorted(files)
+
+
+@dataclass(frozen=True)
+class Support:
+    """A course's support files (aima-python's utils.py, a board library), the
+    instructor's, read once by the trusted side: each jail of Python code of a
+    student's has them beside that code, read-only, its own file of the same name
+    winning (see beside)."""
+
+    names: tuple[str, ...] = ()
+    """Their names in a jail's working folder, as headers show them: a file's name,
+    a folder's with a slash after it ('utils.py', 'boardlib/')."""
+    files: tuple[tuple[str, bytes], ...] = ()
+    """Their files as (path in the working folder, content), sorted: a file under its
+    name, a folder's files under the folder's name."""
+    imports: tuple[str, ...] = ()
+    """The installed packages their Python modules import (found with ast, never
+    run), which each jail that has them may import as if given with --allow."""
+
+    def allow(self, given: Sequence[str]) -> tuple[str, ...]:
+        """Return the installed packages a jail may import: those given (--allow),
+        then those the support files import."""
+        return tuple(dict.fromkeys([*given, *self.imports]))
+
+
+def read_support(paths: Sequence[str], limits: FolderLimits = FolderLimits()) -> Support:
+    """Return the support files of paths, files and folders, read within the limits
+    of a submission folder, together; raise ValueError naming a path that is
+    missing, two that a jail would import by one name, or what cannot come along."""
+    names: list[str] = []
+    files: list[tuple[str, bytes]] = []
+    for path in paths:
+        name = os.path.basename(os.path.normpath(path))
+        if _top(name) in {_top(known) for known in names}:
+            raise ValueError(f'--support: two support files or folders named {_top(name)!r}')
+        try:
+            if os.path.isdir(path):
+                names.append(name + '/')
+                files += [(os.path.join(name, inside), content)
+                          for inside, content in folder_files(path, limits)]
+            elif os.path.isfile(path):
+                names.append(name)
+                files.append((name, _content(path, limits)))
+            else:
+                raise ValueError(f'no file or folder {path!r}')
+        except ValueError as error:
+            raise ValueError(f'--support: {error}') from None
+    if len(files) > limits.files or sum(len(content) for _, content in files) > \
+            limits.megabytes * 1e6:
+        raise ValueError(f'--support: the support files are over the limits of a submission '
+                         f'folder ({limits.files} files, {limits.megabytes:g} MB: allow more '
+                         'with --submission-files, --submission-mb)')
+    sources = [content for path, content in files if path.endswith('.py')]
+    return Support(tuple(names), tuple(sorted(files)),
+                   installed_imports(sources, {_top(path) for path, _ in files}))
+
+
+@overload
+def beside(code: PlayerCode, support: Support) -> PlayerCode: ...
+@overload
+def beside(code: PlayerCode | ProgramCode, support: Support) -> PlayerCode | ProgramCode: ...
+
+
+def beside(code: PlayerCode | ProgramCode, support: Support) -> PlayerCode | ProgramCode:
+    """Return code with the support files beside it: a file or module player's file
+    and a submission folder's files, each with the support files whose names it
+    does not use (its own utils.py, or utils/, wins over the course's utils.py). A
+    registry player and a program are left as they are."""
+    if not support.files or not isinstance(code, PlayerCode) or code.source is None:
+        return code
+    own = code.files or ((code.filename, code.source.encode()),)
+    used = {_top(path) for path, _ in own}
+    return replace(code, files=tuple(sorted([*own, *(file for file in support.files
+                                                     if _top(file[0]) not in used)])))
+
+
+def _top(path: str) -> str:
+    """Return the name a jail imports or opens a file or folder of the working folder
+    by, at its top: 'utils' for 'utils.py', 'utils/' and 'utils/core.py'."""
+    return path.split(os.sep)[0].removesuffix('.py')
+
+
+def _content(path: str, limits: FolderLimits) -> bytes:
+    """Return the content of a file, at most a byte over what limits allow a folder;
+    raise ValueError naming it if it cannot be read."""
+    try:
+        with open(path, 'rb') as file:
+            return file.read(int(limits.megabytes * 1e6) + 1)
+    except OSError as error:
+        raise ValueError(f'cannot read {path!r}: {error.strerror}') from None
 
 
 def _source(path: str) -> str:
