@@ -39,6 +39,10 @@ class Rules:
     """Each player's address-space limit, in MiB."""
     allow: tuple[str, ...] = ()
     """The installed packages that file and module players may import, such as ('numpy',)."""
+    support: tuple[str, ...] = ()
+    """The names of the course's support files, such as ('utils.py',), for the header
+    and the settings: each file, module and folder player has them beside it, in its
+    code (see player_code.beside)."""
 
     def load_seconds(self) -> float:
         """Return the seconds a player's jail may take to start and load it: twice
