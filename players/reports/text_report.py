@@ -65,10 +65,13 @@ def path_line(path: str, before: str = '  ') -> str:
 
 def header_details(settings: dict) -> str:
     """Return the lines that say how the games are played: the variants, the jails
-    and the time control."""
+    (and the course's support files beside each file and folder player) and the time
+    control."""
     lines = wrapped('Variants: ' + ', '.join(settings['variants']))
     if 'sandbox' in settings:  # runs stored before jails had no sandbox
         lines.append(f'Jails: {LEVELS[settings["sandbox"]].isolation()}')
+        if settings.get('support'):
+            lines += wrapped('Support files: ' + ', '.join(map(for_terminal, settings['support'])))
         lines.append(f'Time: {time_control(settings)}')
     return '\n'.join(lines)
 
