@@ -14,7 +14,7 @@ from players.player_spec import Kind, parse_spec
 from players.remote.jailed_player import Setup
 from players.remote.load_check import check_players
 from players.remote.player_code import (FolderLimits, PlayerCode, ProgramCode, SubmissionError,
-                                        read_code)
+                                        Support, beside, read_code)
 from players.sandbox.allowed import allowed_packages
 from players.sandbox.jail import Limits
 from . import naming
@@ -57,7 +57,8 @@ class Entrants:
 
 
 def check(specs: Mapping[str, str], variant: str, rules: Rules, strict: bool = True,
-          submitted: Iterable[str] = (), limits: FolderLimits = FolderLimits()) -> Entrants:
+          submitted: Iterable[str] = (), limits: FolderLimits = FolderLimits(),
+          support: Support = Support()) -> Entrants:
     """Return the entrants of specs ({name: spec}), each read and loaded in a jail
     of rules for variant (a registry player of a game of this package only in this
     process, see loaded_here). A player cannot play if its code cannot be read as it is
@@ -68,7 +69,8 @@ def check(specs: Mapping[str, str], variant: str, rules: Rules, strict: bool = T
     loads). Any other spec that cannot be read raises PlayerError, as do a
     registry player that fails to load, a player that needs a person at the
     keyboard, and with strict the first player that cannot play. A submission
-    folder is read within limits."""
+    folder is read within limits, and each file, module and folder player's code
+    has the course's support files beside it."""
     for name, spec in specs.items():
         if players.registry.is_interactive(spec):
             raise PlayerError(f'player {name!r} needs a person at the keyboard; play it with play')
@@ -79,7 +81,7 @@ def check(specs: Mapping[str, str], variant: str, rules: Rules, strict: bool = T
             if spec in submitted and os.path.islink(spec):
                 raise SubmissionError(f'{os.path.basename(spec)} is a link, not a file or '
                                       f'folder of its own (to {os.path.realpath(spec)})')
-            codes[name] = read(spec, limits)
+            codes[name] = beside(read(spec, limits), support)
         except ValueError as error:
             if strict or not (isinstance(error, SubmissionError) or spec in submitted):
                 raise PlayerError(str(error)) from None

@@ -22,7 +22,7 @@ from typing import Callable, Iterator, Mapping, Sequence
 import variants
 from games import game_files
 from players.registry import load_player
-from players.remote.player_code import FolderLimits
+from players.remote.player_code import FolderLimits, Support
 from players.sandbox import jail
 from . import entrants, ladder, naming, ranking
 from .entrants import Entrants
@@ -102,11 +102,13 @@ class Tournament:
         return naming.name_players(list(self.players))
 
     def entrants(self, strict: bool = True, submitted: Sequence[str] = (),
-                 limits: FolderLimits = FolderLimits()) -> Entrants:
-        """Return the players read and checked to load in their jails (see
-        entrants.check, which says when they raise PlayerError)."""
+                 limits: FolderLimits = FolderLimits(),
+                 support: Support = Support()) -> Entrants:
+        """Return the players read, with the course's support files beside them, and
+        checked to load in their jails (see entrants.check, which says when they
+        raise PlayerError)."""
         return entrants.check(self.specs(), self.variants[0], self.rules, strict, submitted,
-                              limits)
+                              limits, support)
 
     def settings(self, entered: Entrants) -> dict:
         """Return the settings of the run, as its results file keeps them."""
