@@ -9,7 +9,8 @@ checked by the option's own argparse type, so a bad one fails as it would on the
 command line, with the key and the file named. TOML types: a list for --variants
 and for an option of names separated by commas (players, allow, functions), a
 table of numbers for --anchors, true or false for a flag, a number or a string
-for an option with a type, else a string; a path is relative to the file's folder."""
+for an option with a type, else a string; a path, and each of a list of them
+(support), is relative to the file's folder."""
 
 from __future__ import annotations
 
@@ -35,6 +36,8 @@ CHECK = 'check'
 """The table of check's settings within the course's."""
 PATHS = ('submissions', 'db', 'json', 'csv', 'html', 'cases', 'out', 'gradescope')
 """The options whose values are paths: in a course file, relative to its folder."""
+PATH_LISTS = ('support',)
+"""The options whose values are lists of paths, each relative to the course file's folder."""
 GAME_SPECS = ('reference',)
 """The options whose values are games: a game file's spec ('solution.py:GameOfNim') is
 relative to the course file's folder."""
@@ -104,6 +107,9 @@ def _defaults(parser: argparse.ArgumentParser, table: dict, where: str, base: st
         if action.dest in PATHS or action.dest in GAME_SPECS \
                 and game_files.is_file_spec(defaults[action.dest]):
             defaults[action.dest] = os.path.join(base, defaults[action.dest])
+        if action.dest in PATH_LISTS:
+            defaults[action.dest] = tuple(os.path.join(base, path)
+                                          for path in defaults[action.dest])
     return defaults
 
 

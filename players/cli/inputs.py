@@ -13,6 +13,7 @@ import contextlib
 import functools
 import os
 import sys
+from argparse import Namespace
 from typing import Iterable, Iterator, Mapping
 
 import players
@@ -24,7 +25,9 @@ from players.sandbox import levels
 from players.tournaments import entrants, naming
 from players.remote.jailed_player import Setup
 from players.remote.player_code import FolderLimits, PlayerCode, ProgramCode
+from players.remote.player_code import Support, read_support
 from players.reports.player_text import writable
+from .tournament_options import folder_limits
 
 
 class UsageError(Exception):
@@ -175,3 +178,11 @@ def tournament_players(text: str | None, gauntlet: str | None, anchors: Iterable
 def named_entries(specs: Mapping[str, str]) -> list[str]:
     """Return the entries NAME=SPEC that name the players of specs as they are."""
     return [f'{name}={spec}' for name, spec in specs.items()]
+
+
+def course_support(options: Namespace) -> Support:
+    """Return the course's support files of options (--support, read within the
+    limits of a submission folder, see player_code.read_support); a path that
+    cannot be had is a UsageError."""
+    with usage_errors():
+        return read_support(options.support, folder_limits(options))

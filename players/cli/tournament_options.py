@@ -121,13 +121,18 @@ SANDBOX: dict[str, Any] = {'choices': levels.choices(), 'default': 'auto',
 
 def add_sandbox_option(parser: ArgumentParser) -> None:
     """Add --sandbox, the jail level players run in, and what a jailed player may
-    have besides its code: the installed packages it may import (--allow) and the
-    size of a submission folder (--submission-mb, --submission-files)."""
+    have besides its code: the installed packages it may import (--allow), the
+    course's support files beside it (--support) and the size of a submission
+    folder (--submission-mb, --submission-files)."""
     option = parser.add_argument
     option('--sandbox', **SANDBOX)
     option('--allow', type=names, default=(), metavar='PKG,...', help='installed packages '
            'that file and folder players may import, such as numpy,scipy (with the packages '
            'they require); by default the standard library alone')
+    option('--support', type=names, default=(), metavar='PATH,...', help="a course's support "
+           "files and folders, such as aima-python's utils.py, that every file and folder player "
+           'finds beside its own files, read-only (its own file of the same name wins); the '
+           'installed packages they import are allowed')
     option('--submission-mb', type=megabytes, default=FolderLimits.megabytes, metavar='MB',
            help='the most a submission folder may hold, in MB (default '
            f'{FolderLimits.megabytes:g})')
