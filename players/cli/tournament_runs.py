@@ -19,10 +19,11 @@ from players.tournaments import entrants, naming, sprt
 from players.reports import text_report
 from players.reports.player_text import for_terminal
 from players.sandbox.allowed import allowed_packages
-from .inputs import (UsageError, class_submissions, distinct_variants, sandbox_level,
-                     tournament_players, usage_errors)
+from .inputs import (UsageError, class_submissions, course_support, distinct_variants,
+                     sandbox_level, tournament_players, usage_errors)
 from players.tournaments.entrants import PlayerError
 from players.tournaments.match import Rules
+from players.remote.player_code import Support
 from players.tournaments.tournament import Tournament, game_job, worker_silence
 from .tournament_options import folder_limits
 from .outputs import ReportOptions, check_output, check_outputs, reserve, write_results
@@ -42,13 +43,15 @@ through no player's fault as often as it was tried, a jail server that did not s
 or was lost, a game whose own code failed in play."""
 
 
-def rules_of(options: Namespace) -> Rules:
+def rules_of(options: Namespace, support: Support) -> Rules:
     """Return how each game is played, from the rules options (see
-    options.add_rules_options); the packages allowed must be installed."""
+    options.add_rules_options) and the course's support files, the packages they
+    import allowed too; the packages allowed must be installed."""
+    allow = support.allow(options.allow)
     with usage_errors():
-        allowed_packages(options.allow)
+        allowed_packages(allow)
     return Rules(options.openings, options.move_timeout, options.max_plies, options.clock,
-                 sandbox_level(options.sandbox), options.memory, options.allow)
+                 sandbox_level(options.sandbox), options.memory, allow, support.names)
 
 
 def stopped(stop: BaseException, created: list[str], done: str, before: str = '') -> int:
@@ -73,7 +76,8 @@ def play_tournament(options: Namespace) -> int:
     if options.resume and not options.db:
         raise UsageError('--resume needs the --db file of the run to continue')
     check_executor(options)
-    rules = rules_of(options)
+    support = course_support(options)
+    rules = rules_of(options, support)
     jail.prepare_jailer()
     submitted = class_submissions(options.submissions) if options.submissions else []
     specs, gauntlet = tournament_players(options.players, options.gauntlet, options.anchors or (),
@@ -81,7 +85,7 @@ def play_tournament(options: Namespace) -> int:
     tournament = Tournament(specs, chosen, rules, options.games, options.seed, gauntlet,
                             options.jobs, options.db, options.resume)
     with usage_errors(PlayerError):
-        entered = tournament.entrants(options.strict, submitted, folder_limits(options))
+        entered = tournament.entrants(options.strict, submitted, folder_limits(options), support)
     executor, in_flight = start_executor(options, worker_silence(rules), rules.sandbox)
     with executor:
         with usage_errors(StoreError):
@@ -167,12 +171,14 @@ def play_sprt(options: Namespace) -> int:
     chosen = distinct_variants(options.variants or variants.DEFAULT_VARIANTS)
     if options.json:
         check_output('--json', options.json)
-    rules = rules_of(options)
+    support = course_support(options)
+    rules = rules_of(options, support)
     jail.prepare_jailer()
     specs = sprt_players(options.player, options.baseline)
     player, baseline = specs
     with usage_errors(PlayerError):
-        entered = entrants.check(specs, chosen[0], rules, limits=folder_limits(options))
+        entered = entrants.check(specs, chosen[0], rules, limits=folder_limits(options),
+                                 support=support)
     lower, upper = hypotheses.bounds()
     print(f'SPRT: {for_terminal(player)} against {for_terminal(baseline)}, H0: Elo <= '
           f'{hypotheses.elo0:g}, H1: Elo >= {hypotheses.elo1:g} (seed {options.seed})\nAlpha '
