@@ -25,7 +25,7 @@ import sys
 import players
 import variants
 from players.cli import course, live, stored_runs, tournament_runs
-from players.cli.inputs import UsageError
+from players.cli.inputs import UsageError, course_support
 from players.cli.tournament_options import (ENDING_CHOICES, USAGE_ERROR, ArgumentParser,
                                             add_output_options, add_sandbox_option,
                                             add_sprt_parser, add_tournament_options, count,
@@ -75,7 +75,7 @@ def listed(lead: str, name: str, about: str, bracket: str = '') -> str:
 def cmd_play(args) -> int:
     """Play one game, showing each move, and announce the result."""
     return live.play_shown(args.variant, args.first, args.second, args.sandbox, args.max_plies,
-                           args.allow, folder_limits(args))
+                           args.allow, folder_limits(args), course_support(args))
 
 
 def cmd_check(args) -> int:

@@ -12,25 +12,26 @@ from players.sandbox.allowed import allowed_packages
 from players.reports.player_text import for_terminal
 from players.reports.text_report import wrapped
 from .inputs import make_game, new_setup, player_code, sandbox_level, usage_errors
-from players.remote.player_code import FolderLimits
+from players.remote.player_code import FolderLimits, Support, beside
 from players.remote.jailed_player import play_with_jails
 
 
 def play_shown(variant: str, first: str, second: str, sandbox: str = 'auto',
                max_plies: int | None = None, allow: tuple[str, ...] = (),
-               limits: FolderLimits = FolderLimits()) -> int:
+               limits: FolderLimits = FolderLimits(), support: Support = Support()) -> int:
     """Play one game of variant between the player specs first and second, jailed
     at the sandbox level unless they need a person (a file or folder player may
-    import the installed packages of allow; a folder is read within limits),
-    showing each move; announce the result and return the exit status (0, also for
-    a game a person abandons)."""
+    import the installed packages of allow and those the support files import,
+    which it has beside it; a folder is read within limits), showing each move;
+    announce the result and return the exit status (0, also for a game a person
+    abandons)."""
     game = make_game(variant)
     seats = referee.seats_of(game)
     specs = (first, second)
-    codes = [None if players.registry.is_interactive(spec) else player_code(spec, limits)
-             for spec in specs]
+    codes = [None if players.registry.is_interactive(spec) else
+             beside(player_code(spec, limits), support) for spec in specs]
     with usage_errors():
-        allowed = allowed_packages(allow)
+        allowed = allowed_packages(support.allow(allow))
     setup = new_setup(variant, level=sandbox_level(sandbox), allowed=allowed)
     names = {seat: for_terminal(spec) for seat, spec in zip(seats, specs)}
     say(f'{game}: {names[seats[0]]} plays {seats[0]}, {names[seats[1]]} plays {seats[1]}')
