@@ -18,7 +18,8 @@ from players.grading.reference import PositionError, survey
 from players.grading.settings import FUNCTIONS, Settings
 from games.specs import parse_call
 
-from .inputs import UsageError, make_game, player_code, sandbox_level, usage_errors
+from .inputs import (UsageError, course_support, make_game, player_code, sandbox_level,
+                     usage_errors)
 from .tournament_options import SANDBOX, anchor_grades, count, megabytes, names, seconds
 
 
@@ -26,7 +27,7 @@ from .tournament_options import SANDBOX, anchor_grades, count, megabytes, names,
 class Option:
     """One grading option: its flag, its argparse keywords, and whether the bundle's
     autograder is given it as it is (the bundle carries --cases's file, and
-    --reference's game file, itself)."""
+    --reference's game file, itself; it cannot carry --support's files)."""
 
     flag: str
     keywords: dict = field(default_factory=dict)
@@ -64,6 +65,10 @@ OPTIONS = (
     Option('--allow', dict(metavar='PKG,...', help="installed packages students' code may "
            'import, such as numpy,scipy (with the packages they require); by default the '
            'standard library alone')),
+    Option('--support', dict(type=names, default=(), metavar='PATH,...', help="a course's "
+           "support files and folders, such as aima-python's utils.py, that students' code finds "
+           'beside its own files, read-only (its own file of the same name wins); the installed '
+           'packages they import are allowed'), bundled=False),
     Option('--submission-mb', dict(type=megabytes, default=FolderLimits.megabytes, metavar='MB',
            help=f'the most a submission folder may hold (default {FolderLimits.megabytes:g})')),
     Option('--submission-files', dict(type=count(1), default=FolderLimits.files, metavar='N',
@@ -89,7 +94,11 @@ def add_grading_options(parser: ArgumentParser) -> None:
 
 def command_line(args: Namespace) -> list[str]:
     """Return the grading options of args as words of a command line that parses
-    back to the same values (an option left unset is left out)."""
+    back to the same values (an option left unset is left out); raise a UsageError
+    for support files, which the bundle cannot carry."""
+    if args.support:
+        raise UsageError("gradescope-bundle cannot carry --support's files yet: give the "
+                         'autograder none, or grade with check where they are')
     words: list[str] = []
     for option in OPTIONS:
         value = getattr(args, option.dest)
@@ -129,14 +138,15 @@ def settings(args: Namespace) -> Settings:
             raise UsageError(f"--anchors: {name!r}: the grader's anchors are players of the "
                              'registry')
         player_code(name)
-    allow = names(args.allow or '')
+    support = course_support(args)
+    allow = support.allow(names(args.allow or ''))
     with usage_errors():
         allowed_packages(allow)
     return Settings(functions, games, args.timeout, args.move_timeout,
                     sandbox_level(args.sandbox), args.memory, args.allow_reference, cases,
                     tuple((args.anchors or {}).items()), args.player_budget, allow,
                     FolderLimits(args.submission_mb, args.submission_files), args.game,
-                    args.reference, _game_positions(args))
+                    args.reference, _game_positions(args), support)
 
 
 def _game_positions(args: Namespace) -> tuple:

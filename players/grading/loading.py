@@ -6,7 +6,8 @@ from __future__ import annotations
 import ast
 import os
 
-from players.remote.player_code import FolderLimits, PlayerCode, folder_files, read_folder
+from players.remote.player_code import (FolderLimits, PlayerCode, beside, folder_files,
+                                        read_folder)
 from players.sandbox.allowed import imported_modules
 
 from .checks import Check
@@ -28,6 +29,18 @@ def read_source(path: str) -> str:
             return file.read()
     except (OSError, UnicodeDecodeError) as error:
         raise LoadError(f'cannot read {path!r}: {error}') from None
+
+
+def read_student(path: str, settings: Settings) -> PlayerCode:
+    """Return the code of a student's file, or of the submission folder path names
+    ('carol' or 'carol:mine.py', see read_submission), with the course's support
+    files beside it (see player_code.beside); raise LoadError if it cannot be read."""
+    if os.path.isfile(path):
+        code = PlayerCode(path, read_source(path), os.path.basename(path))
+    else:
+        folder, _, entry = path.rpartition(':') if ':' in path else (path, '', '')
+        code = read_submission(folder, settings.folder_limits, entry)
+    return beside(code, settings.support)
 
 
 def read_submission(folder: str, limits: FolderLimits = FolderLimits(),

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import variants
 from players.sandbox.jail import Limits
 from players.sandbox.levels import LEVELS
-from players.remote.player_code import FolderLimits
+from players.remote.player_code import FolderLimits, Support
 
 from .cases import SEARCH_FUNCTIONS
 
@@ -59,6 +59,9 @@ class Settings:
     game_positions: tuple = ()
     """Positions of the reference the student's class is also compared at, each the
     moves from the start as Python literals separated by ';'."""
+    support: Support = Support()
+    """The course's support files, beside each student's code in its jail (their
+    installed packages' names are in allow)."""
 
     @property
     def parts(self) -> tuple:
@@ -74,8 +77,11 @@ class Settings:
         functions = (f'{self.timeout:g} s for each search check, {self.move_timeout:g} s for each '
                      f'move of the player, {self.player_budget:g} s for the games of the player '
                      'checks (a slow player is judged on fewer)' if self.functions else '')
+        support = ('support files: ' + ', '.join(self.support.names)) if self.support.names \
+            else ''
         return '; '.join(filter(None, (functions, game,
-                                       f'jail: {LEVELS[self.sandbox].isolation()}{anchored}')))
+                                       f'jail: {LEVELS[self.sandbox].isolation()}{anchored}',
+                                       support)))
 
     def limits(self) -> Limits:
         """The limits of the student's jail."""
