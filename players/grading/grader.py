@@ -13,7 +13,7 @@ from players.player_spec import parse_spec
 
 from .checks import Check, make_checks, make_games
 from .kinds import KINDS
-from .loading import LoadError, load, read_source, read_submission, unloadable
+from .loading import LoadError, load, read_student, unloadable
 from .playing import PlayerTimeout, PlayerTrial
 from .report import Report, Result
 from .session import Session, StudentFault, start_server
@@ -27,7 +27,8 @@ HINTS = {'died': 'does the code call os._exit or crash Python?',
 def grade(path: str, settings: Settings = Settings(), checks: list[Check] | None = None,
           games: dict[str, Game] | None = None) -> Report:
     """Grade the file at path, or the submission folder (its helper modules and data
-    files beside its entry: see loading.read_submission), or the program a spec
+    files beside its entry: see loading.read_submission), with the course's support
+    files of settings beside it (see loading.read_student), or the program a spec
     such as 'exec:./bot' names, on the checks (default: make_checks(settings)). A
     submission that cannot be read or loaded gets a report that says why, every
     check failed. Raises LoadError only if there is no such file or folder."""
@@ -39,7 +40,7 @@ def grade(path: str, settings: Settings = Settings(), checks: list[Check] | None
     checks = make_checks(settings, games) if checks is None else checks
     if program:
         return grade_program(path, settings, checks, games)
-    folder, _, entry = path.rpartition(':') if ':' in path else (path, '', '')
+    folder = path.rpartition(':')[0] if ':' in path else path
     if not os.path.isfile(path) and not os.path.isdir(folder):
         raise LoadError(f'no such file or folder {path!r}')
     report = Report(path, [], settings.describe())
@@ -48,16 +49,13 @@ def grade(path: str, settings: Settings = Settings(), checks: list[Check] | None
         return unloadable(path, settings, checks, f'{os.path.basename(handed)} is a link, not a '
                           f'file or folder of its own (to {os.path.realpath(handed)})')
     try:
-        if not os.path.isfile(path):
-            code = read_submission(folder, settings.folder_limits, entry)
-            # a folder's code always has its entry's source
-            source, filename, files = code.source or '', code.filename, code.files
-        else:
-            source, filename, files = read_source(path), os.path.basename(path), ()
+        code = read_student(path, settings)
     except LoadError as error:
         return unloadable(path, settings, checks, str(error))
-    session = Session(source, filename, settings.functions, settings.sandbox, settings.limits(),
-                      settings.allow_reference, settings.timeout, files, settings.allow)
+    # a file's or folder's code always has its entry's source
+    session = Session(code.source or '', code.filename, settings.functions, settings.sandbox,
+                      settings.limits(), settings.allow_reference, settings.timeout, code.files,
+                      settings.allow)
     try:
         defined = load(session, report)
         trial = _trial(session, games, checks, settings)
