@@ -7,15 +7,14 @@ The trusted side reads the file and the modules it imports from its own folder
 a process. Each jail is handed that source as plain data (see message and
 provide) and makes the game from it without a path: the referee and every jail
 run the same code. The file runs as a module named after it, not as __main__,
-its folder's modules importable from memory while it loads."""
+its folder's modules importable from memory while it loads, within LOAD_SECONDS.
+A spec may also name a game the file made (U3T = U3T()): that game is played."""
 
 from __future__ import annotations
 
 import ast
-import builtins
 import contextlib
 import hashlib
-import io
 import os
 import re
 import sys
@@ -27,6 +26,7 @@ from typing import Iterator
 from . import referee, sources
 from .base import Game
 from .specs import bind, parse_call
+from .stochastic import StochasticGame
 
 FILE_SPEC = re.compile(r'^\s*(?P<path>[^:()]+\.py)\s*:\s*(?P<call>\S.*?)\s*$', re.DOTALL)
 """A spec that names a file: 'PATH.py:Class' or 'PATH.py:Class(key=literal, ...)'."""
@@ -40,6 +40,13 @@ MAX_BYTES = 4_000_000
 """The most the source files of a game may hold together."""
 MAX_FILES = 200
 """The most source files a game may bring along."""
+LOAD_SECONDS = 10.0
+"""The most seconds a game file may take to run as it loads, here and in every jail
+that loads it: one that takes longer (a loop at import) is refused after them."""
+ABSTRACT = {Game: ('actions', 'result', 'utility'),
+            StochasticGame: ('chances', 'outcome', 'probability')}
+"""The methods a game of each kind must write: these classes' own only raise
+NotImplementedError."""
 
 
 @dataclass(frozen=True)
@@ -63,8 +70,11 @@ class GameSource:
 _sources: dict[str, tuple[tuple | None, GameSource]] = {}
 """The sources this process has read or been handed, by path, each with the
 stamps of the files it was read from (None: handed over, not read)."""
-_classes: dict[tuple[str, str], type] = {}
-"""The classes made from them, by (digest, class name)."""
+_found: dict[tuple[str, str], type[Game] | Game] = {}
+"""The Game classes (or games) found in them, by (digest, name)."""
+_too_slow: dict[str, float] = {}
+"""The seconds after which each source that did not load in time was given up, by
+digest: it is refused again at once, with no second thread left looping."""
 
 
 def is_file_spec(spec: str) -> bool:
@@ -95,21 +105,45 @@ def normal_spec(spec: str) -> str:
 
 
 def make(spec: str) -> Game:
-    """Make the game of a file spec. Raises ValueError, in one line, for a file that
-    is missing or cannot load, a class that is not a Game, an argument its
-    constructor does not take, or a game that cannot start (no legal move, or
+    """Make the game of a file spec: the class it names, made with its arguments, or
+    the game it names (an instance of a Game class, which takes none). Raises
+    ValueError, in one line, for a file that is missing or cannot load in time, a
+    name that is no Game, a method the game must write and does not, an argument
+    its constructor does not take, or a game that cannot start (no legal move, or
     actions that raise at the initial state)."""
     path, name, keywords = split(spec)
-    source = source_of(path)
-    cls = game_class(source, name)
-    kwargs = bind(cls, keywords, f'{path}:{name}')
-    try:
-        game = cls(**kwargs)
-    except Exception as error:
-        raise ValueError(f'{path}:{name} cannot be made: {_described(error)}') from None
-    _check_start(game, f'{path}:{name}')
+    where = f'{path}:{name}'
+    found = game_object(source_of(path), name)
+    check_methods(found if isinstance(found, type) else type(found), where)
+    if isinstance(found, Game) and keywords:
+        raise ValueError(f'{where} is a game, an instance of {type(found).__name__}, not a '
+                         f'class: an instance takes no arguments; name it alone, {where}')
+    game = found if isinstance(found, Game) else _made(found, keywords, where)
+    _check_start(game, where)
     game._made_from = normal_spec(spec)  # what it prints as: the spec that makes it again
     return game
+
+
+def _made(cls: type[Game], keywords: dict, where: str) -> Game:
+    """Return cls made with keywords, checked against its constructor's parameters."""
+    kwargs = bind(cls, keywords, where)
+    try:
+        return cls(**kwargs)
+    except Exception as error:
+        raise ValueError(f'{where} cannot be made: {_described(error)}') from None
+
+
+def check_methods(cls: type[Game], where: str) -> None:
+    """Raise ValueError if the Game class cls leaves a method it must write to its
+    base class (see ABSTRACT), naming each; where is what the error calls it."""
+    missing = [(base, method) for base, methods in ABSTRACT.items() if issubclass(cls, base)
+               for method in methods if getattr(cls, method, None) is vars(base)[method]]
+    if missing:
+        names = ' or '.join(method for _, method in missing)
+        abstract = ' and '.join(f'{base.__name__}.{method}' for base, method in missing)
+        verb, them = ('is', 'one') if len(missing) == 1 else ('are', 'them')
+        raise ValueError(f'{where} has no {names} of its own: {abstract} {verb} abstract, '
+                         f'write {them}')
 
 
 def _check_start(game: Game, where: str) -> None:
@@ -236,57 +270,50 @@ def provide(plain: dict | None) -> None:
         _sources[plain['path']] = (None, GameSource(plain['path'], files))
 
 
-def game_class(source: GameSource, name: str) -> type[Game]:
-    """Return the Game class called name of a game file's source, running the file
-    (once a source) as a module named after it. Raises ValueError naming the
-    file's error, or a class that is missing or not a Game."""
-    if (source.digest, name) not in _classes:
+def game_object(source: GameSource, name: str) -> type[Game] | Game:
+    """Return the Game class, or the game, called name in a game file's source,
+    running the file (once a source) as a module named after it. Raises ValueError
+    naming the file's error, or a name that is missing or no Game."""
+    if (source.digest, name) not in _found:
         module = _load(source)
-        cls = getattr(module, name, None)
-        if not isinstance(cls, type):
+        found = getattr(module, name, None)
+        if found is None:
             raise ValueError(f'{source.path} has no class {name!r}')
-        if not issubclass(cls, Game):
+        if not (isinstance(found, Game) or isinstance(found, type) and issubclass(found, Game)):
             raise ValueError(f'{source.path}:{name} is not a Game (its class must be made '
                              'from games.Game, as `from games import *` gives it)')
-        _classes[(source.digest, name)] = cls
-    return _classes[(source.digest, name)]
+        _found[(source.digest, name)] = found
+    return _found[(source.digest, name)]
 
 
 def _load(source: GameSource):
-    """Run the file of a source as a module, its folder's modules found in the source."""
+    """Run the file of a source as a module, its folder's modules found in the
+    source, within LOAD_SECONDS (see sources.within)."""
+    if source.digest in _too_slow:
+        raise ValueError(_slow(source, _too_slow[source.digest]))
     entry, text = source.files[0]
     stem = os.path.splitext(entry)[0]
     name = stem if stem.isidentifier() and stem not in sys.modules else f'game_file_{stem}'
+    seconds = LOAD_SECONDS
     try:
-        with _no_input(), _installed(_FolderFinder(source)):
-            return sources.run_source(text, source.path, name)
+        with sources.no_input(), _installed(_FolderFinder(source)):
+            return sources.within(seconds, lambda: sources.run_source(text, source.path, name))
     except KeyboardInterrupt:
         raise
-    except _InputAsked:
+    except sources.TooLong:
+        _too_slow[source.digest] = seconds
+        raise ValueError(_slow(source, seconds)) from None
+    except sources.InputAsked:
         raise ValueError(f'{source.path} asks for input when imported: guard its script with '
                          "if __name__ == '__main__':") from None
     except BaseException as error:  # whatever the file does as it loads
         raise ValueError(f'{source.path} cannot load: {_described(error)}') from None
 
 
-class _InputAsked(BaseException):
-    """The game file asked for input as it loaded (a BaseException, which the file's
-    own `except Exception` does not catch)."""
-
-
-@contextlib.contextmanager
-def _no_input() -> Iterator[None]:
-    """Within this, asking for input raises _InputAsked, and what is printed is
-    dropped: a game file's script belongs under `if __name__ == '__main__':`."""
-    def refuse(*_):
-        raise _InputAsked
-
-    saved = builtins.input, sys.stdin, sys.stdout
-    builtins.input, sys.stdin, sys.stdout = refuse, io.StringIO(), io.StringIO()
-    try:
-        yield
-    finally:
-        builtins.input, sys.stdin, sys.stdout = saved
+def _slow(source: GameSource, seconds: float) -> str:
+    """Say that a source did not load within seconds."""
+    return (f'{source.path} did not finish loading within {seconds:g} s: does it loop as it '
+            "is imported? (its script belongs under if __name__ == '__main__':)")
 
 
 @contextlib.contextmanager

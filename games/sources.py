@@ -4,10 +4,26 @@ students' files, and the registry for a player file named by its path."""
 
 from __future__ import annotations
 
+import builtins
+import contextlib
+import io
 import os
 import sys
+import threading
 import traceback
 from types import CodeType, ModuleType
+from typing import Callable, Iterator, TypeVar
+
+T = TypeVar('T')
+
+
+class TooLong(Exception):
+    """Code that did not finish within its time (see within)."""
+
+
+class InputAsked(BaseException):
+    """Code asked for input where none may be asked (see no_input): a BaseException,
+    which the code's own `except Exception` does not catch."""
 
 
 def run_source(source: str | CodeType, filename: str, name: str) -> ModuleType:
@@ -32,6 +48,47 @@ def compiled(source: str, filename: str) -> CodeType:
     """Compile source from filename as Python compiles a file of its own: none of
     this project's __future__ imports carry over to it."""
     return compile(source, filename, 'exec', dont_inherit=True)
+
+
+@contextlib.contextmanager
+def no_input() -> Iterator[None]:
+    """Within this, asking for input raises InputAsked, and what is printed is
+    dropped: a file's script belongs under `if __name__ == '__main__':`."""
+    def refuse(*_):
+        raise InputAsked
+
+    saved = builtins.input, sys.stdin, sys.stdout
+    builtins.input, sys.stdin, sys.stdout = refuse, io.StringIO(), io.StringIO()
+    try:
+        yield
+    finally:
+        builtins.input, sys.stdin, sys.stdout = saved
+
+
+def within(seconds: float, function: Callable[[], T]) -> T:
+    """Return function(), run in a thread of its own, or raise TooLong if it has not
+    returned after seconds; what it raises is raised here. A thread is the one way
+    that works in every process, on every thread (a Dask worker runs its tasks on
+    threads, where no alarm signal can be set), with no second interpreter: a loop
+    of Python code gives up the interpreter every few milliseconds, and the wait
+    ends on time. A function that does not return is left running, on a daemon
+    thread, which does not keep the process alive: its caller is to stop soon."""
+    outcome: dict = {}
+
+    def run() -> None:
+        try:
+            outcome['value'] = function()
+        except BaseException as error:  # raised again in the caller's thread
+            outcome['error'] = error
+
+    thread = threading.Thread(target=run, name='within', daemon=True)
+    thread.start()
+    thread.join(seconds)
+    if thread.is_alive():
+        raise TooLong(f'did not finish within {seconds:g} s')
+    if 'error' in outcome:
+        raise outcome['error']
+    return outcome['value']
 
 
 def places(error: BaseException, filename: str) -> list[tuple[str, int]]:

@@ -1,7 +1,9 @@
 """The ladder: a tournament run again on its results file plays only what changed.
 
 A player is known by its name and the digest of its code: a file or module
-player's source and function, every file of a submission folder, a shipped
+player's source and function, every file of a submission folder, and the
+course's support files that come beside them (so a changed support file plays
+every Python player's games again; see player_code.beside), a shipped
 player's spec (its registry name and options), a program's command and the
 files and folders it names; a player that cannot play by that digest (or its spec, if
 its code could not be read) and why it cannot. A game is known by its variant,
@@ -25,7 +27,8 @@ from .store import Store
 
 def digest(code: PlayerCode | ProgramCode) -> str:
     """Return the digest of a player's code: of its source and function (and, for
-    a submission folder, its entry and every file of it), of the spec of a
+    a submission folder or code with support files beside it, its entry and every
+    file of it), of the spec of a
     registry player, or of a program's command and every file it names or that is in
     the folders it names."""
     if isinstance(code, ProgramCode):

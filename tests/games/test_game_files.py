@@ -2,13 +2,14 @@
 classes, written as aima-python's users write them, play a round robin of random,
 ab2, mcts and a student's file at each jail level, are drawn in the HTML report
 and replayed; their folder's modules come along; a bad file, class or argument is
-a one-line usage error; a game whose own code fails ends that game alone."""
+a one-line usage error, as are a game without a method it must write and arguments
+to a game the file made (U3T = U3T(), which plays). A game's own code that fails:
+tests/games/test_game_file_errors.py."""
 
 import json
 import os
 import shutil
 import sqlite3
-import textwrap
 import zipfile
 
 import pytest
@@ -109,6 +110,12 @@ class GameOfNim(Game):
     def display(self, state):
         print('board: ', state.board)
 '''
+MAX_MIN_NIM = GAME_OF_NIM.replace('FIRST', "'MAX'").replace('SECOND', "'MIN'").replace('MOVE', '')
+"""GameOfNim with players 'MAX' and 'MIN', its moves tuples."""
+UTILITY = ("    def utility(self, state, player):\n"
+           "        return state.utility if player == 'MAX' else -state.utility\n\n")
+"""MAX_MIN_NIM's utility, which a lazy student leaves out."""
+assert UTILITY in MAX_MIN_NIM
 STUDENT = ('import random\n\n\ndef player(game, state):\n'
            '    return random.choice(game.actions(state))\n')
 PLAYERS = 'random,ab2,mcts(N=30),{student}'
@@ -121,8 +128,7 @@ def course(tmp_path, monkeypatch):
     games.py beside it, which must not be used), two GameOfNim files and a
     student's player; the tests run in it."""
     files = {'course/konane.py': KONANE, 'course/board.py': BOARD, 'course/games.py': AIMA_GAMES,
-             'hw/game_of_nim.py': GAME_OF_NIM.replace('FIRST', "'MAX'").replace(
-                 'SECOND', "'MIN'").replace('MOVE', ''),
+             'hw/game_of_nim.py': MAX_MIN_NIM,
              'hw/nim_numbers.py': GAME_OF_NIM.replace('FIRST', '0').replace(
                  'SECOND', '1').replace('MOVE', 'list'),
              'subs/student.py': STUDENT}
@@ -195,11 +201,22 @@ def test_two_spellings_of_one_file_game_are_one_variant(course):
     ('hw/asks.py:GameOfNim', "asks for input when imported: guard its script with if __name__"),
     ('hw/raises.py:GameOfNim',
      'hw/raises.py cannot load: ValueError: no board (raises.py, line 2)'),
+    ('hw/lazy.py:GameOfNim',
+     'hw/lazy.py:GameOfNim has no utility of its own: Game.utility is abstract, write one'),
+    ('hw/dice.py:GameOfNim', 'hw/dice.py:GameOfNim has no chances or probability of its own: '
+     'StochasticGame.chances and StochasticGame.probability are abstract, write them'),
+    ('hw/u3t.py:U3T(board=[1, 1])', 'hw/u3t.py:U3T is a game, an instance of GameOfNim, not a '
+     'class: an instance takes no arguments; name it alone, hw/u3t.py:U3T'),
+    ('hw/u3t.py:rows', "hw/u3t.py:rows is not a Game"),
 ])
 def test_a_game_that_cannot_be_had_is_a_one_line_usage_error(course, spec, said):
     (course / 'hw/raises.py').write_text('from games import *\nraise ValueError("no board")\n')
-    (course / 'hw/asks.py').write_text(GAME_OF_NIM.replace('FIRST', "'MAX'").replace(
-        'SECOND', "'MIN'").replace('MOVE', '') + "\nname = input('Your name? ')\n")
+    (course / 'hw/asks.py').write_text(MAX_MIN_NIM + "\nname = input('Your name? ')\n")
+    (course / 'hw/lazy.py').write_text(MAX_MIN_NIM.replace(UTILITY, ''))
+    (course / 'hw/dice.py').write_text(MAX_MIN_NIM.replace('(Game)', '(StochasticGame)') +
+                                       '\n    def outcome(self, state, chance):\n'
+                                       '        return state\n')
+    (course / 'hw/u3t.py').write_text(MAX_MIN_NIM + '\n\nU3T = GameOfNim()\nrows = [3, 1]\n')
     for command in (['--players', 'random,ab2', '--variants', spec],
                     ['play', spec, 'random', 'ab2'], ['tree', spec]):
         done = run(*command)
@@ -208,53 +225,23 @@ def test_a_game_that_cannot_be_had_is_a_one_line_usage_error(course, spec, said)
         assert 'Traceback' not in done.stderr
 
 
-BROKEN = '''\
-from games import *
+U3T = MAX_MIN_NIM.replace('class GameOfNim', 'class U3T') + '\n\nU3T = U3T(board=[2, 2])\n'
+"""A file that ends making its game, as aima-python's notebooks do."""
 
 
-class Breaks(Game):
-    def __init__(self, how='raise'):
-        self.how = how
-        self.initial = GameState(to_move='A', utility=0, board=[0], moves=[])
-
-    def actions(self, state):
-        return [1, 2]
-
-    def result(self, state, move):
-        n = state.board[0] + 1
-        if self.how == 'raise' and n == 3:
-            raise RuntimeError('result broke')
-        mover = 'Z' if self.how == 'stranger' and n == 3 else 'B' if state.to_move == 'A' else 'A'
-        return GameState(to_move=mover, utility=0, board=[n], moves=[])
-
-    def utility(self, state, player):
-        return None if self.how == 'none' else 0
-
-    def terminal_test(self, state):
-        return self.how != 'endless' and state.board[0] >= 4
-'''
-
-
-FAILURES = {
-    'raise': 'the game failed: RuntimeError: result broke (breaks.py, line 15)',
-    'stranger': "the game failed: to_move names 'Z', who has no seat",
-    'none': 'the game failed: utility returned None, not a number',
-    'endless': 'no result after 1000 plies',
-}
-
-
-def test_a_game_that_fails_in_a_game_ends_that_game_alone(course):
-    (course / 'breaks.py').write_text(BROKEN)
-    done = run('--players', 'random,subs/student.py', '--variants', 'simple-nim',
-               *(f"breaks.py:Breaks(how='{how}')" for how in FAILURES), '--json', 'run.json',
-               '--sandbox', 'process', '--jobs', '2')
+@pytest.mark.parametrize('level', LEVELS)
+def test_a_game_the_file_made_plays(course, level):
+    (course / 'hw/u3t.py').write_text(U3T)
+    done = run('--players', 'random,ab2,subs/student.py', '--variants', 'hw/u3t.py:U3T',
+               '--games', '1', '--sandbox', level, '--json', 'run.json', '--jobs', '2')
     assert done.returncode == 0, done.stderr
-    for record in json.loads((course / 'run.json').read_text())['games']:
-        if record['variant'] == 'simple-nim':
-            assert record['termination'] == 'normal'
-            continue
-        assert record['termination'] == 'adjudicated draw'
-        assert FAILURES[record['variant'].split("'")[1]] in record['detail'], record['detail']
+    records = json.loads((course / 'run.json').read_text())['games']
+    assert len(records) == 6 and {record['termination'] for record in records} == {'normal'}
+    assert {record['variant'] for record in records} == {'hw/u3t.py:U3T'}
+    played = run('play', 'hw/u3t.py:U3T', 'random', 'ab2')
+    assert played.returncode == 0 and 'board:  [0, 0]' in played.stdout, played.stderr
+    drawn = run('tree', 'hw/u3t.py:U3T', '--depth', '1')
+    assert drawn.returncode == 0 and 'board=[2, 2]' in drawn.stdout, drawn.stderr
 
 
 def test_a_run_keeps_the_digest_of_its_game_file(course):
@@ -263,8 +250,7 @@ def test_a_run_keeps_the_digest_of_its_game_file(course):
     settings = json.loads(sqlite3.connect('run.db').execute('SELECT json FROM settings')
                           .fetchone()[0])
     assert list(settings['game_files']) == ['hw/game_of_nim.py:GameOfNim']
-    (course / 'hw/game_of_nim.py').write_text(textwrap.dedent(GAME_OF_NIM).replace(
-        'FIRST', "'MAX'").replace('SECOND', "'MIN'").replace('MOVE', '') + '# fixed\n')
+    (course / 'hw/game_of_nim.py').write_text(MAX_MIN_NIM + '# fixed\n')
     again = run('--players', 'random,ab2', '--variants', 'hw/game_of_nim.py:GameOfNim',
                 '--db', 'run.db', '--resume')
     assert again.returncode == 2 and 'game_files' in again.stderr
@@ -339,8 +325,7 @@ def test_a_worker_without_the_file_plays_its_game_from_the_source_it_is_handed(t
     """As a Dask worker on another machine does: the path names no file there."""
     path = os.path.join(str(tmp_path), 'elsewhere', 'ghost_nim.py')
     spec = f'{path}:GameOfNim(board=[3, 1])'
-    text = GAME_OF_NIM.replace('FIRST', "'MAX'").replace('SECOND', "'MIN'").replace('MOVE', '')
-    source = {'path': path, 'files': [['ghost_nim.py', text]]}
+    source = {'path': path, 'files': [['ghost_nim.py', MAX_MIN_NIM]]}
     first, lucky = (os.path.join(TESTS, f'hostile_players.py:{name}')
                     for name in ('first', 'lucky'))
     codes = {name: read_player(name) for name in (first, lucky)}  # files: no jail kept after
