@@ -124,7 +124,9 @@ def play(game: Game, players: Sequence[Player], state=None, max_plies: int | Non
     """Play a game from state (default: the initial state) and return its record.
     players[i] plays seat i. The referee asks to_move who moves and checks every
     move. A player that raises (referee.Forfeit says how it forfeits) or makes an
-    illegal move forfeits; past max_plies the game is adjudicated a draw.
+    illegal move forfeits; past max_plies the game is adjudicated a draw. A method
+    of the game that raises, or breaks its contract, raises GameFailed: the game's
+    own code failed, which is no player's fault and no result.
     on_move(state, move, new_state) is told of each move. With
     isolate, players in this process get private copies of the game and the state
     and any change to the game's classes is undone and forfeits; stand-ins for
@@ -137,20 +139,26 @@ def play(game: Game, players: Sequence[Player], state=None, max_plies: int | Non
     record = PlayedGame(seats=seats, nodes=[None] * len(seats))
     rules = _snapshot(game) if isolate else []
     rng = random.Random() if rng is None else rng
-    try:
-        return _play(game, players, state, max_plies, on_move, isolate, rng, on_chance,
-                     record, views, rules)
-    except GameFailed as failed:  # the game's own code: the game is a draw, never the run's end
-        return _end(record, game, failed.state, ADJUDICATED, f'the game failed: {failed}')
+    return _play(game, players, state, max_plies, on_move, isolate, rng, on_chance,
+                 record, views, rules)
 
 
 class GameFailed(Exception):
-    """The game's own code raised or broke its contract in the referee's hands."""
+    """The game's own code raised or broke its contract in the referee's hands: it
+    reads 'the game failed: DETAIL'."""
 
-    def __init__(self, detail: str, state):
+    def __init__(self, detail: str, state=None):
         super().__init__(detail)
+        self.detail = detail
+        """What failed and where, such as 'RuntimeError: ... (konane.py, line 40), in result'."""
         self.state = state
-        """The state the game failed in."""
+        """The state the game failed in (None once sent to another process)."""
+
+    def __str__(self) -> str:
+        return f'the game failed: {self.detail}'
+
+    def __reduce__(self) -> tuple:
+        return GameFailed, (self.detail,)  # the state stays behind: it may not pickle
 
 
 def _play(game: Game, players: Sequence[Player], state, max_plies: int | None,

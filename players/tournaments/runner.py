@@ -8,6 +8,7 @@ import threading
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from typing import Callable, Iterable, Iterator, Protocol
 
+from games.referee import GameFailed
 from .record import GameRecord
 from .schedule import ScheduledGame
 
@@ -27,8 +28,9 @@ class Games(Protocol):
 
 
 class MachineryError(RuntimeError):
-    """A game failed through no player's fault (its worker process was lost, or the
-    referee itself failed) as many times as it was tried."""
+    """A game failed through no player's fault: its worker process was lost, or the
+    referee itself failed, as many times as it was tried; or the game's own code
+    failed (referee.GameFailed), at once."""
 
 
 def run(specs: Iterable[ScheduledGame], job: Callable[[ScheduledGame], GameRecord],
@@ -40,8 +42,9 @@ def run(specs: Iterable[ScheduledGame], job: Callable[[ScheduledGame], GameRecor
     record as it finishes and calling progress() after each. A game that fails
     through no player's fault (its worker is lost: the players' faults are in
     the records) is played again, up to TRIES times, and then raises
-    MachineryError. Returns the games played. On any exception, Ctrl-C
-    included, the running games are abandoned."""
+    MachineryError; a game whose own code failed raises it at once. Returns the
+    games played. On any exception, Ctrl-C included, the running games are
+    abandoned."""
     pending: dict[Future, ScheduledGame] = {}
     failures: dict[int, int] = {}
     played = 0
@@ -60,6 +63,9 @@ def run(specs: Iterable[ScheduledGame], job: Callable[[ScheduledGame], GameRecor
             spec = pending.pop(future)
             try:
                 record = future.result()
+            except GameFailed as failed:  # the instructor's rules: no result, no retry
+                raise MachineryError(f'game {spec.index + 1} ({spec.variant}: {spec.first} '
+                                     f'against {spec.second}): {failed}') from None
             except Exception as error:  # the machinery's fault: play the game again
                 failures[spec.index] = failures.get(spec.index, 0) + 1
                 if failures[spec.index] >= TRIES:

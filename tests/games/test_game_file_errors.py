@@ -1,13 +1,20 @@
 """A game file's own code that fails: as it loads, past the time limit, it is a
-one-line usage error before anything runs."""
+one-line usage error before anything runs; in play (a method raises, to_move names a
+stranger, utility is no number), the command stops, saying where, and scores nothing."""
 
+import json
+import os
 import time
 
 import pytest
+from places import TESTS
 
 from command_line import run
 
 from games import game_files
+
+FIRST = os.path.join(TESTS, 'hostile_players.py:first')
+"""A jailed file player that plays the first legal move, never asking the game more."""
 
 
 @pytest.fixture
@@ -15,6 +22,67 @@ def folder(tmp_path, monkeypatch):
     """A folder for game files; the tests run in it."""
     monkeypatch.chdir(tmp_path)
     return tmp_path
+
+
+BROKEN = '''\
+from games import *
+
+
+class Breaks(Game):
+    def __init__(self, how='raise'):
+        self.how = how
+        self.initial = GameState(to_move='A', utility=0, board=[0], moves=[])
+
+    def actions(self, state):
+        return [1, 2]
+
+    def result(self, state, move):
+        n = state.board[0] + 1
+        if self.how == 'raise' and n == 3:
+            raise RuntimeError('result broke')
+        mover = 'Z' if self.how == 'stranger' and n == 3 else 'B' if state.to_move == 'A' else 'A'
+        return GameState(to_move=mover, utility=0, board=[n], moves=[])
+
+    def utility(self, state, player):
+        return None if self.how == 'none' else 0
+
+    def terminal_test(self, state):
+        return self.how != 'endless' and state.board[0] >= 4
+'''
+
+
+FAILURES = {
+    'raise': 'the game failed: RuntimeError: result broke (breaks.py, line 15), in result',
+    'stranger': "the game failed: to_move names 'Z', who has no seat",
+    'none': 'the game failed: utility returned None, not a number',
+}
+
+
+@pytest.mark.parametrize('how', FAILURES)
+def test_a_game_that_fails_in_play_stops_the_command_and_scores_nothing(folder, how):
+    """The instructor's error, never a result: a tournament stops at the game, saying
+    which; play stops at the move."""
+    (folder / 'breaks.py').write_text(BROKEN)
+    spec = f"breaks.py:Breaks(how='{how}')"
+    done = run('--players', f'random,{FIRST}', '--variants', 'simple-nim', spec,
+               '--json', 'run.json', '--sandbox', 'process', '--jobs', '2')
+    assert done.returncode == 1, done.stderr
+    assert f'({spec}: ' in done.stderr and f'): {FAILURES[how]}' in done.stderr, done.stderr
+    assert 'Traceback' not in done.stderr and not (folder / 'run.json').exists()
+    played = run('play', spec, 'random', 'random')
+    assert played.returncode == 1 and 'wins' not in played.stdout and 'Draw' not in played.stdout
+    [said] = played.stderr.splitlines()
+    assert said.startswith(f'tournament: stopped: {FAILURES[how]}'), said
+
+
+def test_a_game_from_a_file_that_never_ends_is_adjudicated_a_draw(folder):
+    (folder / 'breaks.py').write_text(BROKEN)
+    done = run('--players', f'random,{FIRST}', '--variants',
+               "breaks.py:Breaks(how='endless')", '--json', 'run.json', '--sandbox', 'process')
+    assert done.returncode == 0, done.stderr
+    records = json.loads((folder / 'run.json').read_text())['games']
+    assert [(record['termination'], record['detail']) for record in records] == \
+        [('adjudicated draw', 'no result after 1000 plies')] * 2
 
 
 LOOPS = """\
