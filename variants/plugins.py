@@ -32,6 +32,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Callable
 
 from games import Game
+from games.game_files import check_methods
 
 if TYPE_CHECKING:
     from players.sandbox.allowed import AllowedPackages
@@ -152,9 +153,11 @@ def add_game(entry: PluginEntry, game: Any) -> None:
     """Register the Game subclass of a games entry, with a variant named as the entry
     that plays it with its defaults; a class without a name of its own (its class
     attribute `name`, as aima-python's games have none) is given the entry's. Raise
-    TypeError or ValueError if it cannot be registered."""
+    TypeError or ValueError if it cannot be registered, or lacks a method it must
+    write (see games.game_files.check_methods)."""
     if not (isinstance(game, type) and issubclass(game, Game)):
         raise TypeError(f'{entry.value} is not a Game subclass')
+    check_methods(game, game.__name__)
     if 'name' not in vars(game):
         if not entry.name.isidentifier():
             raise ValueError(f'{game.__name__} has no name of its own (its class attribute '

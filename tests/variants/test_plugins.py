@@ -1,8 +1,9 @@
 """Installed plugins: a course's package, built in a temporary folder and installed
 into a venv of its own, gives a Konane-like game, a variant and a player through
 entry points; `list`, the round robin at both jail levels, the HTML report and
-replay use them, nothing of this project edited. A broken plugin is one line and
-skipped, and a student's player cannot reach the plugin's files or add a plugin."""
+replay use them, nothing of this project edited. A broken plugin (a game without
+its utility among them) is one line and skipped, and a student's player cannot
+reach the plugin's files or add a plugin."""
 
 import json
 import os
@@ -175,6 +176,9 @@ BROKEN = {  # module: (group, entry, the module's source)
     'notagame': ('aima_games.games', 'notagame = course_broken.notagame:NotAGame',
                  'NotAGame = 3\n'),
     'taken': ('aima_games.games', 'nim2 = course_broken.taken:Nim', 'from games import Nim\n'),
+    'lazy': ('aima_games.games', 'lazy = course_broken.lazy:Lazy',
+             'from games import Game\n\n\nclass Lazy(Game):\n'
+             '    def actions(self, state):\n        return []\n'),
     'copycat': ('aima_games.players', 'ab2 = course_broken.copycat:player',
                 'def player(game, state):\n    return game.actions(state)[0]\n'),
     'odd': ('aima_games.variants', 'odd = course_broken.odd:ODD', "ODD = 'nosuchgame(n=3)'\n"),
@@ -189,6 +193,9 @@ SKIPPED = [f'aima-games: skipped the entry "{entry}" ({group}) of the plugin cou
                 'TypeError: course_broken.notagame:NotAGame is not a Game subclass'),
                ('nim2 = course_broken.taken:Nim', 'aima_games.games',
                 'ValueError: cannot register Nim: nim already taken'),
+               ('lazy = course_broken.lazy:Lazy', 'aima_games.games',
+                'ValueError: Lazy has no result or utility of its own: Game.result and '
+                'Game.utility are abstract, write them'),
                ('odd = course_broken.odd:ODD', 'aima_games.variants',
                 "ValueError: its spec 'nosuchgame(n=3)' names no game known"),
                ('ab2 = course_broken.copycat:player', 'aima_games.players',
@@ -278,8 +285,9 @@ def test_a_round_robin_on_the_plugins_game_is_reported_and_replayed(venv, tmp_pa
 
 
 def test_a_broken_plugin_is_one_line_and_the_rest_plays(tmp_path):
-    """Entries that do not import, name what their group does not hold, or take a name
-    already taken are each one line, skipped; list and a tournament go on, with the
+    """Entries that do not import, name what their group does not hold, take a name
+    already taken, or name a game that leaves a method it must write to Game, are
+    each one line, skipped; list and a tournament go on, with the
     plugin's good player, jailed, from a folder on PYTHONPATH."""
     entries = {}
     for module, (group, entry, source) in BROKEN.items():
