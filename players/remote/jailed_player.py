@@ -114,7 +114,7 @@ class JailedPlayer(RemotePlayer):
             image = folder_image.image_fd(code.files) if code.files else None
             jail = Jail(ENTRY, level, setup.limits, setup.packages(), image, allowed)
         super().__init__(code, timing, history, jail)
-        self.shipped_in_file_game, self.key = in_file_game, kept
+        self.shipped_in_file_game, self.key = in_file_game and started_here, kept  # not a grader's
         compiled = _compiled.get(code) if code.source is not None else None
         # a file player's jail started here, not given the compiled source, sends it first
         self.sends_compiled = started_here and code.source is not None and compiled is None

@@ -107,3 +107,15 @@ def test_a_game_file_that_loops_as_it_loads_is_refused_after_the_limit(folder, m
         done = run(*command)
         assert time.monotonic() - started < 2.5
         assert done.returncode == 2 and done.stderr.splitlines() == [said], done.stderr
+
+
+def test_a_students_player_that_raises_on_a_game_file_fails_its_checks(folder):
+    """The student's error, not the game's: it scored draws, and passed legal moves."""
+    (folder / 'breaks.py').write_text(BROKEN)
+    (folder / 'raiser.py').write_text('def player(game, state):\n    raise NotImplementedError\n')
+    done = run('check', 'raiser.py', '--functions', 'player', '--variants',
+               "breaks.py:Breaks(how='sound')")
+    assert done.stderr == '' and 'the game failed' not in done.stdout, done.stderr
+    assert ('FAIL 0/2 player: legal moves: not implemented (player raises NotImplementedError)'
+            in done.stdout), done.stdout
+    assert 'FAIL 0/3 player: gauntlet: not implemented' in done.stdout
