@@ -35,15 +35,22 @@ def run(*args):
         return command_line.run(*args)
 
 
-def deep_folder(top, depth=2000):
+@contextlib.contextmanager
+def deep_folder(top, depth=1200):
     """Make top a submission folder whose player is honest, with folders nested depth
-    deep in it (deeper than Python's stack allows a walk to recurse)."""
+    deep in it (deeper than Python's stack allows a walk to recurse), for the block;
+    then remove them from the inside out (pytest's own clean-up would recurse)."""
     os.makedirs(top)
     (top / 'player.py').write_text(HONEST)
-    inner = str(top)
+    folders = [str(top)]
     for _ in range(depth):
-        inner = os.path.join(inner, 'd')
-        os.mkdir(inner)
+        folders.append(os.path.join(folders[-1], 'd'))
+        os.mkdir(folders[-1])
+    try:
+        yield
+    finally:
+        for folder in reversed(folders[1:]):
+            os.rmdir(folder)
 
 
 @pytest.mark.parametrize('level', LEVELS)
@@ -65,12 +72,12 @@ def test_words_and_counts_no_record_can_hold_cost_their_player_alone(tmp_path, l
 
 
 def test_a_folder_nested_too_deep_cannot_play_and_the_others_do(tmp_path):
-    deep_folder(tmp_path / 'class' / 'deep')
-    (tmp_path / 'class' / 'honest.py').write_text(HONEST)
-    with pytest.raises(player_code.SubmissionError, match='deep nests folders more than 32'):
-        player_code.read_folder(str(tmp_path / 'class' / 'deep'))
-    ran = run('--submissions', str(tmp_path / 'class'), '--players', 'random', *FAST,
-              '--sandbox', 'process')
+    with deep_folder(tmp_path / 'class' / 'deep'):
+        (tmp_path / 'class' / 'honest.py').write_text(HONEST)
+        with pytest.raises(player_code.SubmissionError, match='deep nests folders more than 32'):
+            player_code.read_folder(str(tmp_path / 'class' / 'deep'))
+        ran = run('--submissions', str(tmp_path / 'class'), '--players', 'random', *FAST,
+                  '--sandbox', 'process')
     assert ran.returncode == 0, ran.stderr
     assert 'deep: cannot play: deep nests folders more than 32 deep' in ran.stdout
 
