@@ -55,12 +55,12 @@ DEEP_LABEL = '''
 import json
 import os
 import sys
-import time
 
 
 class GameOfNim:
-    """Answers the grader's questions about it itself: at every position, to_move
-    names a player whose label is 5,000 lists deep, and that player's utility."""
+    """Answers the grader's questions about it itself, each request as it comes: at
+    every position, to_move names a player whose label is 5,000 lists deep, and that
+    player's utility."""
 
     initial = None
 
@@ -71,12 +71,16 @@ class GameOfNim:
         frame = sys._getframe()
         while 'request' not in frame.f_locals:
             frame = frame.f_back
-        asked = frame.f_locals['request']['positions']
+        request = frame.f_locals['request']
+        while 'channel' not in frame.f_locals:
+            frame = frame.f_back
         label = '[' * 5000 + ']' * 5000
-        lines = [{'positions': [{'to_move': label, 'utilities': [[label, 1]]}]} for _ in asked]
-        lines += [{'done': True}, {'done': True, 'perft': [4, 9, 10]}]
-        os.write(4, ''.join(json.dumps(line) + '\\n' for line in lines).encode())
-        time.sleep(60)
+        while True:
+            lines = [{'positions': [{'to_move': label, 'utilities': [[label, 1]]}]}
+                     for _ in request['positions']]
+            lines.append({'done': True})
+            os.write(4, ''.join(json.dumps(line) + '\\n' for line in lines).encode())
+            request = frame.f_locals['channel'].receive()
 '''
 
 GONE = '''
