@@ -385,11 +385,12 @@ def test_where_jails_may_not_mount_they_see_nothing_and_change_nothing(fallback_
     assert forfeits(data, 'carol') == []
 
 
-def test_a_submission_not_named_in_utf8_is_a_usage_error(tmp_path):
+def test_a_submission_not_named_in_utf8_is_left_out_saying_so(tmp_path):
     (tmp_path / os.fsdecode(b'\xe9lodie.py')).write_text(FIRST_MOVE)
     done = run('--submissions', str(tmp_path), '--players', 'random', *OPTIONS)
-    assert done.returncode == 2 and done.stdout == '' and done.stderr.count('\n') == 1
-    assert "\\xe9lodie.py' is not named in UTF-8" in done.stderr
+    assert done.returncode == 2 and done.stdout == '' and done.stderr.count('\n') == 2
+    assert "\\xe9lodie.py', whose name is not in UTF-8" in done.stderr
+    assert 'holds no submission' in done.stderr  # it was the only one
 
 
 @pytest.mark.parametrize('level', LEVELS)
