@@ -24,6 +24,8 @@ from players.tournaments.results import Results
 from players.tournaments.record import GameRecord
 from players.grading.jailed.plain import describe
 
+pytestmark = pytest.mark.slow
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 

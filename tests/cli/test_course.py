@@ -14,6 +14,8 @@ from command_line import run
 from players.cli import course
 from players.cli.tournament_options import ArgumentParser
 
+pytestmark = pytest.mark.slow
+
 STUDENTS = os.path.join(TESTS, 'students')
 FIRST_MOVE = 'def player(game, state):\n    return game.actions(state)[0]\n'
 LAST_MOVE = 'def player(game, state):\n    return game.actions(state)[-1]\n'

@@ -16,6 +16,8 @@ import tournament as command
 from command_line import run
 from players.cli import check_options
 
+pytestmark = pytest.mark.slow
+
 HOSTILE = os.path.join(ROOT, 'tests', 'hostile_players.py')
 SMALL = ['--players', 'random,ab1,ab2', '--variants', 'nim(piles=(2, 3))', 'simple-nim',
          '--move-timeout', '5']

@@ -14,6 +14,8 @@ from places import ROOT
 
 from players.sandbox import levels
 
+pytestmark = pytest.mark.slow
+
 HOSTILE = os.path.join(ROOT, 'tests', 'hostile_players.py')
 SMALL = ['--variants', 'nim(piles=(2, 3))', '--move-timeout', '2', '--jobs', '2']
 ADOPTING = textwrap.dedent('''

@@ -24,6 +24,8 @@ from players.remote.player_code import read_player
 from players.tournaments.match import Rules, play_scheduled_game
 from players.tournaments.schedule import ScheduledGame
 
+pytestmark = pytest.mark.slow
+
 KONANE = '''\
 """Konane on a small board: jump an enemy stone into the empty square beyond it."""
 from games import *

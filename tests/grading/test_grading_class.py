@@ -20,6 +20,8 @@ from players.grading import treedraw
 from players.grading import CaseError, load_cases
 import command_line
 
+pytestmark = pytest.mark.slow
+
 STUDENTS = os.path.join(ROOT, 'tests', 'students')
 FAST = ['--timeout', '1', '--move-timeout', '1', '--sandbox', 'process']
 

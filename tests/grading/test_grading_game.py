@@ -18,6 +18,8 @@ from players import grading
 from players.sandbox import jail
 from players.grading import reference as surveying
 
+pytestmark = pytest.mark.slow
+
 jail.prepare_jailer()
 
 SOLUTION = '''

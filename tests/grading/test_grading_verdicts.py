@@ -12,6 +12,8 @@ from places import TESTS
 from players.sandbox import jail, levels
 from players import grading
 
+pytestmark = pytest.mark.slow
+
 STUDENTS = os.path.join(TESTS, 'students')
 SETTINGS = grading.Settings(timeout=2, move_timeout=2, sandbox='process')
 GAMES = grading.make_games(SETTINGS)

@@ -29,6 +29,8 @@ from players.tournaments.schedule import schedule
 from players.tournaments.store import Store
 from players.tournaments.workers import WorkerPool
 
+pytestmark = pytest.mark.slow
+
 CLIENT = os.path.join(ROOT, 'players', 'program_client.py')
 TIMEOUT = 0.5
 LINGERING = 'sleep 1234.5'

@@ -12,6 +12,8 @@ from players.reports import grades, text_report, standings
 from players.tournaments import ratings
 from test_report import class_results
 
+pytestmark = pytest.mark.slow
+
 ANCHORS = [(-314, 0), (105, 70), (397, 100)]
 
 

@@ -9,6 +9,8 @@ import pytest
 import browser
 from command_line import run
 
+pytestmark = pytest.mark.slow
+
 HOSTILE = '</script><script>alert(1)</script><b>bold</b>'
 
 

@@ -19,6 +19,8 @@ from players.sandbox import jail, servers
 from players.remote import player_code
 from players import grading
 
+pytestmark = pytest.mark.slow
+
 
 PRYING = os.path.join(TESTS, 'prying_players.py')
 STUDENTS = os.path.join(TESTS, 'students')

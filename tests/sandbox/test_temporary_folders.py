@@ -19,6 +19,8 @@ from players.tournaments.workers import WorkerLost, WorkerPool
 
 from jails import LEVELS, adopting_orphans
 
+pytestmark = pytest.mark.slow
+
 FIRST = os.path.join(ROOT, 'tests', 'hostile_players.py') + ':first'
 PLAYERS = ['--players', f'random,ab1,{FIRST}', '--variants', 'simple-nim']
 """Registry players, jailed at the process level, and a file player, at the level asked."""

@@ -13,6 +13,8 @@ from games import Othello
 from games.othello import PASS
 from players.human import human_player
 
+pytestmark = pytest.mark.slow
+
 NEW = ['othello', 'othello-6x6', 'kalah', 'hex', 'hex-11', 'breakthrough', 'breakthrough-6x6']
 PLAYERS = 'random,ab2,mcts(N=5)'
 SMALL = ['othello(n=4)', 'kalah(pits=3, seeds=3)', 'hex(n=4)', 'breakthrough(rows=5, columns=4)']

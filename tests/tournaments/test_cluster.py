@@ -28,6 +28,8 @@ from players.tournaments.store import Store
 from players.tournaments.workers import WorkerPool
 import command_line
 
+pytestmark = pytest.mark.slow
+
 HOSTILE = os.path.join(ROOT, 'tests', 'hostile_players.py')
 QUIET = dict(cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 needs_dask = pytest.mark.skipif(importlib.util.find_spec('distributed') is None,

@@ -10,6 +10,8 @@ from places import TESTS
 
 import tournament
 
+pytestmark = pytest.mark.slow
+
 HOSTILE = os.path.join(TESTS, 'hostile_players.py')
 OPTIONS = ['--variants', 'simple-nim', 'nim(piles=(2, 3))', '--openings', '1', '--jobs', '2',
            '--move-timeout', '5', '--sandbox', 'process']

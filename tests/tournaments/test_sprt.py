@@ -14,6 +14,8 @@ from players.sandbox import levels
 from players.tournaments import sprt
 from players.tournaments.record import GameRecord
 
+pytestmark = pytest.mark.slow
+
 HOSTILE = os.path.join(TESTS, 'hostile_players.py')
 
 # A small table of results: 12 pairs, by the player's points in the pair (0, ½, 1, 1½, 2).

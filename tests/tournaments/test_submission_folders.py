@@ -36,6 +36,8 @@ from games import referee
 from jails import LEVELS, adopting_orphans
 from test_tournament_broken import OPTIONS
 
+pytestmark = pytest.mark.slow
+
 BOOK = {pile: 1 + pile * 7 % 3 if pile > 3 else pile for pile in range(1, 13)}
 """Carol's opening book: how many counters she takes from a pile of simple-nim."""
 FIRST_MOVE = 'def player(game, state):\n    return game.actions(state)[0]\n'

@@ -1,11 +1,15 @@
 """A tournament from Python, with no command line: settings in, typed standings and
 records out."""
 
+import pytest
+
 from players.tournaments.match import Rules
 from players.tournaments.ranking import Standing
 from players.tournaments.record import GameRecord
 from players.tournaments.schedule import count_games
 from players.tournaments.tournament import Tournament
+
+pytestmark = pytest.mark.slow
 
 
 def test_a_tournament_runs_from_python_and_returns_typed_results(tmp_path):

@@ -16,6 +16,8 @@ from players.tournaments import entrants
 from players.tournaments.match import Rules, play_scheduled_game
 from players.tournaments.schedule import ScheduledGame
 
+pytestmark = pytest.mark.slow
+
 FIRST_MOVE = 'def player(game, state):\n    return game.actions(state)[0]\n'
 CLASS = {
     'alice.py': FIRST_MOVE,

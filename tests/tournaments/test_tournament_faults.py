@@ -21,6 +21,8 @@ from players.tournaments.schedule import schedule
 from players.tournaments.store import Store
 from players.tournaments.workers import WorkerPool
 
+pytestmark = pytest.mark.slow
+
 HOSTILE = os.path.join(TESTS, 'hostile_players.py')
 TIMEOUT = 0.5
 """The move time limit of the runs of a player that hangs, which waits it out."""

@@ -16,6 +16,7 @@ import pytest
 from places import ROOT
 from jails import LEVELS
 
+pytestmark = pytest.mark.slow
 
 
 
