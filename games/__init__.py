@@ -1,21 +1,23 @@
 """Games for adversarial search, after AIMA's games.py: the Game class, its games and the referee.
 
-`from games import *` gives every name of aima-python's games.py, the searches
-and players too: those live in the players package, which is imported only when
+`from games import *` gives every name of aima-python's games.py: its games as
+AIMA has them (games.textbook's; the registry's own are in games.grid, games.tree and
+games.backgammon), and the searches and players too: those live in the players package, which is imported only when
 one of them is first asked for (so games never imports players at start-up)."""
 
 import random
 
-from .backgammon import Backgammon
 from .breakthrough import Breakthrough
 from .base import Game, IllegalMoveError, Move, Player, PlayerQuit, play_game
-from .grid import Board, ConnectFour, GameState, Gomoku, TicTacToe
+from .grid import Board
 from .hex import Hex
 from .kalah import Kalah
 from .nim import GrundysGame, Nim, NimState
 from .othello import Othello
 from .stochastic import DiceNim, StochasticGame, StochasticGameState, replay
-from .tree import Fig52Extended, Fig52Game, TreeGame, TreeState
+from .textbook import ConnectFour, Fig52Extended, Fig52Game, GameState, Gomoku, TicTacToe
+from .textbook_backgammon import Backgammon
+from .tree import TreeGame, TreeState
 
 PLAYER_NAMES = ('infinity', 'minmax_decision', 'minimax_decision', 'expect_minmax',
                 'expectiminimax', 'alpha_beta_search', 'alphabeta_full_search',

@@ -1,31 +1,12 @@
-"""Tic-tac-toe, Connect Four and Gomoku: k in a row on a board of squares, as in AIMA."""
+"""The registry's tic-tac-toe, Connect Four and Gomoku: k in a row on a board of
+squares, AIMA's games (games.textbook) with states that cannot be changed, moves
+checked, and Connect Four's columns upright."""
 
 from __future__ import annotations
 
-from collections import namedtuple
-from functools import cached_property
-
-from . import pictures
+from . import textbook
 from .base import Fixed, Game, IllegalMoveError
-from .discs import board_line, grid_text
-
-
-
-class GameState(namedtuple('GameState', 'to_move, utility, board, moves')):
-    """AIMA's state: the player to move ('X' or 'O'), the utility to X
-    (1, -1, or 0 while no one has won), the board (square -> 'X' or 'O') and the empty squares."""
-
-    __slots__ = ()
-
-    def _repr_svg_(self) -> str:
-        """The board as a picture, for Jupyter notebooks."""
-        squares = [*self.board, *self.moves]
-        h = max((x for x, _ in squares), default=1)
-        v = max((y for _, y in squares), default=1)
-        caption = {1: 'X won', -1: 'O won'}.get(self.utility, f'{self.to_move} to move')
-        return pictures.grid(self.board, h, v, caption if self.moves or self.utility else 'draw')
-
-DIRECTIONS = ((0, 1), (1, 0), (1, -1), (1, 1))
+from .textbook import GameState
 
 
 class Squares(tuple, Fixed):
@@ -60,12 +41,11 @@ class Board(dict):
         return Board(self)
 
 
-class TicTacToe(Game):
-    """Play TicTacToe on an h x v board, with Max (first player) playing 'X'.
-    A state has the player to move, a cached utility, the empty squares
-    as Squares, a tuple of (x, y) positions that prints as a list, and a
-    board, a Board: a mapping of {(x, y): Player} entries, where Player is
-    'X' or 'O', that cannot be changed. Squares are numbered from 1: x is the column, y the row."""
+class TicTacToe(textbook.TicTacToe):
+    """AIMA's TicTacToe for the registry: the empty squares are Squares, a tuple of
+    (x, y) positions that prints as a list, and the board a Board, a mapping of
+    {(x, y): Player} entries, where Player is 'X' or 'O', that cannot be changed;
+    result refuses an illegal move. Squares are numbered from 1: x is the column, y the row."""
 
     name = 'tictactoe'
     players = ('X', 'O')
@@ -76,17 +56,12 @@ class TicTacToe(Game):
                 raise ValueError(f'{key} must be a whole number >= 1, got {value!r}')
         if k > max(h, v):
             raise ValueError(f'k={k} in a row cannot fit on a {h} x {v} board')
-        self.h, self.v, self.k = h, v, k
-        moves = Squares((x, y) for x in range(1, h + 1) for y in range(1, v + 1))
-        self.initial = GameState(to_move='X', utility=0, board=Board(), moves=moves)
+        super().__init__(h, v, k)
+        self.initial = self.initial._replace(board=Board(), moves=Squares(self.initial.moves))
 
     def params(self) -> dict:
         """Return the constructor arguments that make this game."""
         return {'h': self.h, 'v': self.v, 'k': self.k}
-
-    def actions(self, state):
-        """Legal moves are any square not yet taken."""
-        return state.moves
 
     def result(self, state, move):
         """Return the state after the player to move takes the square move."""
@@ -108,96 +83,6 @@ class TicTacToe(Game):
     def _is_legal(self, state, move) -> bool:
         """Is move one of the actions of state?"""
         return move in self.actions(state)
-
-    def utility(self, state, player) -> float:
-        """Return the value to player; 1 for win, -1 for loss, 0 otherwise."""
-        return state.utility if player == 'X' else -state.utility
-
-    def terminal_test(self, state) -> bool:
-        """A state is terminal if it is won or there are no empty squares."""
-        return state.utility != 0 or len(state.moves) == 0
-
-    def compute_utility(self, board, move, player) -> int:
-        """If 'X' wins with this move, return 1; if 'O' wins return -1; else return 0."""
-        if any(self.k_in_row(board, move, player, delta) for delta in DIRECTIONS):
-            return +1 if player == 'X' else -1
-        return 0
-
-    def k_in_row(self, board, move, player, delta_x_y) -> bool:
-        """Return true if there is a line through move on board for player."""
-        (delta_x, delta_y) = delta_x_y
-        x, y = move
-        n = 0  # n is number of moves in row
-        while board.get((x, y)) == player:
-            n += 1
-            x, y = x + delta_x, y + delta_y
-        x, y = move
-        while board.get((x, y)) == player:
-            n += 1
-            x, y = x - delta_x, y - delta_y
-        n -= 1  # Because we counted move itself twice
-        return n >= self.k
-
-    @cached_property
-    def lines(self) -> tuple:
-        """Every line of k squares on the board."""
-        squares = {(x, y) for x in range(1, self.h + 1) for y in range(1, self.v + 1)}
-        lines = []
-        for x, y in sorted(squares):
-            for dx, dy in DIRECTIONS:
-                line = tuple((x + i * dx, y + i * dy) for i in range(self.k))
-                if all(square in squares for square in line):
-                    lines.append(line)
-        return tuple(lines)
-
-    def evaluate(self, state, player) -> float:
-        """Open lines: each line still open to only one side counts the square of
-        its pieces for that side. The sum is squashed into (-0.9, 0.9)."""
-        board = state.board
-        score = 0
-        for line in self.lines:
-            pieces = [board.get(square) for square in line]
-            xs, os = pieces.count('X'), pieces.count('O')
-            if not os:
-                score += xs * xs
-            elif not xs:
-                score -= os * os
-        value = 0.9 * score / (abs(score) + 10)
-        return value if player == 'X' else -value
-
-    def display(self, state) -> None:
-        """Print the board as AIMA does: a line for each x, a square for each y, '.'
-        for an empty one (show, board_text and a Jupyter cell draw it row v on top)."""
-        board = state.board
-        for x in range(1, self.h + 1):
-            for y in range(1, self.v + 1):
-                print(board.get((x, y), '.'), end=' ')
-            print()
-
-    def board_text(self, state, last_move=None) -> str:
-        """Return the board, row v at the top, with the columns and rows numbered
-        and the square of last_move in brackets: 'O[X].'."""
-        return grid_text(state.board, self.h, self.v, [last_move] if last_move else [])
-
-    def describe_state(self, state) -> str:
-        """Return the board's rows on one line, top row first: 'X.O/X.O/O.X'."""
-        return board_line(state.board, self.h, self.v)
-
-    def state_json(self, state) -> dict:
-        """Return the player to move and the board as rows of 'X', 'O' and '.', row 1
-        first: rows[y - 1][x - 1] is the square (x, y)."""
-        return {'to_move': state.to_move,
-                'rows': [''.join(state.board.get((x, y), '.') for x in range(1, self.h + 1))
-                         for y in range(1, self.v + 1)]}
-
-    def drawing(self, state, last_move=None) -> dict:
-        """Return the board as a grid of columns x rows drawn with crosses and
-        noughts: cells, row v first, each 'X', 'O' or '.', and the square of last_move."""
-        cells = [[state.board.get((x, y), '.') for x in range(1, self.h + 1)]
-                 for y in range(self.v, 0, -1)]
-        return {'kind': 'grid', 'style': 'xo', 'columns': self.h, 'rows': self.v,
-                'cells': [''.join(row) for row in cells],
-                'marks': [list(last_move)] if last_move is not None else []}
 
 
 class ConnectFour(TicTacToe):

@@ -26,8 +26,10 @@ class StochasticGameState(namedtuple('StochasticGameState',
 
     __slots__ = ()
 
-    def _repr_svg_(self) -> str:
-        """The board (backgammon's points, or piles) and the roll as a picture, for Jupyter."""
+    def _repr_svg_(self) -> str | None:
+        """The board (backgammon's points, or piles) and the roll as a picture, for
+        Jupyter; None for a board of another kind (such as AIMA's backgammon's list of
+        points), which Jupyter then shows as text."""
         if self.utility:
             caption = 'the first player won' if self.utility > 0 else 'the second player won'
         elif self.chance is None:
@@ -37,7 +39,9 @@ class StochasticGameState(namedtuple('StochasticGameState',
         if hasattr(self.board, 'points'):
             points, bar, off = self.board
             return pictures.backgammon(points, bar, off, caption)
-        return pictures.piles(self.board, caption)
+        if isinstance(self.board, tuple) and all(type(count) is int for count in self.board):
+            return pictures.piles(self.board, caption)
+        return None
 
 
 class StochasticGame(Game):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import namedtuple
 
-from . import pictures
+from . import pictures, textbook
 from .base import Game, IllegalMoveError
 
 
@@ -105,27 +105,10 @@ class TreeGame(Game):
 
 
 class Fig52Game(TreeGame):
-    """The game represented in [Figure 5.2]. Serves as a simple test case."""
+    """The game represented in [Figure 5.2], for the registry (fig52): its states
+    are TreeStates. AIMA's own, whose states are the nodes' names, is games.textbook's."""
 
     name = 'fig52'
-    succs = dict(A=dict(a1='B', a2='C', a3='D'),
-                 B=dict(b1='B1', b2='B2', b3='B3'),
-                 C=dict(c1='C1', c2='C2', c3='C3'),
-                 D=dict(d1='D1', d2='D2', d3='D3'))
-    utils = dict(B1=3, B2=12, B3=8, C1=2, C2=4, C3=6, D1=14, D2=5, D3=2)
 
     def __init__(self):
-        super().__init__(self.succs, self.utils, 'A')
-
-
-class Fig52Extended(TreeGame):
-    """Similar to Fig52Game but bigger. Useful for visualisation: nodes are the
-    numbers 0 to 39, each inner node i has the moves l, m and r to 3i+1, 3i+2
-    and 3i+3, and the 27 leaves 13 to 39 have no utilities until they are given,
-    as in AIMA: game.utils = {13: 3, 14: 12, ...} (or Fig52Extended(utils))."""
-
-    name = 'fig52extended'
-    succs = {i: dict(l=i * 3 + 1, m=i * 3 + 2, r=i * 3 + 3) for i in range(13)}
-
-    def __init__(self, utils: dict | None = None):
-        super().__init__(self.succs, utils, 0)
+        super().__init__(textbook.Fig52Game.succs, textbook.Fig52Game.utils, 'A')

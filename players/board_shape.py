@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from games import TicTacToe
+from games.grid import TicTacToe
 
 
 class BoardShape:

@@ -17,7 +17,8 @@ import time
 from collections import namedtuple
 from typing import Any, Callable, Hashable, TypeGuard
 
-from games import ConnectFour, Game, StochasticGame
+from games import Game, StochasticGame
+from games.grid import ConnectFour
 
 from . import connect4
 from .connect4_search import DepthSearch, best_move

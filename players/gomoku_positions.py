@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from games import Gomoku
+from games.grid import Gomoku
 from games.grid import Board, GameState, Squares
 
 from .positions import KnownPositions

@@ -17,9 +17,8 @@ import importlib
 import math
 from bisect import bisect_left
 
-from games import (Breakthrough, ConnectFour, Game, Gomoku, GrundysGame, Hex, Kalah, Nim,
-                   Othello, TicTacToe)
-from games.grid import Board, GameState, Squares
+from games import Breakthrough, Game, GrundysGame, Hex, Kalah, Nim, Othello
+from games.grid import Board, ConnectFour, GameState, Gomoku, Squares, TicTacToe
 from games.nim import NimState
 
 from .board_shape import BoardShape

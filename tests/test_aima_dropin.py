@@ -72,13 +72,19 @@ def test_one_player_takes_every_seat():
         ttt.play_game()
 
 
-def test_backgammon_states_are_aimas():
-    """AIMA's chance game: the roll is the state's chance, the mover does not change."""
+def test_backgammon_is_aimas(capsys):
+    """AIMA's chance game: the roll is the state's chance, as steps in the mover's
+    direction (W's negative); a move names the points of the checkers it moves."""
     game = Backgammon()  # noqa: F405
-    state = game.outcome(game.initial, (6, 6))  # noqa: F405
+    state = game.outcome(game.initial, (6, 5))  # noqa: F405
     assert isinstance(state, StochasticGameState)  # noqa: F405
-    assert state.chance == (6, 6) and game.to_move(state) == 'W'
+    assert state.chance == (-6, -5) and game.to_move(state) == 'W'
     assert len(game.chances(game.initial)) == 21 and game.probability((6, 6)) == 1 / 36
+    assert game.actions(state)[:4] == [(7, 12), (12, 7), (23, 7), (23, 12)]
+    assert game.result(state, (12, 7)).board[6] == {'W': 1, 'B': 0}
+    assert state._repr_svg_() is None  # a list of points: Jupyter shows it as text
+    game.display(game.initial)
+    assert capsys.readouterr().out.startswith('current state : \npoint :  0 \tW :  0     B :  2\n')
 
 
 def test_expect_minmax_on_a_chance_game():
@@ -91,19 +97,62 @@ def test_expect_minmax_on_a_chance_game():
 
 
 def test_fig52_extended():
-    """Nodes 0-39, moves l, m, r; leaves get utilities later, as AIMA's notebook does."""
+    """Nodes 0-39, moves l, m, r; leaves get utilities later, as AIMA's notebook does;
+    no initial state, and MAX at the leaves, as AIMA has it."""
     game = Fig52Extended()  # noqa: F405
-    assert game.actions(0) == ['l', 'm', 'r'] and game.result(0, 'm').board == 2
-    assert game.to_move(1) == 'MIN' and game.to_move(4) == 'MAX'
+    assert game.actions(0) == ['l', 'm', 'r'] and game.result(0, 'm') == 2
+    assert game.to_move(1) == 'MIN' and game.to_move(4) == 'MAX' and game.to_move(13) == 'MAX'
+    assert not hasattr(game, 'initial')
     game.utils = {leaf: leaf for leaf in range(13, 40)}
     assert minmax_decision(0, game) == 'r'  # noqa: F405  (the highest leaves are under r)
     game.utils = {leaf: -leaf for leaf in range(13, 40)}
     assert alpha_beta_search(0, game) == 'l'  # noqa: F405
 
 
+def test_fig52_game_is_aimas_its_states_the_nodes():
+    assert Fig52Game.initial == f52.initial == 'A' and repr(f52) == '<Fig52Game>'  # noqa: F405
+    assert f52.result('A', 'a2') == 'C' and f52.to_move('C') == 'MIN'
+    assert f52.actions('C') == ['c1', 'c2', 'c3'] and f52.utility('C2', 'MIN') == -4
+    with pytest.raises(KeyError):
+        f52.result('A', 'b1')
+
+
+def test_connect_four_is_aimas_numbered_and_printed_as_tic_tac_toe(capsys):
+    """AIMA's pieces fall along x to line h, the last line display prints."""
+    game = ConnectFour()  # noqa: F405
+    assert game.actions(game.initial) == [(7, y) for y in range(1, 7)]
+    state = game.result(game.initial, (7, 4))
+    assert game.actions(state) == [(6, 4), (7, 1), (7, 2), (7, 3), (7, 5), (7, 6)]
+    game.display(state)
+    assert capsys.readouterr().out == '. . . . . . \n' * 6 + '. . . X . . \n'
+    assert repr(game) == '<ConnectFour>' and isinstance(game, TicTacToe)  # noqa: F405
+    assert game.result(state, (1, 1)).board == {(7, 4): 'X', (1, 1): 'O'}  # any empty square
+
+
+def test_the_registry_keeps_its_own_games():
+    import variants
+    game = variants.make('connect4')
+    assert repr(game) == 'connect4(h=7, v=6, k=4)'
+    assert not isinstance(game, ConnectFour)  # noqa: F405
+    assert game.actions(game.initial) == [(x, 1) for x in range(1, 8)]
+    assert game.parse_move('4', game.initial) == (4, 1)
+    assert type(variants.make('tictactoe')) is not TicTacToe  # noqa: F405
+    assert type(variants.make('fig52')) is not Fig52Game  # noqa: F405
+    assert variants.make('fig52').initial.board == 'A'
+
+
+def test_tic_tac_toe_is_aimas_lists_dicts_and_illegal_moves_without_effect():
+    state = ttt.result(ttt.initial, (2, 2))
+    assert ttt.result(state, (2, 2)) is state and ttt.result(state, (5, 5)) is state
+    assert type(state.board) is dict and type(state.moves) is list and repr(ttt) == '<TicTacToe>'
+    state.moves.remove((1, 1))  # as a student's code may: the state is the student's
+    assert (1, 1) not in state.moves and (1, 1) in ttt.initial.moves
+
+
 def test_gomoku_is_aima_five_in_a_row():
     game = Gomoku()  # noqa: F405
     assert (game.h, game.v, game.k) == (15, 16, 5) and isinstance(game, TicTacToe)  # noqa: F405
+    assert game.actions(game.initial)[:3] == [(1, 1), (1, 2), (1, 3)]  # AIMA's order
     state = game.initial
     for move in ((1, 1), (1, 16), (2, 2), (2, 16), (3, 3), (3, 16), (4, 4), (4, 16)):
         state = game.result(state, move)

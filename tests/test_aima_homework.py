@@ -30,7 +30,8 @@ ROOT = os.path.dirname(HERE)
 HOMEWORK = os.path.join(HERE, 'homework')
 
 
-@pytest.mark.parametrize('name', ['game_of_nim', 'mancala', 'ttt_homework', 'dice_nim'])
+@pytest.mark.parametrize('name', ['game_of_nim', 'mancala', 'ttt_homework', 'dice_nim',
+                                  'connect_four'])
 def test_a_homework_file_prints_what_it_prints_with_aima_python(name, tmp_path):
     shutil.copy(os.path.join(HOMEWORK, f'{name}.py'), tmp_path)
     shutil.copy(os.path.join(HOMEWORK, 'utils.py'), tmp_path)  # the student's own helpers

@@ -2,8 +2,10 @@
 (see "Add a game" in docs/extending.md). The order of the lines is the order tables list
 the variants in."""
 
-from games import (Backgammon, Breakthrough, ConnectFour, DiceNim, Fig52Game, Gomoku,
-                   GrundysGame, Hex, Kalah, Nim, Othello, TicTacToe)
+from games import Breakthrough, DiceNim, GrundysGame, Hex, Kalah, Nim, Othello
+from games.backgammon import Backgammon
+from games.grid import ConnectFour, Gomoku, TicTacToe
+from games.tree import Fig52Game
 
 from .registry import Variant, register_game
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import time
 
-from games import Gomoku, referee
+from games import referee
+from games.grid import Gomoku
 
 from players import engine, gomoku_positions
 from players.registry import PLAYER

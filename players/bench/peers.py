@@ -8,7 +8,8 @@ from __future__ import annotations
 import importlib.util
 from typing import Callable
 
-from games import Game, Nim, TicTacToe
+from games import Game, Nim
+from games.grid import TicTacToe
 
 
 class Unsupported(Exception):

@@ -23,7 +23,8 @@ import time
 from collections import namedtuple
 from contextlib import contextmanager
 
-from games import ConnectFour, Game, GrundysGame, Nim, TicTacToe
+from games import Game, GrundysGame, Nim
+from games.grid import ConnectFour, TicTacToe
 
 from players import engine
 from .peers import PEERS, Unsupported, preload

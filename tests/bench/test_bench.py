@@ -16,7 +16,8 @@ import time
 import pytest
 from places import ROOT
 
-from games import ConnectFour, Nim, TicTacToe
+from games import Nim
+from games.grid import ConnectFour, TicTacToe
 from players.bench import speed as bench
 from command_line import run
 

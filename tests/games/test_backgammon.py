@@ -6,8 +6,8 @@ import random
 
 import pytest
 
-from games import Backgammon, IllegalMoveError, StochasticGameState, referee, replay
-from games.backgammon import BackgammonBoard, pip_counts
+from games import IllegalMoveError, StochasticGameState, referee, replay
+from games.backgammon import Backgammon, BackgammonBoard, pip_counts
 from players import PLAYER
 
 GAME = Backgammon()

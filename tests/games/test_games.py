@@ -2,8 +2,9 @@
 
 import pytest
 
-from games import (Board, ConnectFour, Fig52Game, GameState, Gomoku, GrundysGame, IllegalMoveError,
-                   Nim, NimState, TicTacToe, TreeGame)
+from games import Board, GameState, GrundysGame, IllegalMoveError, Nim, NimState, TreeGame
+from games.grid import ConnectFour, Gomoku, TicTacToe
+from games.tree import Fig52Game
 
 
 def play_moves(game, moves, state=None):

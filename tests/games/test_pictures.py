@@ -3,7 +3,9 @@
 import xml.etree.ElementTree as ElementTree
 
 import variants
-from games import Backgammon, Fig52Game, TicTacToe
+from games.backgammon import Backgammon
+from games.grid import TicTacToe
+from games.tree import Fig52Game
 
 SVG = '{http://www.w3.org/2000/svg}'
 

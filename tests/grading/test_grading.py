@@ -12,7 +12,8 @@ import pytest
 from places import ROOT
 
 import variants
-from games import Fig52Game, Nim, StochasticGame
+from games import Nim, StochasticGame
+from games.tree import Fig52Game
 from players.sandbox import jail
 from players import grading, textbook
 from players.grading.cases import (DEEP, DEPTH_TRAP, DEPTH_TRAP_EVALS, EARLY_END_EVALS,

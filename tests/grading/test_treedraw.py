@@ -7,7 +7,8 @@ import shutil
 import pytest
 
 import variants
-from games import Fig52Game, Nim
+from games import Nim
+from games.tree import Fig52Game
 from players import textbook
 from players.grading import treedraw
 from players.grading.cases import TIE

@@ -6,7 +6,8 @@ import time
 
 import pytest
 
-from games import ConnectFour, Nim, TicTacToe, clock
+from games import Nim, clock
+from games.grid import ConnectFour, TicTacToe
 from games.clock import MoveClock
 from players import PLAYER, REGISTRY, engine, solve
 from players.clocked import make_clocked_mcts_player

@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from games import ConnectFour
+from games.grid import ConnectFour
 from players import PLAYER, connect4, engine
 from players.connect4 import Shape
 from players.textbook import alpha_beta_cutoff_search

@@ -12,7 +12,7 @@ import sys
 
 import pytest
 
-from games import ConnectFour
+from games.grid import ConnectFour
 from players import connect4
 from players.bench.speed import connect_four_positions
 from players.connect4 import Shape, Solver

@@ -5,7 +5,9 @@ import random
 import pytest
 from theory import mover_wins, small_games
 
-from games import ConnectFour, Fig52Game, GrundysGame, Nim, NimState, TicTacToe
+from games import GrundysGame, Nim, NimState
+from games.grid import ConnectFour, TicTacToe
+from games.tree import Fig52Game
 from players import (PLAYER, alpha_beta_cutoff_search, alpha_beta_search, make_alpha_beta_player,
                      minmax_decision)
 from players import engine

@@ -5,7 +5,7 @@ import random
 
 import pytest
 
-from games import Gomoku
+from games.grid import Gomoku
 from players import PLAYER, alpha_beta_cutoff_search
 from players.gomoku_positions import GomokuPositions
 from players.engine import clear_tables

@@ -5,7 +5,9 @@ import time
 import pytest
 from theory import grundy_split_value, mover_wins, small_games
 
-from games import ConnectFour, Fig52Game, GrundysGame, Nim, NimState, TicTacToe
+from games import GrundysGame, Nim, NimState
+from games.grid import ConnectFour, TicTacToe
+from games.tree import Fig52Game
 from players import PLAYER, perfect_player, solve
 from players.perfect import grundy_value, theory_move
 

@@ -11,7 +11,8 @@ from dataclasses import replace
 import pytest
 from places import ROOT
 
-from games import ConnectFour, Nim, TicTacToe
+from games import Nim
+from games.grid import ConnectFour, TicTacToe
 from players.reports import text_report, standings
 from players.reports.replay import replay
 from players.tournaments.results import Results

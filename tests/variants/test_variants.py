@@ -3,7 +3,8 @@
 import pytest
 
 import variants
-from games import ConnectFour, GrundysGame, Nim, TicTacToe
+from games import GrundysGame, Nim
+from games.grid import ConnectFour, TicTacToe
 
 
 def test_every_variant_makes_its_game():
