@@ -1,21 +1,27 @@
 """Games for adversarial search, after AIMA's games.py: the Game class, its games and the referee.
 
-`from games import *` gives every name of aima-python's games.py: its games as
-AIMA has them (games.textbook's; the registry's own are in games.grid, games.tree and
-games.backgammon), and the searches and players too: those live in the players package, which is imported only when
-one of them is first asked for (so games never imports players at start-up)."""
+`from games import *` gives what aima-python's games.py gives, name for name:
+its games (games.textbook's, as AIMA has them; the registry's own are in
+games.grid, games.tree and games.backgammon), the modules and names it imports
+(numpy's np where numpy is installed), and the searches and players too: those
+live in the players package, which is imported only when one of them is first
+asked for (so games never imports players at start-up)."""
 
+import copy
+import itertools
 import random
+from collections import namedtuple
 
-from .breakthrough import Breakthrough
 from .base import Game, IllegalMoveError, Move, Player, PlayerQuit, play_game
+from .breakthrough import Breakthrough
 from .grid import Board
 from .hex import Hex
 from .kalah import Kalah
 from .nim import GrundysGame, Nim, NimState
 from .othello import Othello
 from .stochastic import DiceNim, StochasticGame, StochasticGameState, replay
-from .textbook import ConnectFour, Fig52Extended, Fig52Game, GameState, Gomoku, TicTacToe
+from .textbook import (ConnectFour, Fig52Extended, Fig52Game, GameState, Gomoku, TicTacToe,
+                       vector_add)
 from .textbook_backgammon import Backgammon
 from .tree import TreeGame, TreeState
 
@@ -27,19 +33,41 @@ PLAYER_NAMES = ('infinity', 'minmax_decision', 'minimax_decision', 'expect_minma
                 'expect_min_max_player', 'expectiminimax_player', 'mcts_player')
 """AIMA's searches and players, which `games` lends from the players package."""
 
-__all__ = ['Game', 'IllegalMoveError', 'Move', 'Player', 'PlayerQuit', 'play_game',
-           'Board', 'ConnectFour', 'GameState', 'Gomoku', 'TicTacToe',
-           'GrundysGame', 'Nim', 'NimState', 'Fig52Extended', 'Fig52Game', 'TreeGame', 'TreeState',
-           'StochasticGame', 'StochasticGameState', 'DiceNim', 'Backgammon', 'replay',
-           'Othello', 'Kalah', 'Hex', 'Breakthrough',
-           'random', *PLAYER_NAMES]
+NAMES = ('Game', 'IllegalMoveError', 'Move', 'Player', 'PlayerQuit', 'play_game',
+         'Board', 'ConnectFour', 'GameState', 'Gomoku', 'TicTacToe',
+         'GrundysGame', 'Nim', 'NimState', 'Fig52Extended', 'Fig52Game', 'TreeGame', 'TreeState',
+         'StochasticGame', 'StochasticGameState', 'DiceNim', 'Backgammon', 'replay',
+         'Othello', 'Kalah', 'Hex', 'Breakthrough',
+         'copy', 'itertools', 'random', 'namedtuple', 'vector_add')
+"""What `from games import *` gives besides the searches and numpy's np: AIMA's
+games and states and the names its games.py imports, and the project's games."""
 
 
 def __getattr__(name: str):
-    """Lend AIMA's searches and players from the players package, imported on first use."""
+    """Lend AIMA's searches and players from the players package, imported on first
+    use, and numpy as np where it can be imported; give `__all__`, the names that
+    `from games import *` gives: np among them only where numpy can be imported."""
+    if name == '__all__':
+        return [*NAMES, *PLAYER_NAMES, *(['np'] if _numpy() else [])]
+    value = _lent(name)
+    if value is None:
+        raise AttributeError(f'module {__name__!r} has no attribute {name!r}')
+    globals()[name] = value
+    return value
+
+
+def _lent(name: str):
+    """Return what games lends by name (a search or player, or numpy), or None."""
     if name in PLAYER_NAMES:
         from players import human, textbook
-        value = getattr(human if name == 'query_player' else textbook, name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f'module {__name__!r} has no attribute {name!r}')
+        return getattr(human if name == 'query_player' else textbook, name)
+    return _numpy() if name == 'np' else None
+
+
+def _numpy():
+    """Return numpy, imported now if it can be (an optional dependency), or None."""
+    try:
+        import numpy
+    except ImportError:
+        return None
+    return numpy

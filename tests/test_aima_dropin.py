@@ -3,6 +3,7 @@ figures and AIMA's documented behaviour, with nothing imported but `from games i
 
 import subprocess
 import sys
+import textwrap
 
 import pytest
 
@@ -29,6 +30,46 @@ def test_every_aima_name_is_there():
                  'random_player', 'alpha_beta_player', 'alphabeta_player', 'expect_minmax_player',
                  'expect_min_max_player', 'mcts_player', 'minmax_player', 'play_game', 'random'):
         assert name in globals(), name
+
+
+AIMA_STAR = ('Backgammon', 'ConnectFour', 'Fig52Extended', 'Fig52Game', 'Game', 'GameState',
+             'Gomoku', 'StochasticGame', 'StochasticGameState', 'TicTacToe',
+             'alpha_beta_cutoff_search', 'alpha_beta_player', 'alpha_beta_search', 'copy',
+             'expect_minmax', 'expect_minmax_player', 'itertools', 'minmax_decision',
+             'minmax_player', 'namedtuple', 'np', 'query_player', 'random', 'random_player',
+             'vector_add')
+"""Every name `from games import *` gives with aima-python's games.py of 2020: its own,
+and what it imports (vector_add from its utils)."""
+
+
+def test_the_star_import_gives_every_name_of_aimas():
+    numpy = pytest.importorskip('numpy')
+    import collections
+    import copy as copy_module
+    import itertools as itertools_module
+    names: dict = {}
+    exec('from games import *', names)
+    assert sorted(set(AIMA_STAR) - set(names)) == []
+    assert (names['np'], names['copy'], names['itertools']) == (numpy, copy_module,
+                                                                 itertools_module)
+    assert names['namedtuple'] is collections.namedtuple
+    assert names['vector_add']((1, 2), (3, 4)) == (4, 6)
+    assert names['vector_add']((1, 2, 3), (1, 1)) == (2, 3)
+
+
+def test_np_is_absent_without_numpy_and_imported_only_by_the_star_import():
+    code = textwrap.dedent('''
+        import sys
+        import games
+        assert 'numpy' not in sys.modules
+        sys.modules['numpy'] = None  # as if numpy were not installed
+        names = {}
+        exec('from games import *', names)
+        assert 'np' not in names and 'copy' in names and not hasattr(games, 'np')
+        print('ok')''')
+    done = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 0 and done.stdout == 'ok\n', done.stderr
 
 
 def test_figure_5_2():
