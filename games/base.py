@@ -192,10 +192,11 @@ class Game:
         return f'{self.name}({args})' if args else self.name
 
     def play_game(self, *players: Player):
-        """Play an n-person, move-alternating game, asking to_move who moves: the
-        players take the seats in turn, as to_move first names them (one player may
-        take every seat). Return the utility of the final state to the first player."""
-        return play_turns(self, players, lambda state: state)
+        """Play an n-person, move-alternating game, as AIMA does: the players move in
+        turn, one move each, whatever to_move says (one player makes every move), and
+        each move goes to result unchecked. Show the final state and return its
+        utility to the player to move first. Raise ValueError without players."""
+        return take_turns(self, players, lambda state: state)
 
 
 def _displays_itself(game_class: type) -> bool:
@@ -217,23 +218,22 @@ def _json_or_text(value: Any) -> Any:
         return str(value)
 
 
-def play_turns(game: Game, players: Sequence[Player], settle: Callable[[Any], Any]):
-    """Play game from its initial state, settle(state) making each state ready for
-    a move (a game of chance rolls its dice there), and return the utility of the
-    final state to the first player. Raise ValueError without players."""
+def take_turns(game: Game, players: Sequence[Player], settle: Callable[[Any], Any]):
+    """Play game from its initial state as AIMA's play_game does: each player in
+    turn is given settle(state) (a game of chance rolls its dice there) and its move
+    is made, until a move ends the game; display the final state and return its
+    utility to the player to move first. Raise ValueError without players (AIMA's
+    would wait forever)."""
     if not players:
         raise ValueError('play_game needs at least one player')
-    state = settle(game.initial)
-    seats: dict = {}
-    while not game.terminal_test(state):
-        mover = game.to_move(state)
-        if mover not in seats:
-            seats[mover] = players[len(seats) % len(players)]
-        move = seats[mover](game, state)
-        game.check_move(state, move)
-        state = settle(game.result(state, move))
-    game.display(state)
-    return game.utility(state, game.to_move(game.initial))
+    state = game.initial
+    while True:
+        for player in players:
+            state = settle(state)
+            state = game.result(state, player(game, state))
+            if game.terminal_test(state):
+                game.display(state)
+                return game.utility(state, game.to_move(game.initial))
 
 
 def play_game(game: Game, *players: Player):

@@ -14,7 +14,7 @@ from collections import namedtuple
 from typing import Any, Iterable, Sequence, TypeGuard
 
 from . import pictures
-from .base import Game, IllegalMoveError, Player, play_turns
+from .base import Game, IllegalMoveError, Player, take_turns
 
 
 
@@ -85,15 +85,14 @@ class StochasticGame(Game):
         return f'rolled {chance}'
 
     def play_game(self, *players: Player, rng: random.Random | None = None):
-        """Play an n-person, move-alternating stochastic game: roll the dice with
-        rng (default: the random module), each roll weighted by its probability,
-        whenever chance acts; the players take the seats in turn. Return the
-        utility of the final state to the first player."""
-        def settle(state):
-            if self.is_chance_node(state):
-                return self.outcome(state, self.roll(state, rng or random))
-            return state
-        return play_turns(self, players, settle)
+        """Play an n-person, move-alternating stochastic game, as AIMA does: before
+        each move the dice are rolled, every chance drawn as likely as any other with
+        rng.choice (default: the random module's), whatever probability says; then
+        the players move in turn, whatever to_move says. Return the utility of the
+        final state to the player to move first."""
+        def rolled(state):
+            return self.outcome(state, (rng or random).choice(self.chances(state)))
+        return take_turns(self, players, rolled)
 
 
 def is_chance_node(game: Game, state) -> TypeGuard[StochasticGame]:

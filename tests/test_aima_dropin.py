@@ -113,6 +113,96 @@ def test_one_player_takes_every_seat():
         ttt.play_game()
 
 
+class TwoInARow(Game):  # noqa: F405
+    """Three moves to the end; A makes the first two (as a Kalah player may)."""
+
+    players = ('A', 'B')
+    initial = 0
+
+    def actions(self, state):
+        return ['go']
+
+    def result(self, state, move):
+        return state + 1
+
+    def terminal_test(self, state):
+        return state == 3
+
+    def to_move(self, state):
+        return 'A' if state < 2 else 'B'
+
+    def utility(self, state, player):
+        return 1 if player == 'A' else -1
+
+
+def test_play_game_alternates_whatever_to_move_says_the_referee_follows_it(capsys):
+    from games import referee
+    asked = []
+
+    def player(name):
+        return lambda game, state: asked.append((name, game.to_move(state))) or 'go'
+
+    assert TwoInARow().play_game(player('first'), player('second')) == 1
+    assert asked == [('first', 'A'), ('second', 'A'), ('first', 'B')]
+    assert capsys.readouterr().out == '3\n'  # the final state, displayed
+    asked.clear()
+    record = referee.play(TwoInARow(), [player('first'), player('second')])
+    assert asked == [('first', 'A'), ('first', 'A'), ('second', 'B')]
+    assert record.utilities == (1, -1)
+
+
+def test_play_game_hands_every_move_to_result_unchecked(capsys):
+    """A move that is not legal goes to result, which in AIMA's tic-tac-toe leaves the
+    state as it is: the next player moves for the same side."""
+    def first(game, state):
+        return state.moves[0]
+
+    def off_the_board(game, state):
+        return (9, 9)
+
+    assert ttt.play_game(first, off_the_board) == 1  # X: (1, 1), (1, 3), (2, 2), (3, 1)
+    assert capsys.readouterr().out == 'X O X \nO X O \nX . . \n'
+
+
+class Coin(StochasticGame):  # noqa: F405
+    """Four tosses of a coin that falls heads nine times in ten."""
+
+    initial = StochasticGameState('A', 0, 0, [], None)  # noqa: F405
+
+    def chances(self, state):
+        return ['heads', 'tails']
+
+    def probability(self, chance):
+        return 0.9 if chance == 'heads' else 0.1
+
+    def outcome(self, state, chance):
+        return state._replace(chance=chance)
+
+    def actions(self, state):
+        return [state.chance]
+
+    def result(self, state, move):
+        return state._replace(board=state.board + 1, moves=state.moves + [move], chance=None)
+
+    def terminal_test(self, state):
+        return state.board == 4
+
+    def utility(self, state, player):
+        return 0
+
+    def display(self, state):
+        print(state.moves)
+
+
+def test_a_game_of_chance_draws_each_chance_alike_before_every_move(capsys):
+    """As AIMA's play_game does, with random.choice, whatever the probabilities."""
+    random.seed(7)  # noqa: F405
+    tosses = [random.choice(['heads', 'tails']) for _ in range(4)]  # noqa: F405
+    random.seed(7)  # noqa: F405
+    assert Coin().play_game(lambda game, state: state.chance) == 0
+    assert capsys.readouterr().out == f'{tosses}\n' and 'tails' in tosses
+
+
 def test_backgammon_is_aimas(capsys):
     """AIMA's chance game: the roll is the state's chance, as steps in the mover's
     direction (W's negative); a move names the points of the checkers it moves."""

@@ -31,7 +31,7 @@ HOMEWORK = os.path.join(HERE, 'homework')
 
 
 @pytest.mark.parametrize('name', ['game_of_nim', 'mancala', 'ttt_homework', 'dice_nim',
-                                  'checkers', 'connect_four'])
+                                  'checkers', 'connect_four', 'kalah'])
 def test_a_homework_file_prints_what_it_prints_with_aima_python(name, tmp_path):
     if name == 'checkers':
         pytest.importorskip('numpy')  # it uses np, which AIMA's games.py imports
