@@ -1,10 +1,12 @@
-"""A person at the keyboard as a player: AIMA's query_player, without eval, and the
-friendlier human_player that the registry calls 'human'."""
+"""A person at the keyboard as a player: AIMA's query_player, which evaluates what
+is typed as aima-python's does, and the friendlier human_player that the registry
+calls 'human', which never evaluates it."""
 
 from __future__ import annotations
 
 import ast
 
+import games
 from games import PlayerQuit
 from games.stochastic import from_json
 
@@ -14,8 +16,8 @@ QUIT_WORDS = ('q', 'quit', 'exit')
 def query_player(game, state):
     """Make a move by querying standard input, as aima-python does: print the
     state (game.display) and the legal moves, then ask until a legal move is
-    typed. A move is read as a Python literal, such as (1, 2), with
-    ast.literal_eval (never eval), else as the text typed. Where there is no
+    typed. What is typed is evaluated as Python (see evaluated_move), so `(1, 2)`,
+    `state.moves[0]` and `max(game.actions(state))` are moves. Where there is no
     legal move, say so and return None."""
     print('current state:')
     game.display(state)
@@ -24,13 +26,26 @@ def query_player(game, state):
     move = None
     if game.actions(state):
         while True:
-            move = literal_or_text(input('Your move? '))
-            if is_among(move, game.actions(state)):
+            move = evaluated_move(input('Your move? '), game, state, move)
+            if move in game.actions(state):
                 break
             print('illegal move, try again')
     else:
         print('no legal moves: passing turn to next player')
     return move
+
+
+def evaluated_move(move_string: str, game, state, move=None):
+    """Return what move_string evaluates to, as aima-python's query_player
+    evaluates it: with eval, among the names of `from games import *` and game,
+    state, move (the move typed before, or None) and move_string; a name it does
+    not know gives move_string itself, and any other error is raised. It runs what
+    it is given: the person at the keyboard runs the program."""
+    scope = {'game': game, 'state': state, 'move': move, 'move_string': move_string}
+    try:
+        return eval(move_string, {name: getattr(games, name) for name in games.__all__}, scope)
+    except NameError:
+        return move_string
 
 
 def literal_or_text(text: str):

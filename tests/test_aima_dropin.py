@@ -297,8 +297,28 @@ def test_query_player_reads_a_tuple(monkeypatch, capsys):
     monkeypatch.setattr('builtins.input', lambda prompt='': next(typed))
     assert query_player(ttt, ttt.initial) == (1, 2)  # noqa: F405
     typed = iter(['__import__("os").getcwd()', "'a2'"])
-    assert query_player(f52, f52.initial) == 'a2'  # noqa: F405  (never eval)
+    assert query_player(f52, f52.initial) == 'a2'  # noqa: F405  (a folder is no move)
     assert 'illegal move, try again' in capsys.readouterr().out
+
+
+def test_query_player_evaluates_what_is_typed(monkeypatch, capsys):
+    """As aima-python's does: eval among AIMA's names, with game, state and the move
+    typed before; a name it does not know is the text typed."""
+    typed = iter(['state.moves[4]', 'vector_add((1, 1), (1, 2))', 'max(game.actions(state))',
+                  'b9', 'move', "'a3'"])
+    monkeypatch.setattr('builtins.input', lambda prompt='': next(typed))
+    assert query_player(ttt, ttt.initial) == (2, 2)  # noqa: F405
+    assert query_player(ttt, ttt.initial) == (2, 3)  # noqa: F405
+    assert query_player(ttt, ttt.initial) == (3, 3)  # noqa: F405
+    assert query_player(f52, 'A') == 'a3'  # noqa: F405  ('b9', then 'b9' again, then 'a3')
+    assert capsys.readouterr().out.count('illegal move, try again') == 2
+
+
+def test_query_player_raises_what_eval_raises_but_a_name_error(monkeypatch):
+    typed = iter(['2 2'])
+    monkeypatch.setattr('builtins.input', lambda prompt='': next(typed))
+    with pytest.raises(SyntaxError):
+        query_player(ttt, ttt.initial)  # noqa: F405
 
 
 def test_no_import_cycle_at_start_up():
