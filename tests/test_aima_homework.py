@@ -31,6 +31,8 @@ import pytest
 
 from test_add_a_game import copy_project
 
+pytestmark = pytest.mark.slow
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 HOMEWORK = os.path.join(HERE, 'homework')

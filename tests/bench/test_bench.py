@@ -21,6 +21,8 @@ from games.grid import ConnectFour, TicTacToe
 from players.bench import speed as bench
 from command_line import run
 
+pytestmark = pytest.mark.slow
+
 BENCHMARKS = sorted(os.path.relpath(path, ROOT) for path in
                     glob.glob(os.path.join(ROOT, 'players', 'bench', 'benchmark_*.py')))
 """The benchmark scripts, run by hand and by no other test."""

@@ -21,6 +21,7 @@ from players.tournaments.record import GameRecord
 from players.tournaments.store import Store
 import command_line
 
+pytestmark = pytest.mark.slow
 
 
 def run(*args, check=True):
