@@ -105,6 +105,7 @@ def _shut_in_program(folder: str, paths: Sequence[str], limits: dict) -> str:
         _wait_as_parent(child)
     prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
     _mount('proc', root + '/proc', 'proc', _MS_NOSUID | _MS_NODEV | _MS_NOEXEC)
+    _mount('/dev/null', root + '/proc/key-users', None, _MS_BIND)  # every user's key count
     os.chroot(root)
     return VIEW_HOME
 

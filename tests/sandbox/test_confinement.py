@@ -51,6 +51,12 @@ def reached(port, trusted_pid, beside):
                 found.append('the session key in /proc/keys')
     except OSError:
         pass
+    try:
+        with open('/proc/key-users') as file:
+            if file.read().strip():
+                found.append("the users' key counts")
+    except OSError:
+        pass
     if search(USER, b'{mark}') > 0:
         found.append('a key of an earlier jail')
     if libc.syscall(ADD_KEY, b'user', b'{mark}', b'x', 1, ctypes.c_long(USER)) > 0:
