@@ -22,7 +22,19 @@ from __future__ import annotations
 import os
 import sys
 
-import players
+
+def _working_folder_off_the_path() -> None:
+    """Take the working folder off the import path unless it is this project's:
+    `python -m tournament` run in a class's folder would otherwise import a
+    student's copy.py or random.py in this trusted process, in place of Python's."""
+    here, working = os.path.dirname(os.path.abspath(__file__)), os.getcwd()
+    if working != here:
+        sys.path[:] = [path for path in sys.path if os.path.abspath(path or os.curdir) != working]
+
+
+_working_folder_off_the_path()
+
+import players  # noqa: E402 (after the path is made safe)
 import variants
 from players.cli import course, live, stored_runs, tournament_runs
 from players.cli.inputs import UsageError, course_support

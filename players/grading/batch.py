@@ -50,17 +50,19 @@ def collect(paths: list[str]) -> list[str]:
 def student_names(files: list[str]) -> dict[str, str]:
     """A name for each file's student: the file's name without .py (a submission
     folder's name), with its folder's name in front where two files share a name,
-    and numbered where two still do (alice.py and the folder alice: subs-alice and
-    subs-alice-2); a byte of a name that is not UTF-8 is written as its escape (see
-    player_text.writable)."""
+    and numbered where two still do (alice.py and the folder alice: subs-alice-2 and
+    subs-alice-3 where a subs-alice.py takes subs-alice, else subs-alice and
+    subs-alice-2); a name of a file's own is never given to another. A byte of a
+    name that is not UTF-8 is written as its escape (see player_text.writable)."""
     stems = [program_names(path)[0] if parse_spec(path).is_program
              else os.path.splitext(os.path.basename(os.path.normpath(path.partition(':')[0])))[0]
              for path in files]
-    names: dict[str, str] = {}
+    own = {path: writable(stem) for path, stem in zip(files, stems) if stems.count(stem) == 1}
+    names = dict(own)
     for path, stem in zip(files, stems):
-        if stems.count(stem) == 1:
-            name = stem
-        elif parse_spec(path).is_program:
+        if path in own:
+            continue
+        if parse_spec(path).is_program:
             name = program_names(path)[-1].replace('/', '-')
         else:
             name = f'{os.path.basename(os.path.dirname(os.path.abspath(path)))}-{stem}'
@@ -70,7 +72,7 @@ def student_names(files: list[str]) -> dict[str, str]:
             number += 1
             unique = f'{name}-{number}'
         names[path] = unique
-    return names
+    return {path: names[path] for path in files}
 
 
 def grade_all(files: list[str], settings: Settings, jobs: int = 1) -> Iterator[Report]:

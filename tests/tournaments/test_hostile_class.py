@@ -8,12 +8,15 @@ import contextlib
 import csv
 import json
 import os
+import subprocess
+import sys
 
 import pytest
 from jails import LEVELS
 from places import ROOT
 
 import command_line
+from players.grading import batch
 from players.remote import player_code
 
 pytestmark = pytest.mark.slow
@@ -114,3 +117,23 @@ def test_students_whose_names_clash_get_a_report_each(tmp_path):
     assert set(rows) == {'subs-alice', 'subs-alice-2'}, graded.stderr
     assert rows['subs-alice']['total'] != rows['subs-alice-2']['total']
     assert len(os.listdir(tmp_path / 'grades' / 'reports')) == 4
+
+
+def test_python_m_tournament_in_a_class_folder_imports_no_students_module(tmp_path):
+    (tmp_path / 'copy.py').write_text(f"open({str(tmp_path / 'ran')!r}, 'w').close()\n"
+                                      "raise SystemExit('a student ran as the tournament')\n")
+    ran = subprocess.run([sys.executable, '-m', 'tournament', 'list'], cwd=tmp_path,
+                         capture_output=True, text=True, timeout=120)
+    assert ran.returncode == 0 and not (tmp_path / 'ran').exists(), ran.stderr
+
+
+def test_a_name_a_student_chose_is_never_given_to_another(tmp_path):
+    folder = tmp_path / 'subs'
+    (folder / 'bob').mkdir(parents=True)
+    (folder / 'bob' / 'player.py').write_text(HONEST)
+    (folder / 'bob.py').write_text(HONEST)
+    (folder / 'subs-bob.py').write_text('def player(game, state):\n    return None\n')
+    names = batch.student_names(batch.collect([str(folder)]))
+    assert names[str(folder / 'subs-bob.py')] == 'subs-bob'
+    assert {names[str(folder / 'bob')], names[str(folder / 'bob.py')]} == {'subs-bob-2',
+                                                                         'subs-bob-3'}
