@@ -5,8 +5,9 @@ by a later jail, would hand that jail what the first one stored. So every jail
 leaves the session's keyring for a new empty one of its own (so /proc/keys lists
 none of the session's keys either), then runs under a seccomp filter that fails
 the three key system calls (add_key, request_key, keyctl) with ENOSYS, as if the
-kernel had no keys, as Docker's default profile does. The filter is a few instructions of classic BPF, made here;
-it imports only the standard library, for the jail server uses it."""
+kernel had no keys, as Docker's default profile does. The filter is a few
+instructions of classic BPF, made here; it imports only the standard library, for
+the jail server uses it."""
 
 from __future__ import annotations
 
