@@ -15,7 +15,10 @@ TEMPLATE = os.path.join(ROOT, 'players', 'template.py')
 
 @pytest.fixture
 def no_jail_server(monkeypatch):
-    """Every jail server this process starts fails to, as one that cannot start."""
+    """Every jail server this process starts fails to, as one that cannot start (the
+    servers earlier tests left running in this process are stopped first)."""
+    servers.close_servers()
+
     def fail(server, errors):
         server._errors = None
         errors.close()
