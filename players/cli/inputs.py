@@ -148,7 +148,7 @@ def tournament_players(text: str | None, gauntlet: str | None, anchors: Iterable
     else:
         entries = submitted or players.registry.tournament_names()
     for entry in entries:  # a name in another encoding: a file of a zip made elsewhere
-        shown = os.fsencode(entry).decode(errors='backslashreplace')
+        shown = writable(entry)
         if shown != entry:
             raise UsageError(f"'{shown}' is not named in UTF-8, as player names must be: "
                              'rename it')
