@@ -24,15 +24,16 @@ KEY_CALLS: dict[str, dict[int, tuple[int, ...]]] = {
                 0x40000028: (309, 310, 311)},  # 32-bit ARM programs on aarch64
 }
 """For each machine this filter knows, the numbers of add_key, request_key and keyctl
-in each calling convention a program may use there (by its AUDIT_ARCH value)."""
+in each calling convention a program may use there (by its AUDIT_ARCH value), the
+machine's own first."""
 _X32_BIT = 0x40000000
 _LD_W_ABS, _AND_K, _JEQ_K, _RET_K = 0x20, 0x54, 0x15, 0x06
 _ARCH_OFFSET, _NR_OFFSET = 4, 0  # in struct seccomp_data
 _RET_ALLOW, _RET_ERRNO = 0x7FFF0000, 0x00050000
 _PR_SET_SECCOMP, _SECCOMP_MODE_FILTER = 22, 2
 _KEYCTL_JOIN_SESSION_KEYRING = 1
-_NATIVE = {'x86_64': 0xC000003E, 'aarch64': 0xC00000B7}
-"""The AUDIT_ARCH value of each machine's own calling convention."""
+_MACHINE = platform.machine()
+_LIBC = ctypes.CDLL(None, use_errno=True)
 
 
 class _Program(ctypes.Structure):
@@ -55,7 +56,7 @@ def filter_code(machine: str) -> bytes:
 
 def supported() -> bool:
     """Does this machine have a filter here (see KEY_CALLS)?"""
-    return platform.machine() in KEY_CALLS
+    return _MACHINE in KEY_CALLS
 
 
 def shut_off_keys() -> None:
@@ -65,12 +66,11 @@ def shut_off_keys() -> None:
     (docs/fair-play.md says so)."""
     if not supported():
         return
-    libc = ctypes.CDLL(None, use_errno=True)
-    keyctl = KEY_CALLS[platform.machine()][_NATIVE[platform.machine()]][2]
-    libc.syscall(keyctl, _KEYCTL_JOIN_SESSION_KEYRING, None)  # fails only where keys do
-    code = filter_code(platform.machine())
+    keyctl = next(iter(KEY_CALLS[_MACHINE].values()))[2]  # in the machine's own convention
+    _LIBC.syscall(keyctl, _KEYCTL_JOIN_SESSION_KEYRING, None)  # fails only where keys do
+    code = filter_code(_MACHINE)
     buffer = ctypes.create_string_buffer(code, len(code))
     program = _Program(len(code) // 8, ctypes.cast(buffer, ctypes.c_void_p))
-    if libc.prctl(_PR_SET_SECCOMP, _SECCOMP_MODE_FILTER, ctypes.byref(program), 0, 0) != 0:
+    if _LIBC.prctl(_PR_SET_SECCOMP, _SECCOMP_MODE_FILTER, ctypes.byref(program), 0, 0) != 0:
         number = ctypes.get_errno()
         raise OSError(number, f'seccomp: {os.strerror(number)}')
