@@ -221,7 +221,7 @@ def add_check_arguments(check: ArgumentParser) -> None:
     grading options (whose modules, the grader's, are imported only here)."""
     from players.cli import check_options
     check.add_argument('paths', nargs='+', metavar='PATH', help='Python files with the functions '
-                       'of players/template.py, or folders of them (one per student), or '
+                       'of players/grading/template.py, or folders of them (one per student), or '
                        "programs (exec:COMMAND, or an executable file): their player's checks")
     check.add_argument('--json', metavar='REPORT', help='also write the report as JSON (one file)')
     check.add_argument('--out', metavar='FOLDER', help='write summary.csv, summary.json and each '

@@ -11,6 +11,7 @@ import copy
 import itertools
 import random
 from collections import namedtuple
+from typing import TYPE_CHECKING
 
 from .base import Game, IllegalMoveError, Move, Player, PlayerQuit, play_game
 from .breakthrough import Breakthrough
@@ -25,13 +26,20 @@ from .textbook import (ConnectFour, Fig52Extended, Fig52Game, GameState, Gomoku,
 from .textbook_backgammon import Backgammon
 from .tree import TreeGame, TreeState
 
-PLAYER_NAMES = ('infinity', 'minmax_decision', 'minimax_decision', 'expect_minmax',
-                'expectiminimax', 'alpha_beta_search', 'alphabeta_full_search',
-                'alpha_beta_cutoff_search', 'alphabeta_cutoff_search', 'alphabeta_search',
-                'monte_carlo_tree_search', 'MCT_Node', 'ucb', 'query_player', 'random_player',
-                'alpha_beta_player', 'alphabeta_player', 'minmax_player', 'expect_minmax_player',
-                'expect_min_max_player', 'expectiminimax_player', 'mcts_player')
-"""AIMA's searches and players, which `games` lends from the players package."""
+if TYPE_CHECKING:  # what games lends, for mypy; at run time, imported on first use
+    from players.human import query_player
+    from players.textbook import *  # noqa: F403  (the names LENT lists)
+
+LENT = {**dict.fromkeys(
+    ('infinity', 'minmax_decision', 'minimax_decision', 'expect_minmax', 'expectiminimax',
+     'alpha_beta_search', 'alphabeta_full_search', 'alpha_beta_cutoff_search',
+     'alphabeta_cutoff_search', 'alphabeta_search', 'monte_carlo_tree_search', 'MCT_Node', 'ucb',
+     'random_player', 'alpha_beta_player', 'alphabeta_player', 'minmax_player',
+     'expect_minmax_player', 'expect_min_max_player', 'expectiminimax_player', 'mcts_player'),
+    'textbook'), 'query_player': 'human'}
+"""AIMA's searches and players, which games lends from the players package: each
+name, under aima-python's, with the module of players that holds it. This is the
+one list of them: players lends them too, by it."""
 
 NAMES = ('Game', 'IllegalMoveError', 'Move', 'Player', 'PlayerQuit', 'play_game',
          'Board', 'ConnectFour', 'GameState', 'Gomoku', 'TicTacToe',
@@ -48,7 +56,7 @@ def __getattr__(name: str):
     use, and numpy as np where it can be imported; give `__all__`, the names that
     `from games import *` gives: np among them only where numpy can be imported."""
     if name == '__all__':
-        return [*NAMES, *PLAYER_NAMES, *(['np'] if _numpy() else [])]
+        return [*NAMES, *LENT, *(['np'] if _numpy() else [])]
     value = _lent(name)
     if value is None:
         raise AttributeError(f'module {__name__!r} has no attribute {name!r}')
@@ -58,9 +66,9 @@ def __getattr__(name: str):
 
 def _lent(name: str):
     """Return what games lends by name (a search or player, or numpy), or None."""
-    if name in PLAYER_NAMES:
+    if name in LENT:
         from players import human, textbook
-        return getattr(human if name == 'query_player' else textbook, name)
+        return getattr(human if LENT[name] == 'human' else textbook, name)
     return _numpy() if name == 'np' else None
 
 

@@ -1,5 +1,5 @@
 """Players that use their clock: they think as long as their time allows
-(players.timing gives each move its share) and always answer before it ends.
+(players.search.timing gives each move its share) and always answer before it ends.
 
 The alpha-beta player deepens its search one ply at a time and plays the move
 of the deepest search it finished: the move abN plays, N being that depth. It
@@ -13,9 +13,10 @@ from itertools import count
 
 from games import Game, Player
 
-from .engine import EvalFn, keep_stats, search
+from .search.engine import keep_stats, search
+from .search.shared import EvalFn
+from .search.timing import OutOfTime, move_deadline
 from .textbook import monte_carlo_tree_search
-from .timing import OutOfTime, move_deadline
 
 DEFAULT_SECONDS = 1.0
 """The seconds a clocked player thinks about a move when no clock is set (a game at the keyboard)."""

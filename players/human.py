@@ -7,7 +7,7 @@ from __future__ import annotations
 import ast
 
 import games
-from games import PlayerQuit
+from games.base import PlayerQuit
 from games.stochastic import from_json
 
 QUIT_WORDS = ('q', 'quit', 'exit')

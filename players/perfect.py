@@ -7,7 +7,7 @@ piles of 0 or 1, then leave an odd number of 1s. Grundy's game adds up the
 Sprague-Grundy values of its piles, each the mex (least excluded value) of
 the values its splits lead to. Anything else is solved by search; on Connect
 Four, Othello, Kalah, Hex and Breakthrough, within the move's time
-(players.timing): a search that cannot finish in half of it gives way to
+(players.search.timing): a search that cannot finish in half of it gives way to
 alpha-beta deepened one ply at a time for the rest."""
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ import time
 from games import Breakthrough, Game, GrundysGame, Hex, Kalah, Nim, Othello
 
 from .clocked import DEFAULT_SECONDS, deepening
-from .engine import is_connect_four, keep_stats, solve
-from .timing import OutOfTime, move_deadline
+from .search.engine import is_connect_four, keep_stats, solve
+from .search.timing import OutOfTime, move_deadline
 
 BOARD_GAMES = (Othello, Kalah, Hex, Breakthrough)
 """Games besides Connect Four that perfect plays within its time (too big to solve

@@ -17,12 +17,13 @@ from games.specs import bind, parameters, parse_call
 
 from .clocked import make_clocked_alpha_beta_player, make_clocked_mcts_player
 from .human import human_player
-from .engine import clear_tables, keep_stats, search, solve_player
 from .perfect import perfect_player
 from .player_spec import Kind, parse_spec
+from .plugins import read_plugin_players
+from .search.engine import keep_stats, search, solve_player
+from .search.shared import EvalFn, clear_tables
 from .textbook import mcts_player, monte_carlo_tree_search, random_player
 
-EvalFn = Callable[[Game, object, object], float]
 MAX_DEPTH = 20
 
 
@@ -313,5 +314,4 @@ def mcts_options(N: int = 1000) -> Player:
 
 register('ab-clock', on_request=True, clocked=True)(make_clocked_alpha_beta_player())
 register('mcts-clock', on_request=True, clocked=True)(make_clocked_mcts_player())
-
-from . import plugins  # noqa: E402,F401  (registers the installed plugins' players)
+read_plugin_players(register, REGISTRY)

@@ -14,14 +14,14 @@ import pytest
 import players
 import variants
 from players.remote.jailed_player import LOAD_SECONDS
-from players.sandbox import jail_server, levels, servers
+from players.sandbox import jail_server, level_choice, servers
 from players.tournaments.match import Rules, play_scheduled_game
 from players.tournaments.runner import run
 from players.tournaments.schedule import schedule
 from players.tournaments.store import Store
 from players.tournaments.workers import WorkerPool
 
-BWRAP_PROBLEM = levels.bwrap_problem()
+BWRAP_PROBLEM = level_choice.problem('bwrap')
 """Why bubblewrap cannot jail here (None where it can)."""
 LEVELS = ['process', pytest.param('bwrap', marks=pytest.mark.skipif(
     BWRAP_PROBLEM is not None, reason=f'bubblewrap cannot jail here: {BWRAP_PROBLEM}'))]

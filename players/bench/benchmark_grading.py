@@ -19,7 +19,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
-from players.sandbox import levels  # noqa: E402
+from players.sandbox import level_choice  # noqa: E402
 from players import grading, textbook  # noqa: E402
 from players.grading import batch  # noqa: E402
 
@@ -85,10 +85,10 @@ def main() -> None:
     parser.add_argument('--jobs', type=int, default=2)
     parser.add_argument('--timeout', type=float, default=10.0)
     parser.add_argument('--move-timeout', type=float, default=10.0)
-    parser.add_argument('--sandbox', default='auto', choices=levels.choices())
+    parser.add_argument('--sandbox', default='auto', choices=level_choice.choices())
     args = parser.parse_args()
     settings = grading.Settings(timeout=args.timeout, move_timeout=args.move_timeout,
-                                sandbox=levels.resolve(args.sandbox))
+                                sandbox=level_choice.resolve(args.sandbox))
     with tempfile.TemporaryDirectory() as folder:
         kinds = make_class(folder, args.files, args.hang_share, args.slow_share)
         files = batch.collect([folder])

@@ -37,7 +37,7 @@ from players import load_player  # noqa: E402
 from players.remote import program  # noqa: E402
 from players.remote.jailed_player import Setup, event  # noqa: E402
 from players.remote.player_code import read_code, read_player  # noqa: E402
-from players.sandbox import levels  # noqa: E402
+from players.sandbox import level_choice  # noqa: E402
 from players.sandbox.allowed import allowed_packages  # noqa: E402
 
 PLAYERS = ','.join(['random', 'minimax', 'perfect'] + [f'ab{n}' for n in range(1, 21)] + ['mcts'])
@@ -151,7 +151,7 @@ def class_workload(baseline: str | None, repeat: int) -> list[list]:
             specs.append(f'{path}:player')
         workload = ['--players', ','.join(specs + ['random', 'ab2']), *CLASS_VARIANTS]
         runs = {f'this tree, {level}': ([*workload, '--sandbox', level], ROOT)
-                for level in levels.workable()}
+                for level in level_choice.workable()}
         with worktree(baseline, folder) as old:
             if baseline is not None and old is not None:
                 runs = {baseline: (workload, old), **runs}
@@ -193,7 +193,7 @@ def class_folders(repeat: int) -> None:
                     file.write(text)
             folders.append(submission)
         runs = {}
-        for level in levels.workable():
+        for level in level_choice.workable():
             for kind, specs in (('files', files), ('folders', folders)):
                 runs[level, kind] = (['--players', ','.join(specs + ['random', 'ab2']),
                                       *CLASS_VARIANTS, '--sandbox', level], ROOT)
@@ -225,7 +225,7 @@ def allowed_import(count: int = 100) -> None:
                 file.write(('import numpy\n' if label == 'with' else '') + FIRST_MOVE)
         print(f'a jail that imports numpy (allowed) beside one that does not, median of {count} '
               'starts in turns:')
-        for level in levels.workable():
+        for level in level_choice.workable():
             setup = Setup('nim', variants.make, load_player, level, allowed=allowed)
             costs: dict = {label: [] for label in paths}
             for _ in range(count + 1):
@@ -296,7 +296,7 @@ def jail_costs(count: int = 200) -> None:
         kinds = {'registry player (process)': ('random', 'process'),
                  'file player (process)': (path, 'process'),
                  'program (process)': (program_path, 'process')}
-        if levels.bwrap_problem() is None:
+        if level_choice.problem('bwrap') is None:
             kinds['file player (bwrap)'] = (path, 'bwrap')
             kinds['program (bwrap)'] = (program_path, 'bwrap')
         print(f'jail start-up (start, load the player or start the program, kill), median of '

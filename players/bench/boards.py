@@ -9,7 +9,7 @@ from __future__ import annotations
 import variants
 from games import Game
 
-from players import engine
+from players.search import engine
 
 from .speed import cold
 from .peers import PRELOADS, Unsupported, installed

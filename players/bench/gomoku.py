@@ -8,7 +8,7 @@ import time
 from games import referee
 from games.grid import Gomoku
 
-from players import engine, gomoku_positions
+from players.search import gomoku_positions, shared
 from players.registry import PLAYER
 
 GAME = Gomoku(15, 15, 5)
@@ -29,7 +29,7 @@ def run() -> list[list]:
         for move in moves:
             state = GAME.result(state, move)
         for player_name in PLAYERS:
-            engine.clear_tables()
+            shared.clear_tables()
             gomoku_positions._GomokuShape.of.cache_clear()
             player = PLAYER[player_name]
             start = time.perf_counter()

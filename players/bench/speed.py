@@ -26,7 +26,7 @@ from contextlib import contextmanager
 from games import Game, GrundysGame, Nim
 from games.grid import ConnectFour, TicTacToe
 
-from players import engine
+from players.search import engine
 from .peers import PEERS, Unsupported, preload
 from players.textbook import alpha_beta_search
 

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import tabulate
 
-from .. import connect4
+from ..search import connect4
 from . import boards, goals, gomoku, speed
 
 KERNELS = ('in pure Python (AIMA_GAMES_PURE_PYTHON is set, or the compiled kernel is not built)',
-           'with its compiled kernel (players/_connect4.c)')
+           'with its compiled kernel (players/search/_connect4.c)')
 """How the engine searches Connect Four: (in pure Python, compiled)."""
 
 TABLES = ('start', 'connect4', 'first-moves', 'gomoku', 'boards')

@@ -111,7 +111,7 @@ def check_submission(paths: list[str], settings: Settings, results: str) -> int:
         try:
             read_submission(path, settings.folder_limits)
         except LoadError as error:
-            message = f'Submit a Python file with the functions of players/template.py: {error}'
+            message = f'Submit a Python file with the functions of players/grading/template.py: {error}'
             gradescope.write(results, gradescope.no_submission(message))
             print(for_terminal(message))
             return 1

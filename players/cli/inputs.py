@@ -21,7 +21,7 @@ import variants
 from games import game_files
 from games.base import Game
 from players.player_spec import Kind, parse_spec
-from players.sandbox import levels
+from players.sandbox import level_choice
 from players.tournaments import entrants, naming
 from players.remote.jailed_player import Setup
 from players.remote.player_code import FolderLimits, PlayerCode, ProgramCode
@@ -96,7 +96,7 @@ def sandbox_level(requested: str) -> str:
     """Return the jail level to use, or raise a UsageError saying why the requested
     one cannot be had."""
     with usage_errors():
-        return levels.resolve(requested)
+        return level_choice.resolve(requested)
 
 
 new_setup = functools.partial(Setup, make_game=variants.make, load_player=players.load_player)

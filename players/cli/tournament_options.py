@@ -15,7 +15,7 @@ import tabulate
 
 from games import referee
 from players.reports import grades, text_report
-from players.sandbox import jail, levels
+from players.sandbox import jail, level_choice
 from players.remote.player_code import FolderLimits
 
 USAGE_ERROR = 2
@@ -113,7 +113,7 @@ def increment_seconds(text: str) -> float:
     return value
 
 
-SANDBOX: dict[str, Any] = {'choices': levels.choices(), 'default': 'auto',
+SANDBOX: dict[str, Any] = {'choices': level_choice.choices(), 'default': 'auto',
            'help': 'jail players with bubblewrap, or with process limits alone '
            '(default auto: bwrap where it works)'}
 """The argparse keywords of --sandbox, the jail level players run in."""

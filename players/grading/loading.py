@@ -74,7 +74,7 @@ def _entry(folder: str, files: dict[str, bytes]) -> str:
         return chosen[0]
     if 'player.py' in tops:
         return 'player.py'
-    raise LoadError(f'{folder}: give one Python file with the functions of players/template.py '
+    raise LoadError(f'{folder}: give one Python file with the functions of players/grading/template.py '
                     '(helper modules beside it), or name it player.py; found '
                     f'{", ".join(tops) or "none"} at the top of the folder')
 

@@ -3,7 +3,7 @@ that crosses, typed, and the reading of every answer, in one place. One JSON obj
 a line; two kinds of player speak it.
 
 A program, in any language (players.remote.program on the trusted side; the
-reference client, players/program_client.py, is one): the referee sends Start and
+reference client, players/remote/program_client.py, is one): the referee sends Start and
 the program answers READY; before each of its moves the referee sends a MoveRequest
 and the program answers a MoveAnswer, {"move": M}, M one of the legal moves; at the
 end the referee sends End and closes the program's input.

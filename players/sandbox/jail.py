@@ -102,7 +102,7 @@ class Jail:
     def __init__(self, entry: str, level: str = 'process', limits: Limits = Limits(),
                  packages: Sequence[str] = (), image: int | None = None,
                  allowed: AllowedPackages = AllowedPackages()):
-        """Start the jail. level is one of levels.LEVELS (see levels.resolve);
+        """Start the jail. level is one of levels.LEVELS (see level_choice.resolve);
         packages are the packages of this project the jail may import (nothing
         else of the project is there to import: not the other packages, nor the
         parent package of a subpackage named), and allowed the installed packages

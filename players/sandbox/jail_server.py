@@ -41,7 +41,7 @@ from typing import Sequence
 
 from . import confine
 from .confine import ANSWER_FD, REQUEST_FD
-from .jail_server_main import remove_folder
+from .folders import remove_folder
 from .levels import LEVELS
 
 UID_BASE = 1_500_000_000
@@ -68,7 +68,7 @@ def main(control_fd: int, level: str, packages: Sequence[str], uid_base: int,
     a view of the system (see players.sandbox.confine.build_view; view gives what it
     shows besides the system and the server's folder). The installed modules
     allowed are imported with the project's packages; a server for no packages
-    only answers a probe (see players.sandbox.levels.bwrap_problem) and imports nothing.
+    only answers a probe (see players.sandbox.level_choice.problem) and imports nothing.
     (players.sandbox.jail_server_main calls it.)"""
     if packages:
         preload(packages, allowed)
@@ -93,7 +93,7 @@ def main(control_fd: int, level: str, packages: Sequence[str], uid_base: int,
 
 
 def probe(channel) -> None:
-    """A jail's entry that only says it runs (see players.sandbox.levels.bwrap_problem)."""
+    """A jail's entry that only says it runs (see players.sandbox.level_choice.problem)."""
     channel.send({'probe': True})
 
 

@@ -13,7 +13,6 @@ import importlib.machinery
 import importlib.util
 import json
 import os
-import shutil
 import signal
 import sys
 import tempfile
@@ -31,6 +30,7 @@ def start(settings: dict) -> None:
     sys.path[:] = settings['path']
     os.environ.update(settings['environment'])  # read as the project is imported
     sys.meta_path.insert(0, PackageFinder(settings['places']))
+    from players.sandbox.folders import remove_folder  # run by path: no parent package
     folder = None
     if settings['temporary'] is not None:
         folder = tempfile.mkdtemp(prefix=f'jail-server-{os.getpid()}-',
@@ -83,20 +83,6 @@ def _empty_package(name: str, folders: list[str]) -> importlib.machinery.ModuleS
     spec = importlib.machinery.ModuleSpec(name, None, is_package=True)
     spec.submodule_search_locations = folders
     return spec
-
-
-def remove_folder(path: str) -> None:
-    """Remove a folder and everything in it, even the folders made read-only in it
-    (a submission's files in a jail's folder); links are removed, never followed."""
-    for folder, subfolders, _ in os.walk(path):
-        for name in subfolders:
-            inner = os.path.join(folder, name)
-            if not os.path.islink(inner):
-                try:
-                    os.chmod(inner, 0o700)
-                except OSError:
-                    pass
-    shutil.rmtree(path, ignore_errors=True)
 
 
 if __name__ == '__main__':

@@ -1,23 +1,20 @@
 """The jail levels, each registered here once: its name, what it isolates (a report's
 header says so), why this machine cannot jail at it, how its jail server is started
-and how a program's jail runs its command. 'auto' asks for the strongest level that
-works here, and how the jail server confines each jail it forks (see
-players.sandbox.jail_server and players.sandbox.confine)."""
+and how a program's jail runs its command, and how the jail server confines each
+jail it forks (see players.sandbox.jail_server and players.sandbox.confine). Which
+level a run uses, 'auto' among them, is players.sandbox.level_choice's to say."""
 
 from __future__ import annotations
 
-import functools
 import json
 import os
 import shutil
 from dataclasses import dataclass
-from typing import Callable, Iterable, Sequence
+from typing import Callable, Sequence
 
 from . import confine
-
-AUTO = 'auto'
-"""The level a user asks for to get the strongest that works here."""
-
+from .bubblewrap import bwrap_options
+from .folders import inside
 
 @dataclass(frozen=True)
 class ServerPlan:
@@ -61,7 +58,8 @@ class Level:
     isolation: Callable[[], str]
     """A short line saying what a jail at the level is shut off from, here."""
     problem: Callable[[], str | None]
-    """Why this machine cannot jail at the level (None: it can)."""
+    """Why this machine cannot jail at the level, as far as can be told without
+    starting a jail (None: it may)."""
     server_command: Callable[[ServerPlan], list[str]]
     """The command that starts a jail server at the level, given its plan."""
     program_command: Callable[[Sequence[str], Sequence[str], str | None],
@@ -73,6 +71,8 @@ class Level:
     """Does its jail server keep its jails' folders in this process's temporary folder?"""
     confinement: Confinement
     """How its jail server confines each jail."""
+    probed: bool = False
+    """Is a jail started at the level before it is used, to know that it works here?"""
 
 
 LEVELS: dict[str, Level] = {}
@@ -83,30 +83,6 @@ def register(level: Level) -> Level:
     """Register a level, stronger than those registered before it."""
     LEVELS[level.name] = level
     return level
-
-
-def choices() -> tuple[str, ...]:
-    """The levels a user may ask for: AUTO and each level, strongest first."""
-    return (AUTO, *reversed(LEVELS))
-
-
-def workable() -> list[str]:
-    """The levels that work on this machine, strongest first."""
-    return [name for name in reversed(LEVELS) if LEVELS[name].problem() is None]
-
-
-def resolve(requested: str) -> str:
-    """Return the level to use for a requested one: AUTO is the strongest level that
-    works here. Raise ValueError for an unknown level, or one that does not work
-    here, saying why."""
-    if requested == AUTO:
-        return workable()[0]
-    if requested not in LEVELS:
-        raise ValueError(f'unknown sandbox {requested!r}; choose one of {", ".join(choices())}')
-    problem = LEVELS[requested].problem()
-    if problem is not None:
-        raise ValueError(f'--sandbox {requested}: {problem}')
-    return requested
 
 
 def _process_isolation() -> str:
@@ -139,29 +115,16 @@ register(Level('process', _process_isolation, lambda: None, _process_server, _pr
                    enter=confine.shut_in)))
 
 
-@functools.lru_cache(maxsize=None)
-def bwrap_problem() -> str | None:
-    """Return why bubblewrap cannot jail players here, or None if it can: a jail
-    server is started inside it and asked for a jail, as a tournament would (a
-    server for no packages, which imports none, so the probe is quick)."""
+def _bwrap_missing() -> str | None:
+    """Why bubblewrap cannot be used here without trying it: it is not installed."""
     if shutil.which('bwrap') is None:
         return 'bubblewrap is not installed (apt-get install bubblewrap)'
-    from .jail import Jail, JailError  # here: a jail is made of the levels
-    from .servers import SERVER_START_SECONDS, ServerLost, forget
-    try:
-        with Jail('players.sandbox.jail_server:probe', 'bwrap', packages=()) as probe:
-            answer = probe.receive(SERVER_START_SECONDS)
-    except (ServerLost, JailError) as error:
-        return f'bwrap does not work here: {error}'
-    finally:
-        forget('bwrap', ())
-    return None if answer == {'probe': True} else f'bwrap does not work here: {answer}'
+    return None
 
 
 def _bwrap_server(plan: ServerPlan) -> list[str]:
     """A server inside bubblewrap: this Python's folders and the packages' places
     bound read-only, the installed packages' folders hidden."""
-    from .servers import bwrap_options
     binds = [path for path in dict.fromkeys(plan.python) if not path.startswith('/usr/')]
     masks = [site for site in plan.sites if inside(site, binds + ['/usr'])]
     return bwrap_options(binds, masks=masks, over=plan.over) + plan.start + [
@@ -171,7 +134,6 @@ def _bwrap_server(plan: ServerPlan) -> list[str]:
 def _bwrap_program(argv: Sequence[str], paths: Sequence[str],
                    workdir: str | None) -> tuple[list[str], str | None]:
     """A program in bubblewrap sees its paths read-only and runs in workdir (/tmp)."""
-    from .servers import bwrap_options
     options = bwrap_options(paths, confine.PROGRAM_PATH, workdir or '/tmp', server=False)
     return options + list(argv), None
 
@@ -184,15 +146,9 @@ def _enter_namespaces(folder: str | None, uid: int | None, limits: dict, image: 
 
 
 register(Level('bwrap', lambda: 'bwrap (own namespaces, no network, read-only system, '
-               'private /tmp)', bwrap_problem, _bwrap_server, _bwrap_program, own_folder=False,
+               'private /tmp)', _bwrap_missing, _bwrap_server, _bwrap_program, own_folder=False,
                confinement=Confinement(view=False, private_folder=lambda view, program: False,
-                                       enter=_enter_namespaces)))
-
-
-def inside(path: str, folders: Iterable[str]) -> bool:
-    """Is path one of folders or inside one of them?"""
-    return any(path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
-               for folder in folders)
+                                       enter=_enter_namespaces), probed=True))
 
 
 def _settings(plan: ServerPlan, view: dict | None) -> str:

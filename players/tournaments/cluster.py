@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from players import PROJECT_PACKAGES
-from players.sandbox import levels
+from players.sandbox import level_choice
 from .workers import WorkerPool
 
 CONNECT_SECONDS = 10.0
@@ -203,7 +203,7 @@ class Job:
         if self.project != project_fingerprint():
             return ('it has another version of aima-games installed than the machine '
                     'running tournament.py')
-        problem = levels.LEVELS[self.sandbox].problem()
+        problem = level_choice.problem(self.sandbox)
         if problem is not None:
             return (f'it cannot jail players with {self.sandbox}: {problem}; install '
                     'what it needs there or play with --sandbox process')

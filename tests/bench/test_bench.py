@@ -45,7 +45,7 @@ def test_a_cold_run_is_a_fresh_process_that_has_never_searched():
 
 
 def _tables_in_use(*args):
-    from players import engine
+    from players.search import engine
     return len(engine._TABLES), None
 
 

@@ -10,7 +10,7 @@ from command_line import run
 from players.sandbox import servers
 
 PLAYER = os.path.join(ROOT, 'tests', 'hostile_players.py') + ':first'
-TEMPLATE = os.path.join(ROOT, 'players', 'template.py')
+TEMPLATE = os.path.join(ROOT, 'players', 'grading', 'template.py')
 
 
 @pytest.fixture

@@ -12,7 +12,7 @@ import textwrap
 import pytest
 from places import ROOT
 
-from players.sandbox import levels
+from players.sandbox import level_choice
 
 pytestmark = pytest.mark.slow
 
@@ -83,8 +83,8 @@ def test_a_player_that_forks_and_hides_leaves_nothing_behind():
     assert 'Forfeits' not in out or 'lingerer' not in out.split('Forfeits')[1].split('\n\n')[0]
 
 
-@pytest.mark.skipif(levels.bwrap_problem() is not None,
-                    reason=f'bubblewrap cannot jail here: {levels.bwrap_problem()}')
+@pytest.mark.skipif(level_choice.problem('bwrap') is not None,
+                    reason=f'bubblewrap cannot jail here: {level_choice.problem("bwrap")}')
 def test_under_bwrap_a_player_cannot_read_another_players_file_or_write_the_db(tmp_path):
     """The snoop plays an illegal move, and so forfeits, only if it could read the
     other player's file or open the --db for writing."""

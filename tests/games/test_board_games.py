@@ -6,7 +6,8 @@ import pytest
 import variants
 from games import Breakthrough, Hex, IllegalMoveError, Kalah, Othello
 from games.othello import PASS
-from players import PLAYER, engine, textbook
+from players import PLAYER, textbook
+from players.search import engine, shared
 from players.bench.boards import perft, perft_openspiel
 
 PERFT = {
@@ -258,7 +259,7 @@ def plain_value(game, state) -> int:
 def test_small_boards_are_solved_as_a_plain_search_solves_them(spec, expected):
     game = variants.make(spec)
     assert plain_value(game, game.initial) == expected
-    engine.clear_tables()
+    shared.clear_tables()
     solution = engine.solve(game)
     assert solution.value == expected
     child = game.result(game.initial, solution.move)
@@ -291,7 +292,7 @@ def spiel_value(state) -> float:
     (3, 3, 1), (4, 3, 1), (3, 4, 1), (5, 3, 1), (4, 4, 1), (4, 2, -1)])
 def test_small_breakthrough_boards_have_openspiels_values(rows, columns, expected):
     game = Breakthrough(rows=rows, columns=columns)
-    engine.clear_tables()
+    shared.clear_tables()
     assert engine.solve(game).value == expected
     assert spiel_value(openspiel_breakthrough(rows, columns)) == expected
 
@@ -299,7 +300,7 @@ def test_small_breakthrough_boards_have_openspiels_values(rows, columns, expecte
 def test_hex_is_a_first_player_win_as_strategy_stealing_says():
     """Nash: a second-player win would let the first player steal it with a stone to
     spare, and a full Hex board always has a winner."""
-    engine.clear_tables()
+    shared.clear_tables()
     for game in (Hex(3), Hex(4)):
         solution = engine.solve(game)
         assert solution.value == 1
@@ -364,7 +365,7 @@ def test_perfect_solves_what_fits_in_its_time_and_deepens_otherwise():
     import time
 
     from players.perfect import solve_in_time
-    engine.clear_tables()
+    shared.clear_tables()
     small, big = Othello(4), Othello(8)
     move, stats = solve_in_time(small, small.initial, time.monotonic() + 2)
     assert stats['exact'] and stats['depth'] == -1 and move == engine.solve(small).move

@@ -13,8 +13,8 @@ from games import DiceNim, StochasticGame, referee, replay
 from games.stochastic import from_json
 from players import PLAYER, expect_minmax, make_alpha_beta_player, mcts_player, solve
 from players.clocked import make_clocked_alpha_beta_player, make_clocked_mcts_player
-from players.engine import clear_tables
-from players.expectimax import search_chance
+from players.search.shared import clear_tables
+from players.search.expectimax import search_chance
 from command_line import run
 
 

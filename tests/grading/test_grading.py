@@ -326,7 +326,8 @@ def test_printing_does_not_reach_the_report(tmp_path, capfd):
 
 
 def test_template_is_not_implemented():
-    report = grading.grade(os.path.join(ROOT, 'players', 'template.py'), SETTINGS, CHECKS, GAMES)
+    report = grading.grade(os.path.join(ROOT, 'players', 'grading', 'template.py'), SETTINGS,
+                           CHECKS, GAMES)
     assert len(report.results) == len(CHECKS) and report.points == 0
     assert all(result.message.startswith('not implemented') for result in report.results)
 

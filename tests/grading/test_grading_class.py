@@ -105,7 +105,7 @@ def test_gradescope_bundle_runs_against_a_fake_autograder(tmp_path):
         names = archive.namelist()
         assert {'setup.sh', 'run_autograder', 'project/tournament.py',
                 'project/players/textbook.py', 'project/setup.cfg', 'project/pyproject.toml',
-                'project/players/_connect4.c'} <= set(names)
+                'project/players/search/_connect4.c'} <= set(names)
         assert not [name for name in names if name.endswith(('.so', '.pyc'))]  # built there
         archive.extractall(root / 'source')
     (root / 'submission').mkdir()
@@ -147,17 +147,17 @@ def test_case_files_are_checked(tmp_path):
         path.write_text(json.dumps({'cases': [entry]}))
         with pytest.raises(CaseError, match=error):
             load_cases(str(path))
-    result = run('check', 'players/template.py', '--cases', str(path))
+    result = run('check', 'players/grading/template.py', '--cases', str(path))
     assert result.returncode == 2 and 'more than 3000 states' in result.stderr
 
 
 @pytest.mark.parametrize('args, error', [
     (['check', 'no/such.py'], "no such file or folder 'no/such.py'"),
-    (['check', 'players/template.py', '--json', 'no/such/dir/r.json'], 'no such folder'),
-    (['check', 'players/template.py', '--functions', 'minimax'], "unknown function 'minimax'"),
-    (['check', 'players/template.py', '--variants', 'chess'], 'unknown variant'),
+    (['check', 'players/grading/template.py', '--json', 'no/such/dir/r.json'], 'no such folder'),
+    (['check', 'players/grading/template.py', '--functions', 'minimax'], "unknown function 'minimax'"),
+    (['check', 'players/grading/template.py', '--variants', 'chess'], 'unknown variant'),
     (['check', 'tests/students', '--json', 'r.json'], '--json is for one file'),
-    (['check', 'players/template.py', '--cases', 'no/cases.json'], 'cannot read the case file'),
+    (['check', 'players/grading/template.py', '--cases', 'no/cases.json'], 'cannot read the case file'),
 ])
 def test_check_usage_errors(args, error):
     result = run(*args)

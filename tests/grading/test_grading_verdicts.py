@@ -9,7 +9,7 @@ import os
 import pytest
 from places import TESTS
 
-from players.sandbox import jail, levels
+from players.sandbox import jail, level_choice
 from players import grading
 
 pytestmark = pytest.mark.slow
@@ -216,7 +216,7 @@ def test_the_instructor_may_allow_the_reference_implementations():
     assert report.passed and report.reference is None
 
 
-@pytest.mark.skipif(levels.bwrap_problem() is not None, reason=str(levels.bwrap_problem()))
+@pytest.mark.skipif(level_choice.problem('bwrap') is not None, reason=str(level_choice.problem('bwrap')))
 def test_in_bubblewrap_the_reference_searches_are_not_there():
     settings = grading.Settings(sandbox='bwrap', allow_reference=False)
     chosen = [c for c in CHECKS if c.name in ('alpha_beta_search on fig52',

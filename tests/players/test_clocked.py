@@ -9,9 +9,10 @@ import pytest
 from games import Nim, clock
 from games.grid import ConnectFour, TicTacToe
 from games.clock import MoveClock
-from players import PLAYER, REGISTRY, engine, solve
+from players import PLAYER, REGISTRY, solve
+from players.search import shared
 from players.clocked import make_clocked_mcts_player
-from players.timing import LEAST_SECONDS, MARGIN_SECONDS, MARGIN_SHARE, move_seconds
+from players.search.timing import LEAST_SECONDS, MARGIN_SECONDS, MARGIN_SHARE, move_seconds
 
 
 @pytest.fixture(autouse=True)
@@ -44,7 +45,7 @@ def test_a_move_gets_its_share_of_the_clock_and_a_margin_inside_the_limit():
 def test_ab_clock_answers_in_time_with_the_move_of_the_deepest_search_it_finished():
     game = ConnectFour()
     state = game.result(game.initial, (4, 1))
-    engine.clear_tables()
+    shared.clear_tables()
     give(0.3)
     start = time.monotonic()
     move = PLAYER['ab-clock'](game, state)

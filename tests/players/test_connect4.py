@@ -11,10 +11,11 @@ import time
 import pytest
 
 from games.grid import ConnectFour
-from players import PLAYER, connect4, engine
-from players.connect4 import Shape
+from players import PLAYER
+from players.search import connect4, engine, shared
+from players.search.connect4 import Shape
 from players.textbook import alpha_beta_cutoff_search
-from players.timing import OutOfTime
+from players.search.timing import OutOfTime
 
 
 NOT_BUILT = 'the compiled kernel is not built (no C compiler was found at install)'
@@ -27,9 +28,9 @@ def kernel(request, monkeypatch):
         pytest.skip(NOT_BUILT)
     monkeypatch.setattr(connect4, 'kernel', None if request.param == 'pure Python'
                         else connect4.compiled)
-    engine.clear_tables()
+    shared.clear_tables()
     yield connect4.kernel
-    engine.clear_tables()
+    shared.clear_tables()
 
 
 def slow_value(game, state, memo: dict) -> int:
@@ -69,7 +70,7 @@ def test_solve_agrees_with_a_slow_search_and_plays_the_first_best_move(number, c
     game, state = case
     memo: dict = {}
     expected = slow_value(game, state, memo)
-    engine.clear_tables()
+    shared.clear_tables()
     assert engine.value(game, state) == expected
     solution = solve = engine.solve(game, state)
     assert solve.value == expected
@@ -102,7 +103,7 @@ def test_a_move_that_leaves_two_squares_to_block_wins_without_a_search_below():
     assert all(any(game.utility(game.result(reply, move), 'X') == 1 for move in game.actions(reply))
                for reply in (game.result(after, move) for move in game.actions(after)))
     stats: dict = {}
-    engine.clear_tables()
+    shared.clear_tables()
     assert engine.value(game, state, stats) == 1
     assert stats['nodes'] == 1  # the root finds the move while ordering its moves
 
@@ -114,7 +115,7 @@ def test_solve_agrees_with_a_slow_search_further_from_the_end(game, empty):
     memo: dict = {}
     for _ in range(4):
         state = near_the_end(game, rng, empty)
-        engine.clear_tables()
+        shared.clear_tables()
         assert engine.value(game, state) == slow_value(game, state, memo)
 
 
@@ -123,7 +124,7 @@ def test_the_table_kept_between_solves_stays_right():
     games, the table kept, and each child of the state too."""
     rng = random.Random(11)
     memo: dict = {}
-    engine.clear_tables()
+    shared.clear_tables()
     for game, empty in [(ConnectFour(5, 4), 14), (ConnectFour(), 12)]:
         state = near_the_end(game, rng, empty)
         while not game.terminal_test(state):
@@ -136,7 +137,7 @@ def test_the_table_kept_between_solves_stays_right():
 def test_importing_the_engine_makes_no_board_shape():
     """A board's masks are made by its first search, which pays for them (so that a
     cold benchmark counts them), not at import."""
-    check = ('import players.engine, players.connect4 as c4; '
+    check = ('import players.search.engine, players.search.connect4 as c4; '
              'assert not c4._SHAPES, c4._SHAPES')
     subprocess.run([sys.executable, '-c', check], check=True)
 
@@ -187,7 +188,7 @@ def test_a_search_past_its_deadline_stops_and_its_tables_stay_right():
     state = game.initial
     for column in '44':
         state = game.result(state, game.parse_move(column, state))
-    engine.clear_tables()
+    shared.clear_tables()
     start = time.monotonic()
     with pytest.raises(OutOfTime):
         engine.solve(game, state, deadline=start + 0.05)

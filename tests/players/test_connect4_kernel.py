@@ -1,5 +1,5 @@
-"""Connect Four's compiled kernel (players/_connect4.c) beside its reference, the
-pure Python search of players/connect4.py: the same values, moves and encoded
+"""Connect Four's compiled kernel (players/search/_connect4.c) beside its reference, the
+pure Python search of players/search/connect4.py: the same values, moves and encoded
 states, exact values from a table too small for the search, the arguments it
 refuses, the boards it leaves to Python, and the setting that turns it off.
 (test_connect4 runs each of its tests with both.)"""
@@ -13,9 +13,9 @@ import sys
 import pytest
 
 from games.grid import ConnectFour
-from players import connect4
+from players.search import connect4
 from players.bench.speed import connect_four_positions
-from players.connect4 import Shape, Solver
+from players.search.connect4 import Shape, Solver
 
 from test_connect4 import NOT_BUILT, near_the_end, slow_value
 
@@ -94,7 +94,7 @@ def test_a_board_the_compiled_kernel_cannot_hold_is_searched_in_pure_python(h, v
 
 
 def test_the_environment_can_turn_the_compiled_kernel_off():
-    check = 'import players.connect4 as c4; print(c4.kernel is None, c4.compiled is None)'
+    check = 'import players.search.connect4 as c4; print(c4.kernel is None, c4.compiled is None)'
     for setting, expected in (('1', 'True False'), ('', 'False False')):
         environment = dict(os.environ, AIMA_GAMES_PURE_PYTHON=setting)
         assert subprocess.run([sys.executable, '-c', check], env=environment, text=True,

@@ -10,9 +10,9 @@ from games.grid import ConnectFour, TicTacToe
 from games.tree import Fig52Game
 from players import (PLAYER, alpha_beta_cutoff_search, alpha_beta_search, make_alpha_beta_player,
                      minmax_decision)
-from players import engine
-from players.engine import search, solve
-from players.positions import ENCODINGS, GamePositions, positions_for
+from players.search import engine, shared
+from players.search.engine import search, solve
+from players.search.positions import ENCODINGS, GamePositions, positions_for
 
 
 def theory_value(game, state) -> int:
@@ -161,7 +161,7 @@ def test_caches_never_change_a_move():
     games = [Nim((3, 5, 7, 9), misere=True), TicTacToe(), GrundysGame(17)]
     cold = []
     for game in games:
-        engine.clear_tables()
+        shared.clear_tables()
         cold.append((solve(game)[:2], search(game, game.initial, 4).move))
     warm = [(solve(game)[:2], search(game, game.initial, 4).move) for game in games]
     assert cold == warm
@@ -169,11 +169,11 @@ def test_caches_never_change_a_move():
 
 def test_full_tables_are_emptied_and_values_stay_exact(monkeypatch):
     monkeypatch.setattr(engine, 'TABLE_LIMIT', 100)
-    engine.clear_tables()
+    shared.clear_tables()
     for game in [Nim((2, 3, 4, 5), misere=True), GrundysGame(15), TicTacToe()]:
         value = 0 if isinstance(game, TicTacToe) else theory_value(game, game.initial)
         assert solve(game).value == value
-        assert all(len(table) <= 100 for table in engine._TABLES.values())
+        assert all(len(table) <= 100 for table in shared._TABLES.values())
 
 
 def test_games_with_the_same_name_never_share_a_table():
@@ -200,9 +200,9 @@ def test_minimax_player_chooses_the_textbook_minmax_move():
 
 
 def test_pile_search_gives_theory_s_values_keeps_them_and_stops_at_its_deadline():
-    from players.pile_search import pile_search
-    from players.positions import positions_for
-    from players.timing import OutOfTime
+    from players.search.pile_search import pile_search
+    from players.search.positions import positions_for
+    from players.search.timing import OutOfTime
     for game in (Nim((2, 3, 4), misere=True), Nim((2, 3, 4), max_take=2), GrundysGame(12)):
         positions, table = positions_for(game, game.to_move(game.initial)), {}
         won, counts = pile_search(positions, table, 1000)
@@ -247,10 +247,10 @@ def test_nim_positions_are_the_multisets_of_the_piles_and_a_take_is_one_addition
 
 
 def test_nim_games_with_the_same_rules_share_a_table_and_stay_exact():
-    engine.clear_tables()
+    shared.clear_tables()
     for piles in [(3, 4, 5), (2, 4, 5), (1, 4, 5)]:
         game, stats = Nim(piles, misere=True), {}
         solution = solve(game, stats=stats)
         assert solution.value == theory_value(game, game.initial)
         assert -theory_value(game, game.result(game.initial, solution.move)) == solution.value
-    assert len(engine._TABLES) == 1 and stats['hits'] > 0
+    assert len(shared._TABLES) == 1 and stats['hits'] > 0

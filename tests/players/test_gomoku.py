@@ -7,8 +7,8 @@ import pytest
 
 from games.grid import Gomoku
 from players import PLAYER, alpha_beta_cutoff_search
-from players.gomoku_positions import GomokuPositions
-from players.engine import clear_tables
+from players.search.gomoku_positions import GomokuPositions
+from players.search.shared import clear_tables
 
 
 def random_position(game, stones, seed):

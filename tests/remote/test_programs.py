@@ -31,7 +31,7 @@ from players.tournaments.workers import WorkerPool
 
 pytestmark = pytest.mark.slow
 
-CLIENT = os.path.join(ROOT, 'players', 'program_client.py')
+CLIENT = os.path.join(ROOT, 'players', 'remote', 'program_client.py')
 TIMEOUT = 0.5
 LINGERING = 'sleep 1234.5'
 """The command line of the process the forking program hides, unique to this test."""

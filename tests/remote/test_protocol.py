@@ -14,7 +14,7 @@ from places import ROOT
 
 import players
 import variants
-from players import program_client
+from players.remote import program_client
 from players.remote import jailed_player, program, protocol
 from players.remote.jailed_player import JailedPlayer, Setup, TimeControl, play_with_jails
 from players.remote.player_code import PlayerCode, read_program

@@ -11,15 +11,15 @@ from places import ROOT
 import variants
 from games import clock, referee
 from players import load_player
-from players.sandbox import jail, jail_server, levels
+from players.sandbox import jail, jail_server, level_choice
 from players.remote.jailed_player import JailedPlayer, Setup, TimeControl, event
 from players.remote.player_code import read_player
 
 OTHER_PLAYER = os.path.join(ROOT, 'tests', 'hostile_players.py')
 """Another player's file, readable by everyone on the machine."""
 NIM = 'nim(piles=(2, 3))'
-BWRAP = pytest.mark.skipif(levels.bwrap_problem() is not None,
-                           reason=f'bubblewrap cannot jail here: {levels.bwrap_problem()}')
+BWRAP = pytest.mark.skipif(level_choice.problem('bwrap') is not None,
+                           reason=f'bubblewrap cannot jail here: {level_choice.problem("bwrap")}')
 
 
 def jailed(tmp_path, body, level='process', timing=TimeControl(5.0), name='probe'):

@@ -11,7 +11,7 @@ import tempfile
 import pytest
 from places import ROOT
 
-from players.sandbox import levels
+from players.sandbox import level_choice
 
 PYTHON = '/usr/bin/python3'
 PROBE = '''import os
@@ -33,8 +33,8 @@ def probe(channel):
 TWO_JAILS = '''import sys
 sys.path.insert(0, sys.argv[1])
 from players.sandbox.jail import Jail
-from players.sandbox.levels import bwrap_problem
-print(bwrap_problem())
+from players.sandbox.level_choice import problem
+print(problem('bwrap'))
 for _ in range(2):
     with Jail('players.sandbox.marks:probe', 'bwrap', packages=('games',)) as marked:
         print(marked.receive(30))
@@ -42,7 +42,7 @@ for _ in range(2):
 
 
 @pytest.mark.skipif(os.geteuid() != 0 or shutil.which('setpriv') is None
-                    or not os.path.exists(PYTHON) or levels.bwrap_problem() is not None,
+                    or not os.path.exists(PYTHON) or level_choice.problem('bwrap') is not None,
                     reason='needs root (to become nobody), setpriv, the system Python and '
                     'bubblewrap working here')
 def test_an_ordinary_users_jails_work_and_share_nothing():

@@ -10,7 +10,7 @@ from places import TESTS
 
 import tournament
 from games import referee
-from players.sandbox import levels
+from players.sandbox import level_choice
 from players.tournaments import sprt
 from players.tournaments.record import GameRecord
 
@@ -125,7 +125,7 @@ def test_max_games_ends_without_a_verdict(tmp_path):
     assert result['result'] == 'none' and result['games'] == 6
 
 
-NO_BWRAP = levels.bwrap_problem()
+NO_BWRAP = level_choice.problem('bwrap')
 
 
 @pytest.mark.parametrize('level', ['process', pytest.param('bwrap', marks=pytest.mark.skipif(

@@ -109,7 +109,7 @@ def guard() -> None:
         del sys.modules[name]
     for module in list(sys.modules.values()):
         _scrub(module)
-    for name in games.PLAYER_NAMES:
+    for name in games.LENT:
         setattr(games, name, math.inf if name == 'infinity' else _stand_in(name))
     sys.meta_path.insert(0, _Finder())
     sys.addaudithook(_audit)

@@ -12,7 +12,7 @@ from .timing import CHECK_EVERY, OutOfTime
 
 
 def pile_search(positions, table: dict, limit: int, deadline: float | None = None):
-    """Return (value, counts) for a pile encoding (players.positions): value(pos)
+    """Return (value, counts) for a pile encoding (players.search.positions): value(pos)
     is 1 if the player to move wins, -1 if not; counts() gives the nodes searched
     and the positions the table answered. The table holds at most limit entries
     (a full one is emptied); past deadline (a time.monotonic() time) a search

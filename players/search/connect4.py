@@ -19,7 +19,7 @@ to as the moves are put in order, and a bound there low enough decides at once.
 
 A board's masks are made by its first search (a cold solve pays for them).
 
-The same search is compiled in players/_connect4.c, built at install where a C
+The same search is compiled in players/search/_connect4.c, built at install where a C
 compiler is found (an optional extension: without one, the install goes on and
 every search is this module's). A new table (new_table) is the compiled
 kernel's where it is built and the board fits in 63 bits, unless the
@@ -31,10 +31,12 @@ from __future__ import annotations
 
 import os
 import time
+from types import ModuleType
 from typing import Any
 
 from .timing import CHECK_EVERY, OutOfTime
 
+compiled: ModuleType | None
 try:
     from . import _connect4 as compiled
 except ImportError:  # not built: no C compiler at install
@@ -187,7 +189,7 @@ class Shape:
 
 def new_table(shape: Shape) -> Any:
     """Return an empty table for the exact solver on a board shape: the compiled
-    kernel's (a players._connect4.Table) where it is in use and the board fits
+    kernel's (a players.search._connect4.Table) where it is in use and the board fits
     (at most 15 columns, 63 bits), else a dict."""
     if kernel is not None:
         try:

@@ -1,5 +1,5 @@
 """The fixed tables of a tic-tac-toe or Connect Four board for the engine's
-encodings (players.positions): square numbering, a move order, a line test and
+encodings (players.search.positions): square numbering, a move order, a line test and
 the symmetry tables that give a position's key."""
 
 from __future__ import annotations

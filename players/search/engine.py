@@ -6,54 +6,26 @@ plies, the other player minimises at odd ones), and the move chosen is the
 first move in actions order with the best value, as the textbook searches
 choose; the table and the move order only make the search faster. Connect
 Four (four in a row, any board) has searches of its own on bit masks
-(players.connect4 and players.connect4_search), and so have Nim and Grundy's game
-solved to the end (players.pile_search), with the same values and moves.
+(players.search.connect4 and players.search.connect4_search), and so have Nim and Grundy's game
+solved to the end (players.search.pile_search), with the same values and moves.
 A search given a deadline (a time.monotonic() time) raises OutOfTime past it."""
 
 from __future__ import annotations
 
 import math
 import time
-from collections import namedtuple
-from typing import Any, Callable, Hashable, TypeGuard
+from typing import Callable, Hashable, TypeGuard
 
 from games import Game, StochasticGame
 from games.grid import ConnectFour
 
 from . import connect4
 from .connect4_search import DepthSearch, best_move
+from .expectimax import search_chance, solve_chance
 from .pile_search import pile_search
 from .positions import GamePositions, KnownPositions, positions_for
+from .shared import EXACT, LOWER, TABLE_LIMIT, UPPER, EvalFn, Solution, cached_table
 from .timing import CHECK_EVERY, OutOfTime
-
-Solution = namedtuple('Solution', 'value, move, nodes')
-Solution.__doc__ = """An exact search result: the value for the player to move, a best move
-(the first in actions order; None at a final state) and the number of nodes searched."""
-
-EXACT, LOWER, UPPER = 0, 1, 2
-TABLE_LIMIT = 50_000
-"""The most entries one table holds; a full table is emptied."""
-TABLES_LIMIT = 8
-"""The most tables kept at once (one per game spec and kind of search)."""
-
-_TABLES: dict = {}
-
-
-def clear_tables() -> None:
-    """Forget every cached search result (the next search starts cold)."""
-    _TABLES.clear()
-
-
-def cached_table(context, make: Callable[[], Any] = dict) -> Any:
-    """Return the cached table of a search context, made by make() the first
-    time (a dict by default), making room for it if needed."""
-    table = _TABLES.get(context)
-    if table is None:
-        if len(_TABLES) >= TABLES_LIMIT:
-            _TABLES.clear()
-        table = _TABLES[context] = make()
-    return table
-
 
 class _Search:
     """One search: negamax over a game's positions with a bounded table."""
@@ -145,7 +117,7 @@ class _Search:
 
     def top(self, pos, key, alpha: float, beta: float, depth: int, sign: int) -> float:
         """Return node(...), or the exact value where every position is won or lost
-        and the search goes to the end (by players.pile_search, without windows)."""
+        and the search goes to the end (by players.search.pile_search, without windows)."""
         if depth >= 0 or not self.positions.won_or_lost:
             return self.node(pos, key, alpha, beta, depth, sign)
         if self._won is None:
@@ -253,7 +225,6 @@ def solve(game: Game, state=None, stats: dict | None = None,
     actions order and the nodes searched. If stats is a dict, it receives
     nodes, hits and depth (-1: to the end)."""
     if isinstance(game, StochasticGame):  # chance nodes: expectiminimax
-        from .expectimax import solve_chance
         return solve_chance(game, state, stats)
     state = game.initial if state is None else state
     if is_connect_four(game) and not game.terminal_test(state):
@@ -278,7 +249,7 @@ def solve(game: Game, state=None, stats: dict | None = None,
 def _solve_won_or_lost(game: Game, state, positions: GamePositions, stats: dict | None,
                        deadline: float | None) -> Solution:
     """Solve a state of a game whose every position is won or lost (by
-    players.pile_search): the first move in actions order to a lost position wins
+    players.search.pile_search): the first move in actions order to a lost position wins
     (1); if none does, every move loses (-1), and the first is the move."""
     pos = positions.encode(state)
     won, counts = pile_search(positions, cached_table(_context(positions, 'solve')),
@@ -300,8 +271,6 @@ def _solve_won_or_lost(game: Game, state, positions: GamePositions, stats: dict 
     return Solution(value, best, nodes + 1)
 
 
-EvalFn = Callable[[Game, object, object], float]
-
 
 def search(game: Game, state, depth: int, eval_fn: EvalFn | None = None,
            stats: dict | None = None, deadline: float | None = None) -> Solution:
@@ -315,7 +284,6 @@ def search(game: Game, state, depth: int, eval_fn: EvalFn | None = None,
     if isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
         raise ValueError(f'depth must be a whole number >= 1, got {depth!r}')
     if isinstance(game, StochasticGame):  # chance nodes: expectiminimax
-        from .expectimax import search_chance
         return search_chance(game, state, depth, eval_fn, stats, deadline)
     if is_connect_four(game, eval_fn) and not game.terminal_test(state):
         shape = connect4.Shape.of(game.h, game.v)

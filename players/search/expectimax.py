@@ -16,7 +16,7 @@ import time
 from games import Game
 from games.stochastic import StochasticGameState, is_chance_node
 
-from .engine import TABLE_LIMIT, EvalFn, Solution, cached_table
+from .shared import TABLE_LIMIT, EvalFn, Solution, cached_table
 from .timing import CHECK_EVERY, OutOfTime
 
 def _key(state):

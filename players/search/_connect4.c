@@ -1,4 +1,4 @@
-/* The compiled kernel of Connect Four's exact solver (players/connect4.py).
+/* The compiled kernel of Connect Four's exact solver (players/search/connect4.py).
 
    It searches exactly as Solver's negamax in connect4.py does, move for move:
    the same rules before any move is searched, the same order of moves, the
@@ -24,7 +24,7 @@
 #define WIN 1
 #define DRAW 0
 #define LOSS (-1)
-#define CHECK_EVERY 1023 /* nodes between two looks at the clock, as players/timing.py */
+#define CHECK_EVERY 1023 /* nodes between two looks at the clock, as players/search/timing.py */
 #define MAX_COLUMNS 15   /* a column's rank takes four bits of a move's score */
 #define FIRST_BITS 8     /* a new table's slots: 2^8 */
 
@@ -434,7 +434,7 @@ static PyMemberDef Table_members[] = {
 
 static PyTypeObject TableType = {
     PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "players._connect4.Table",
+    .tp_name = "players.search._connect4.Table",
     .tp_basicsize = sizeof(Table),
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_doc = "Table(h, v, bits=21)\n--\n\n"
@@ -448,8 +448,8 @@ static PyTypeObject TableType = {
 };
 
 static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "players._connect4",
-    "The compiled kernel of Connect Four's exact solver (see players/connect4.py).", -1,
+    PyModuleDef_HEAD_INIT, "players.search._connect4",
+    "The compiled kernel of Connect Four's exact solver (see players/search/connect4.py).", -1,
     NULL, NULL, NULL, NULL, NULL,
 };
 

@@ -3,7 +3,7 @@
 protocol (version 1), with only Python's standard library, to copy into any
 language. It plays a legal move at random; write your own choose().
 
-    python tournament.py --players 'exec:python3 players/program_client.py',ab2
+    python tournament.py --players 'exec:python3 players/remote/program_client.py',ab2
 
 The referee writes one JSON message a line on standard input and reads one JSON
 line a message on standard output; anything printed on standard error is kept,
