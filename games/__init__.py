@@ -7,27 +7,34 @@ games.grid, games.tree and games.backgammon), the modules and names it imports
 live in the players package, which is imported only when one of them is first
 asked for (so games never imports players at start-up)."""
 
-import copy
-import itertools
-import random
-from collections import namedtuple
+# each name imported 'as' itself: what games gives, for mypy too (NAMES lists them)
+import copy as copy
+import itertools as itertools
+import random as random
+from collections import namedtuple as namedtuple
 from typing import TYPE_CHECKING
 
-from .base import Game, IllegalMoveError, Move, Player, PlayerQuit, play_game
-from .breakthrough import Breakthrough
-from .grid import Board
-from .hex import Hex
-from .kalah import Kalah
-from .nim import GrundysGame, Nim, NimState
-from .othello import Othello
-from .stochastic import DiceNim, StochasticGame, StochasticGameState, replay
-from .textbook import (ConnectFour, Fig52Extended, Fig52Game, GameState, Gomoku, TicTacToe,
-                       vector_add)
-from .textbook_backgammon import Backgammon
-from .tree import TreeGame, TreeState
+from .base import Game as Game, IllegalMoveError as IllegalMoveError, Move as Move
+from .base import Player as Player, PlayerQuit as PlayerQuit, play_game as play_game
+from .breakthrough import Breakthrough as Breakthrough
+from .grid import Board as Board
+from .hex import Hex as Hex
+from .kalah import Kalah as Kalah
+from .nim import GrundysGame as GrundysGame, Nim as Nim, NimState as NimState
+from .othello import Othello as Othello
+from .stochastic import DiceNim as DiceNim, StochasticGame as StochasticGame
+from .stochastic import StochasticGameState as StochasticGameState, replay as replay
+from .textbook import ConnectFour as ConnectFour, Fig52Extended as Fig52Extended
+from .textbook import Fig52Game as Fig52Game, GameState as GameState, Gomoku as Gomoku
+from .textbook import TicTacToe as TicTacToe, vector_add as vector_add
+from .textbook_backgammon import Backgammon as Backgammon
+from .tree import TreeGame as TreeGame, TreeState as TreeState
 
 if TYPE_CHECKING:  # what games lends, for mypy; at run time, imported on first use
-    from players.human import query_player
+    from types import ModuleType
+    from typing import Any
+
+    from players.human import query_player as query_player
     from players.textbook import *  # noqa: F403  (the names LENT lists)
 
 LENT = {**dict.fromkeys(
@@ -51,7 +58,7 @@ NAMES = ('Game', 'IllegalMoveError', 'Move', 'Player', 'PlayerQuit', 'play_game'
 games and states and the names its games.py imports, and the project's games."""
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> 'Any':
     """Lend AIMA's searches and players from the players package, imported on first
     use, and numpy as np where it can be imported; give `__all__`, the names that
     `from games import *` gives: np among them only where numpy can be imported."""
@@ -64,7 +71,7 @@ def __getattr__(name: str):
     return value
 
 
-def _lent(name: str):
+def _lent(name: str) -> 'Any':
     """Return what games lends by name (a search or player, or numpy), or None."""
     if name in LENT:
         from players import human, textbook
@@ -72,7 +79,7 @@ def _lent(name: str):
     return _numpy() if name == 'np' else None
 
 
-def _numpy():
+def _numpy() -> 'ModuleType | None':
     """Return numpy, imported now if it can be (an optional dependency), or None."""
     try:
         import numpy

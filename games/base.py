@@ -11,6 +11,10 @@ from typing import Any, Callable, Hashable, Sequence
 
 from .discs import Discs, board_line
 
+State = Any
+"""A state of a game: each game has its own kind (a namedtuple in this package's
+games), and a student's game may hand back anything, so the Game class takes any
+(as it takes any move and any player: a subclass names its own kinds)."""
 Move = Hashable
 Player = Callable[['Game', Any], Move]
 
@@ -31,7 +35,7 @@ class Fixed:
 
     __slots__ = ()
 
-    def __deepcopy__(self, memo: dict) -> 'Fixed':
+    def __deepcopy__(self, memo: dict[int, Any]) -> 'Fixed':
         return self
 
 
@@ -49,45 +53,46 @@ class Game:
     #: The short name used in variant specs, such as 'nim'.
     name = 'game'
     #: The names of the seats in the order they first move, such as ('X', 'O').
-    players: tuple = ()
+    players: tuple[str, ...] = ()
     #: The state the game starts in, set by each game's constructor.
     initial: Any
     #: The spec that makes a game loaded from a file again, what its repr gives.
     _made_from: str
 
-    def actions(self, state) -> Sequence[Move]:
+    def actions(self, state: State) -> Sequence[Move]:
         """Return a list of the allowable moves at this point."""
         raise NotImplementedError
 
-    def result(self, state, move):
+    def result(self, state: State, move: Any) -> State:
         """Return the state that results from making a move from a state."""
         raise NotImplementedError
 
-    def utility(self, state, player) -> float:
+    def utility(self, state: State, player: Any) -> float:
         """Return the value of this final state to player."""
         raise NotImplementedError
 
-    def terminal_test(self, state) -> bool:
+    def terminal_test(self, state: State) -> bool:
         """Return True if this is a final state for the game."""
         return not self.actions(state)
 
-    def to_move(self, state):
+    def to_move(self, state: State) -> Any:
         """Return the player whose move it is in this state."""
         return state.to_move
 
-    def evaluate(self, state, player) -> float:
+    def evaluate(self, state: State, player: Any) -> float:
         """Estimate the value of a non-final state to player, strictly between
         the game's loss and win utilities; 0 means unknown."""
         return 0
 
-    def table_key(self, state) -> Hashable | None:
+    def table_key(self, state: State) -> Hashable | None:
         """Return what a search's tables keep state under: states with the same key
         must have the same value for the same player to move (a game may give a
         smaller key, or one that symmetric states share). Here the state itself;
         None, or a key that cannot be hashed, keeps the state out of the tables."""
-        return state
+        key: Hashable | None = state
+        return key
 
-    def describe_state(self, state) -> str:
+    def describe_state(self, state: State) -> str:
         """Return a one-line text for a state in messages, such as 'P1:1,2' for
         piles, or 'XO./...' for a board's rows: here a board of a tuple of counts
         after the player to move, a Discs board's rows (top row first), else the
@@ -99,7 +104,7 @@ class Game:
             return board_line(board, board.h, board.v)
         return repr(state)
 
-    def display(self, state) -> None:
+    def display(self, state: State) -> None:
         """Print or otherwise display the state: print(state), as in AIMA, or the
         board and who is to move where the game draws its board (board_text)."""
         if type(self).board_text is Game.board_text:
@@ -107,7 +112,7 @@ class Game:
         else:
             self.show(state)
 
-    def show(self, state, last_move: Move | None = None) -> None:
+    def show(self, state: State, last_move: Any = None) -> None:
         """Print the state for a person at the keyboard: the board, with last_move
         marked, and who is to move unless the game is over; or, for a game whose
         own display(state) is nearer than its board_text (as in a game written for
@@ -119,7 +124,7 @@ class Game:
         if not self.terminal_test(state):
             print(f'{self.to_move(state)} to move')
 
-    def board_text(self, state, last_move: Move | None = None) -> str:
+    def board_text(self, state: State, last_move: Any = None) -> str:
         """Return the state's board as text for a terminal, with last_move marked
         where the game can show it: here what the game's own display(state) prints,
         if it has one, else the state's board (or the state)."""
@@ -130,7 +135,7 @@ class Game:
             return printed.getvalue().rstrip('\n')
         return str(state.board if hasattr(state, 'board') else state)
 
-    def drawing(self, state, last_move: Move | None = None) -> dict:
+    def drawing(self, state: State, last_move: Any = None) -> dict[str, Any]:
         """Return what the HTML report needs to draw the state, as JSON-friendly data:
         {'kind': 'text', 'text': board_text} here. A game with a board of squares
         may give {'kind': 'grid', 'columns': h, 'rows': v, 'cells': [one string a
@@ -140,21 +145,22 @@ class Game:
         other letter as itself. Other kinds: 'piles', 'hex', 'kalah'."""
         return {'kind': 'text', 'text': self.board_text(state, last_move)}
 
-    def state_json(self, state) -> dict:
+    def state_json(self, state: State) -> dict[str, Any]:
         """Return the state as a JSON object, the STATE a program playing the game is
         sent (players.remote.program): here the player to move and the state's board as
         plain data (or as text, where it is not); each game gives its own picture."""
         return {'to_move': _json_or_text(self.to_move(state)),
                 'board': _json_or_text(getattr(state, 'board', state))}
 
-    def parse_move(self, text: str, state) -> Move:
+    def parse_move(self, text: str, state: State) -> Move:
         """Turn what a person typed, such as '2 3' or a Python literal such as
         ((2, 0), (0, 0)), into a move, or raise ValueError."""
         try:
             numbers = tuple(int(word) for word in text.replace(',', ' ').split())
         except ValueError:
             try:
-                return ast.literal_eval(text.strip())
+                move: Move = ast.literal_eval(text.strip())
+                return move
             except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
                 raise ValueError(f'expected whole numbers or a Python literal, '
                                  f'got {text!r}') from None
@@ -162,24 +168,24 @@ class Game:
             raise ValueError('expected a move')
         return numbers[0] if len(numbers) == 1 else numbers
 
-    def describe_move(self, move: Move) -> str:
+    def describe_move(self, move: Any) -> str:
         """Return a short text for a move, as shown to a person."""
         return self.typed_move(move)
 
-    def typed_move(self, move: Move) -> str:
+    def typed_move(self, move: Any) -> str:
         """Return a move as a person types it for parse_move: (2, 3) as '2 3'; a
         tuple of other things as the Python literal, such as ((2, 0), (0, 0))."""
         if isinstance(move, tuple) and all(type(part) is int for part in move):
             return ' '.join(map(str, move))
         return repr(move) if isinstance(move, tuple) else str(move)
 
-    def check_move(self, state, move: Move) -> None:
+    def check_move(self, state: State, move: Any) -> None:
         """Raise IllegalMoveError unless move is one of the actions of state."""
         legal = self.actions(state)
         if move not in legal:
             raise IllegalMoveError(f'illegal move {move!r}; legal moves are {list(legal)}')
 
-    def params(self) -> dict:
+    def params(self) -> dict[str, Any]:
         """Return the constructor arguments that make this game, by name."""
         return {}
 
@@ -191,7 +197,7 @@ class Game:
         args = ', '.join(f'{key}={value!r}' for key, value in self.params().items())
         return f'{self.name}({args})' if args else self.name
 
-    def play_game(self, *players: Player):
+    def play_game(self, *players: Player) -> float:
         """Play an n-person, move-alternating game, as AIMA does: the players move in
         turn, one move each, whatever to_move says (one player makes every move), and
         each move goes to result unchecked. Show the final state and return its
@@ -218,7 +224,8 @@ def _json_or_text(value: Any) -> Any:
         return str(value)
 
 
-def take_turns(game: Game, players: Sequence[Player], settle: Callable[[Any], Any]):
+def take_turns(game: Game, players: Sequence[Player],
+               settle: Callable[[State], State]) -> float:
     """Play game from its initial state as AIMA's play_game does: each player in
     turn is given settle(state) (a game of chance rolls its dice there) and its move
     is made, until a move ends the game; display the final state and return its
@@ -236,7 +243,7 @@ def take_turns(game: Game, players: Sequence[Player], settle: Callable[[Any], An
                 return game.utility(state, game.to_move(game.initial))
 
 
-def play_game(game: Game, *players: Player):
+def play_game(game: Game, *players: Player) -> float:
     """Play a game between players and return the first player's utility
     (the module-level form used by older versions of aima-python)."""
     return game.play_game(*players)

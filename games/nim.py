@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import namedtuple
+from typing import TYPE_CHECKING, Any, Iterable
 
 from . import pictures
 from .base import Game, IllegalMoveError
@@ -13,6 +14,9 @@ class NimState(namedtuple('NimState', 'to_move, board')):
     """A position: the player to move and the piles, a tuple of counts."""
 
     __slots__ = ()
+    if TYPE_CHECKING:  # the fields' types, for mypy
+        to_move: str
+        board: tuple[int, ...]
 
     def _repr_svg_(self) -> str:
         """The piles as a picture, for Jupyter notebooks."""
@@ -21,7 +25,11 @@ class NimState(namedtuple('NimState', 'to_move, board')):
 FIRST, SECOND = 'P1', 'P2'
 
 
-def _check_piles(piles, what='pile') -> tuple:
+PileMove = tuple[int, int]
+"""A move of a pile game: (pile, count), piles numbered from 1."""
+
+
+def _check_piles(piles: Iterable[Any], what: str = 'pile') -> tuple[int, ...]:
     """Return piles as a tuple of counts, or raise ValueError naming the bad one."""
     piles = tuple(piles)
     if not piles:
@@ -32,7 +40,7 @@ def _check_piles(piles, what='pile') -> tuple:
     return piles
 
 
-def _is_pile_move(move, piles: tuple) -> bool:
+def _is_pile_move(move: Any, piles: tuple[int, ...]) -> bool:
     """Is move a (pile, count) pair of whole numbers naming one of the piles?"""
     return (isinstance(move, tuple) and len(move) == 2
             and all(type(part) is int for part in move) and 1 <= move[0] <= len(piles))
@@ -44,25 +52,25 @@ class PileGame(Game):
     players = (FIRST, SECOND)
     misere = False
 
-    def result(self, state, move):
+    def result(self, state: NimState, move: PileMove) -> NimState:
         """Return the state after move, checking that it is legal."""
         self.check_move(state, move)
         return NimState(to_move=self.other(state.to_move), board=self.apply(state.board, move))
 
-    def apply(self, piles: tuple, move) -> tuple:
+    def apply(self, piles: tuple[int, ...], move: PileMove) -> tuple[int, ...]:
         """Return the piles after a legal move."""
         raise NotImplementedError
 
     @staticmethod
-    def other(player):
+    def other(player: str) -> str:
         """Return the opponent of player."""
         return SECOND if player == FIRST else FIRST
 
-    def terminal_test(self, state) -> bool:
+    def terminal_test(self, state: NimState) -> bool:
         """The game ends when the player to move has no move."""
         return not self.actions(state)
 
-    def utility(self, state, player) -> float:
+    def utility(self, state: NimState, player: str) -> float:
         """+1 if player has won, -1 if lost, 0 while the game goes on. In normal
         play whoever cannot move loses; in misère play they win."""
         if not self.terminal_test(state):
@@ -70,18 +78,18 @@ class PileGame(Game):
         mover_wins = self.misere
         return 1 if (player == state.to_move) == mover_wins else -1
 
-    def board_text(self, state, last_move=None) -> str:
+    def board_text(self, state: NimState, last_move: PileMove | None = None) -> str:
         """Return the piles as numbered rows of counters, the pile of last_move marked."""
         marked = last_move[0] if last_move is not None else None
         return '\n'.join(f'{number:>3} | {"o " * count}({count})'
                          + (f'  <- {self.describe_move(last_move)}' if number == marked else '')
                          for number, count in enumerate(state.board, 1))
 
-    def state_json(self, state) -> dict:
+    def state_json(self, state: NimState) -> dict[str, Any]:
         """Return the player to move and the piles: {"to_move": "P1", "piles": [3, 4, 5]}."""
         return {'to_move': state.to_move, 'piles': list(state.board)}
 
-    def drawing(self, state, last_move=None) -> dict:
+    def drawing(self, state: NimState, last_move: PileMove | None = None) -> dict[str, Any]:
         """Return the piles, and the pile of last_move (from 1) with what it did."""
         return {'kind': 'piles', 'piles': list(state.board),
                 'marks': [last_move[0]] if last_move is not None else [],
@@ -96,7 +104,7 @@ class Nim(PileGame):
     name = 'nim'
 
     def __init__(self, piles: tuple[int, ...] = (3, 4, 5), misere: bool = False,
-                 max_take: int | None = None):
+                 max_take: int | None = None) -> None:
         self.piles = _check_piles(piles)
         if max_take is not None and (isinstance(max_take, bool) or not isinstance(max_take, int)
                                      or max_take < 1):
@@ -105,7 +113,7 @@ class Nim(PileGame):
         self.max_take = max_take
         self.initial = NimState(to_move=FIRST, board=self.piles)
 
-    def params(self) -> dict:
+    def params(self) -> dict[str, Any]:
         """Return the constructor arguments that make this game."""
         params: dict[str, object] = {'piles': self.piles}
         if self.misere:
@@ -114,19 +122,19 @@ class Nim(PileGame):
             params['max_take'] = self.max_take
         return params
 
-    def actions(self, state) -> list:
+    def actions(self, state: NimState) -> list[PileMove]:
         """Every (pile, count) with 1 <= count <= the pile (and <= max_take)."""
         cap = self.max_take
         return [(pile, count)
                 for pile, size in enumerate(state.board, 1)
                 for count in range(1, (size if cap is None else min(size, cap)) + 1)]
 
-    def apply(self, piles: tuple, move) -> tuple:
+    def apply(self, piles: tuple[int, ...], move: PileMove) -> tuple[int, ...]:
         """Return the piles after taking count counters from pile."""
         pile, count = move
         return piles[:pile - 1] + (piles[pile - 1] - count,) + piles[pile:]
 
-    def check_move(self, state, move) -> None:
+    def check_move(self, state: NimState, move: Any) -> None:
         """Raise IllegalMoveError unless move takes 1 to max_take counters from a pile that has them."""
         if not _is_pile_move(move, state.board) or not (
                 1 <= move[1] <= min(state.board[move[0] - 1], self.max_take or move[1])):
@@ -134,7 +142,7 @@ class Nim(PileGame):
                                    f'1 to {self.max_take or "all the"} counters from one of '
                                    f'the piles {state.board}')
 
-    def describe_move(self, move) -> str:
+    def describe_move(self, move: PileMove) -> str:
         """'take 3 from pile 2'."""
         pile, count = move
         return f'take {count} from pile {pile}'
@@ -147,26 +155,26 @@ class GrundysGame(PileGame):
 
     name = 'grundy'
 
-    def __init__(self, pile: int = 7):
+    def __init__(self, pile: int = 7) -> None:
         (self.pile,) = _check_piles([pile])
         self.initial = NimState(to_move=FIRST, board=(self.pile,))
 
-    def params(self) -> dict:
+    def params(self) -> dict[str, Any]:
         """Return the constructor arguments that make this game."""
         return {'pile': self.pile}
 
-    def actions(self, state) -> list:
+    def actions(self, state: NimState) -> list[PileMove]:
         """Every (pile, count) with 1 <= count < size - count."""
         return [(pile, count)
                 for pile, size in enumerate(state.board, 1)
                 for count in range(1, (size + 1) // 2)]
 
-    def apply(self, piles: tuple, move) -> tuple:
+    def apply(self, piles: tuple[int, ...], move: PileMove) -> tuple[int, ...]:
         """Return the piles after splitting count counters off pile."""
         pile, count = move
         return piles[:pile - 1] + (piles[pile - 1] - count, count) + piles[pile:]
 
-    def check_move(self, state, move) -> None:
+    def check_move(self, state: NimState, move: Any) -> None:
         """Raise IllegalMoveError unless move splits a pile into two unequal, non-empty parts."""
         if not _is_pile_move(move, state.board) or not (
                 1 <= move[1] < state.board[move[0] - 1] - move[1]):
@@ -174,7 +182,7 @@ class GrundysGame(PileGame):
                                    f'count counters off a pile of the piles {state.board} so '
                                    f'that the two parts differ')
 
-    def describe_move(self, move) -> str:
+    def describe_move(self, move: PileMove) -> str:
         """'split 2 off pile 1'."""
         pile, count = move
         return f'split {count} off pile {pile}'

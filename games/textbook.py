@@ -14,13 +14,18 @@ from __future__ import annotations
 
 from collections import namedtuple
 from functools import cached_property
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
 from . import pictures
 from .base import Game
 from .discs import board_line, grid_text
 
 
-def vector_add(a, b) -> tuple:
+Square = tuple[int, int]
+"""A square of a board, (x, y), both from 1."""
+
+
+def vector_add(a: Iterable[Any], b: Iterable[Any]) -> tuple[Any, ...]:
     """Component-wise addition of two vectors, as a tuple (as long as the shorter)."""
     return tuple(x + y for x, y in zip(a, b))
 
@@ -30,6 +35,11 @@ class GameState(namedtuple('GameState', 'to_move, utility, board, moves')):
     (1, -1, or 0 while no one has won), the board (square -> 'X' or 'O') and the empty squares."""
 
     __slots__ = ()
+    if TYPE_CHECKING:  # the fields' types, for mypy
+        to_move: str
+        utility: int
+        board: dict[Square, str]
+        moves: Sequence[Square]
 
     def _repr_svg_(self) -> str:
         """The board as a picture, for Jupyter notebooks."""
@@ -49,14 +59,15 @@ class _TreeTable(Game):
     inner node to {move: child}, utils each leaf to its value for MAX. A state is
     the node itself, and a move that is not in the table raises KeyError."""
 
-    succs: dict
-    utils: dict
+    # a node is a name (Fig52Game's) or a number (Fig52Extended's): each table its own
+    succs: dict[Any, dict[str, Any]]
+    utils: dict[Any, float]
 
-    def result(self, state, move):
+    def result(self, state: Any, move: str) -> Any:
         """Return the child that move leads to."""
         return self.succs[state][move]
 
-    def utility(self, state, player) -> float:
+    def utility(self, state: Any, player: str) -> float:
         """The leaf's value for MAX, negated for any other player."""
         return self.utils[state] if player == 'MAX' else -self.utils[state]
 
@@ -71,15 +82,15 @@ class Fig52Game(_TreeTable):
     utils = dict(B1=3, B2=12, B3=8, C1=2, C2=4, C3=6, D1=14, D2=5, D3=2)
     initial = 'A'
 
-    def actions(self, state) -> list:
+    def actions(self, state: str) -> list[str]:
         """The moves out of a node, in the table's order."""
         return list(self.succs.get(state, {}))
 
-    def terminal_test(self, state) -> bool:
+    def terminal_test(self, state: str) -> bool:
         """Every node but A, B, C and D is a leaf."""
         return state not in ('A', 'B', 'C', 'D')
 
-    def to_move(self, state) -> str:
+    def to_move(self, state: str) -> str:
         """MIN at B, C and D (any part of the text 'BCD', as AIMA tests it), else MAX."""
         return 'MIN' if state in 'BCD' else 'MAX'
 
@@ -92,21 +103,21 @@ class Fig52Extended(_TreeTable):
     initial state, and utils is one dict that every game shares until set."""
 
     succs = {i: dict(l=i * 3 + 1, m=i * 3 + 2, r=i * 3 + 3) for i in range(13)}
-    utils: dict = {}
+    utils: dict[int, float] = {}
 
-    def __init__(self, utils: dict | None = None):
+    def __init__(self, utils: dict[int, float] | None = None) -> None:
         if utils is not None:
             self.utils = utils
 
-    def actions(self, state) -> list:
+    def actions(self, state: int) -> list[str]:
         """The moves out of a node, sorted: l, m, r."""
         return sorted(self.succs.get(state, {}))
 
-    def terminal_test(self, state) -> bool:
+    def terminal_test(self, state: int) -> bool:
         """The nodes from 0 to 12 have moves; every other one is a leaf."""
         return state not in range(13)
 
-    def to_move(self, state) -> str:
+    def to_move(self, state: int) -> str:
         """MIN at nodes 1, 2 and 3, MAX everywhere else (the leaves too), as in AIMA."""
         return 'MIN' if state in {1, 2, 3} else 'MAX'
 
@@ -118,16 +129,16 @@ class TicTacToe(Game):
     a dict of {(x, y): Player} entries, where Player is 'X' or 'O'.
     A move that is not an empty square has no effect, as in AIMA."""
 
-    def __init__(self, h: int = 3, v: int = 3, k: int = 3):
+    def __init__(self, h: int = 3, v: int = 3, k: int = 3) -> None:
         self.h, self.v, self.k = h, v, k
         moves = [(x, y) for x in range(1, h + 1) for y in range(1, v + 1)]
         self.initial = GameState(to_move='X', utility=0, board={}, moves=moves)
 
-    def actions(self, state):
+    def actions(self, state: GameState) -> Sequence[Square]:
         """Legal moves are any square not yet taken."""
         return state.moves
 
-    def result(self, state, move):
+    def result(self, state: GameState, move: Square) -> GameState:
         """Return the state after the player to move takes the square move, or the
         state itself if move is not an empty square."""
         if move not in state.moves:
@@ -140,27 +151,28 @@ class TicTacToe(Game):
                          utility=self.compute_utility(board, move, state.to_move),
                          board=board, moves=moves)
 
-    def utility(self, state, player) -> float:
+    def utility(self, state: GameState, player: str) -> float:
         """Return the value to player; 1 for win, -1 for loss, 0 otherwise."""
         return state.utility if player == 'X' else -state.utility
 
-    def terminal_test(self, state) -> bool:
+    def terminal_test(self, state: GameState) -> bool:
         """A state is terminal if it is won or there are no empty squares."""
         return state.utility != 0 or len(state.moves) == 0
 
-    def display(self, state) -> None:
+    def display(self, state: GameState) -> None:
         """Print the board as AIMA does: a line for each x, a square for each y, '.'
         for an empty one (board_text and a Jupyter cell draw it row v on top)."""
         for x in range(1, self.h + 1):
             print(''.join(f'{state.board.get((x, y), ".")} ' for y in range(1, self.v + 1)))
 
-    def compute_utility(self, board, move, player) -> int:
+    def compute_utility(self, board: Mapping[Square, str], move: Square, player: str) -> int:
         """If 'X' wins with this move, return 1; if 'O' wins return -1; else return 0."""
         if any(self.k_in_row(board, move, player, delta) for delta in DIRECTIONS):
             return +1 if player == 'X' else -1
         return 0
 
-    def k_in_row(self, board, move, player, delta_x_y) -> bool:
+    def k_in_row(self, board: Mapping[Square, str], move: Square, player: str,
+                 delta_x_y: tuple[int, int]) -> bool:
         """Return true if there is a line through move on board for player."""
         (delta_x, delta_y) = delta_x_y
         x, y = move
@@ -176,7 +188,7 @@ class TicTacToe(Game):
         return n >= self.k
 
     @cached_property
-    def lines(self) -> tuple:
+    def lines(self) -> tuple[tuple[Square, ...], ...]:
         """Every line of k squares on the board."""
         squares = {(x, y) for x in range(1, self.h + 1) for y in range(1, self.v + 1)}
         lines = []
@@ -187,7 +199,7 @@ class TicTacToe(Game):
                     lines.append(line)
         return tuple(lines)
 
-    def evaluate(self, state, player) -> float:
+    def evaluate(self, state: GameState, player: str) -> float:
         """Open lines: each line still open to only one side counts the square of
         its pieces for that side. The sum is squashed into (-0.9, 0.9)."""
         board = state.board
@@ -202,23 +214,23 @@ class TicTacToe(Game):
         value = 0.9 * score / (abs(score) + 10)
         return value if player == 'X' else -value
 
-    def board_text(self, state, last_move=None) -> str:
+    def board_text(self, state: GameState, last_move: Square | None = None) -> str:
         """Return the board, row v at the top, with the columns and rows numbered
         and the square of last_move in brackets: 'O[X].'."""
         return grid_text(state.board, self.h, self.v, [last_move] if last_move else [])
 
-    def describe_state(self, state) -> str:
+    def describe_state(self, state: GameState) -> str:
         """Return the board's rows on one line, top row first: 'X.O/X.O/O.X'."""
         return board_line(state.board, self.h, self.v)
 
-    def state_json(self, state) -> dict:
+    def state_json(self, state: GameState) -> dict[str, Any]:
         """Return the player to move and the board as rows of 'X', 'O' and '.', row 1
         first: rows[y - 1][x - 1] is the square (x, y)."""
         return {'to_move': state.to_move,
                 'rows': [''.join(state.board.get((x, y), '.') for x in range(1, self.h + 1))
                          for y in range(1, self.v + 1)]}
 
-    def drawing(self, state, last_move=None) -> dict:
+    def drawing(self, state: GameState, last_move: Square | None = None) -> dict[str, Any]:
         """Return the board as a grid of columns x rows drawn with crosses and
         noughts: cells, row v first, each 'X', 'O' or '.', and the square of last_move."""
         cells = [[state.board.get((x, y), '.') for x in range(1, self.h + 1)]
@@ -235,10 +247,10 @@ class ConnectFour(TicTacToe):
     display prints and line h the bottom: the first moves are (h, 1) ... (h, v),
     and any empty square given to result is taken."""
 
-    def __init__(self, h: int = 7, v: int = 6, k: int = 4):
+    def __init__(self, h: int = 7, v: int = 6, k: int = 4) -> None:
         super().__init__(h, v, k)
 
-    def actions(self, state) -> list:
+    def actions(self, state: GameState) -> list[Square]:
         """The empty squares on line h, or just above (x - 1) a taken square."""
         return [(x, y) for (x, y) in state.moves if x == self.h or (x + 1, y) in state.board]
 
@@ -250,5 +262,5 @@ class ConnectFour(TicTacToe):
 class Gomoku(TicTacToe):
     """Also known as Five in a row."""
 
-    def __init__(self, h: int = 15, v: int = 16, k: int = 5):
+    def __init__(self, h: int = 15, v: int = 16, k: int = 5) -> None:
         super().__init__(h, v, k)
