@@ -99,7 +99,7 @@ def write_results(report: ReportOptions, store: Store, counts: dict) -> None:
     counts ({'played': N, 'reused': M}) open the JSON."""
     settings = store.settings
     results = Results(settings['players'], settings['variants']).add_all(store.records())
-    by_variant = standings.all_standings(results, report.anchors)
+    by_variant = standings.graded_standings(results, report.anchors)
     print(text_report.body(results, by_variant, report.table_format, report.tables), end='')
     named = {('overall' if variant is OVERALL else variant): rows
              for variant, rows in by_variant.items()}

@@ -5,24 +5,28 @@ from __future__ import annotations
 import csv
 import json
 import os
-from typing import Iterable
+from typing import Iterable, Mapping
 
+from players.tournaments.ranking import Standing
 from players.tournaments.record import COLUMNS, GameRecord
 from .player_text import for_csv
 from .standings import STANDING_COLUMNS
 
 
-def write_json(path: str, settings: dict, records: Iterable[GameRecord], standings: dict,
-               counts: dict | None = None) -> None:
+def write_json(path: str, settings: dict, records: Iterable[GameRecord],
+               standings: Mapping[str, list[Standing]],
+               counts: Mapping[str, object] | None = None) -> None:
     """Write {**counts, "settings": ..., "games": [...], "standings": {variant: [...]}}
     to path, one record at a time (counts such as {"played": 3, "reused": 9})."""
+    plain = {variant: [standing.plain() for standing in rows]
+             for variant, rows in standings.items()}
     opening = ''.join(f'{json.dumps(key)}: {json.dumps(value)}, ' for key, value in
                       (counts or {}).items())
     with open(path, 'w') as out:
         out.write('{' + opening + '"settings": ' + json.dumps(settings) + ',\n "games": [')
         for number, record in enumerate(records):
             out.write((',\n  ' if number else '\n  ') + json.dumps(record.plain()))
-        out.write('\n ],\n "standings": ' + json.dumps(standings, indent=1) + '}\n')
+        out.write('\n ],\n "standings": ' + json.dumps(plain, indent=1) + '}\n')
 
 
 def standings_path(path: str) -> str:
@@ -32,7 +36,8 @@ def standings_path(path: str) -> str:
     return f'{stem}-standings{extension or ".csv"}'
 
 
-def write_csv(path: str, records: Iterable[GameRecord], standings: dict) -> None:
+def write_csv(path: str, records: Iterable[GameRecord],
+              standings: Mapping[str, list[Standing]]) -> None:
     """Write one row per game to path (moves as JSON text) and the standings,
     one row per player per variant, to standings_path(path), no cell a formula
     (see player_text.for_csv)."""
@@ -46,10 +51,10 @@ def write_csv(path: str, records: Iterable[GameRecord], standings: dict) -> None
         writer.writeheader()
         for variant, rows in standings.items():
             for row in rows:
-                writer.writerow(csv_row({'variant': variant, **row}))
+                writer.writerow(csv_row({'variant': variant, **row.plain()}))
 
 
-def csv_row(row: dict) -> dict:
+def csv_row(row: Mapping[str, object]) -> dict[str, object]:
     """Return a CSV row, {column: value}, with no value a spreadsheet reads as a
     formula (see player_text.for_csv)."""
     return {column: for_csv(value) for column, value in row.items()}

@@ -5,8 +5,10 @@ clamped to the grades of the lowest and the highest rated anchor."""
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 from players.tournaments.naming import split_specs
+from players.tournaments.ranking import Standing
 
 
 def parse_anchors(text: str) -> dict[str, float]:
@@ -46,15 +48,15 @@ def grade(elo: float, points: list[tuple[float, float]]) -> float:
     return points[-1][1]
 
 
-def add_grades(rows: list[dict], anchors: dict[str, float]) -> None:
-    """Give each standings row a 'grade', read off its Elo (as shown, a whole
-    number) between the anchors' rows, to one decimal. Raises ValueError if an
-    anchor has no row."""
-    elo = {row['player']: row['elo'] for row in rows}
+def graded(standings: list[Standing], anchors: dict[str, float]) -> list[Standing]:
+    """Return the standings, each with its grade, read off its Elo (as shown, a
+    whole number) between the anchors' standings, to one decimal. Raises ValueError
+    if an anchor has no standing."""
+    elo = {standing.player: standing.elo for standing in standings}
     missing = [name for name in anchors if name not in elo]
     if missing:
         raise ValueError(f'anchor {missing[0]!r} is no player of the run; its players: '
                          f'{", ".join(elo)}')
-    points = [(elo[name], value) for name, value in anchors.items()]
-    for row in rows:
-        row['grade'] = round(grade(row['elo'], points), 1)
+    points = [(float(elo[name]), value) for name, value in anchors.items()]
+    return [replace(standing, grade=round(grade(standing.elo, points), 1))
+            for standing in standings]

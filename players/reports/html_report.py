@@ -15,16 +15,17 @@ import html
 import json
 import math
 from importlib import resources
-from typing import Callable, Iterable, Sequence
+from typing import Callable, Iterable, Mapping, Sequence
 
 from games.base import Game
 from games.referee import ADJUDICATED, CANNOT_LOAD, ERROR, ILLEGAL, NORMAL, TIMEOUT
+from players.tournaments.ranking import Standing
 from players.tournaments.record import GameRecord
 from .replay import outcome, replay, score_text
 from .text_report import plural
 from players.tournaments.results import OPPONENT_FORFEIT, OVERALL, Results
 from .standings import (ENDING_HEADERS, LOS_PLAYERS, STANDING_COLUMNS, STANDING_FORMATS,
-                        forfeit_rows, top_superiority)
+                        cells, forfeit_rows, standing_columns, top_superiority)
 
 ENDING_COLOURS = {NORMAL: '#4e79a7', ADJUDICATED: '#bab0ac', TIMEOUT: '#f28e2b',
                   ILLEGAL: '#e15759', ERROR: '#b07aa1', CANNOT_LOAD: '#9c755f',
@@ -38,17 +39,17 @@ class Raw(str):
     """HTML that is already safe to put in the page (never text from a record)."""
 
 
-def escape(value) -> str:
+def escape(value: object) -> str:
     """Return a value as HTML: Raw as it is, None as nothing, anything else escaped."""
     if isinstance(value, Raw):
         return value
     return '' if value is None else html.escape(str(value))
 
 
-def table(headers: Sequence[str], rows: Iterable[Sequence], numeric: Sequence[bool] = (),
-          caption: str = '') -> Raw:
+def table(headers: Sequence[str], rows: Iterable[Sequence[object]],
+          numeric: Sequence[bool] = (), caption: str = '') -> Raw:
     """Return an HTML table; numeric[i] right-aligns column i."""
-    def align(i):
+    def align(i: int) -> str:
         return ' class="num"' if i < len(numeric) and numeric[i] else ''
     head = ''.join(f'<th{align(i)}>{escape(h)}</th>' for i, h in enumerate(headers))
     body = ''.join('<tr>' + ''.join(f'<td{align(i)}>{escape(cell)}</td>'
@@ -69,31 +70,31 @@ def heat(fraction: float | None, text: str, title: str = '') -> Raw:
                f'title="{escape(title)}">{escape(text)}</span>')
 
 
-def standings_section(rows: list[dict]) -> Raw:
+def standings_section(rows: list[Standing]) -> Raw:
     """Return the overall standings table (with the grades, if the rows have them)."""
-    def shown(row, key):
-        value = row[key]
+    def shown(key: str, value: object) -> object:
         return format(value, STANDING_FORMATS[key]) if key in STANDING_FORMATS else value
-    columns = [key for key in STANDING_COLUMNS if not rows or key in rows[0]]
+    columns = standing_columns(rows)
     return table([STANDING_COLUMNS[key] for key in columns],
-                 [[shown(row, key) for key in columns] for row in rows],
+                 [[shown(key, value) for key, value in zip(columns, cells(row, columns))]
+                  for row in rows],
                  [key != 'player' for key in columns])
 
 
-def elo_plot(rows: list[dict]) -> Raw:
+def elo_plot(rows: list[Standing]) -> Raw:
     """Return an SVG plot of each player's Elo (a dot) and 95% interval (a bar),
     best at the top."""
     if not rows:
         return Raw('')
-    lows = [row['elo'] - row['margin'] for row in rows]
-    highs = [row['elo'] + row['margin'] for row in rows]
+    lows = [row.elo - row.margin for row in rows]
+    highs = [row.elo + row.margin for row in rows]
     step = _tick_step(max(highs) - min(lows))
     left_value = math.floor(min(lows) / step) * step
     right_value = math.ceil(max(highs) / step) * step or step
     left, width, row_height, top = 150, 520, 20, 10
     height = top + row_height * len(rows) + 30
 
-    def x(value):
+    def x(value: float) -> float:
         return left + width * (value - left_value) / max(right_value - left_value, 1)
     parts = [f'<svg class="elo" viewBox="0 0 {left + width + 20} {height}" role="img" '
              f'aria-label="Elo with 95% intervals">']
@@ -106,13 +107,12 @@ def elo_plot(rows: list[dict]) -> Raw:
         value += step
     for number, (row, low, high) in enumerate(zip(rows, lows, highs)):
         y = top + row_height * number + row_height / 2
-        tip = escape(f'{row["player"]}: Elo {row["elo"]} ± {row["margin"]} '
-                     f'({row["games"]} games)')
+        tip = escape(f'{row.player}: Elo {row.elo} ± {row.margin} ({row.games} games)')
         parts.append(f'<g><title>{tip}</title>'
                      f'<text class="name" x="{left - 8}" y="{y + 4:.1f}">'
-                     f'{escape(row["player"])}</text>'
+                     f'{escape(row.player)}</text>'
                      f'<line class="interval" x1="{x(low):.1f}" y1="{y:.1f}" x2="{x(high):.1f}" '
-                     f'y2="{y:.1f}"/><circle cx="{x(row["elo"]):.1f}" cy="{y:.1f}" r="4"/></g>')
+                     f'y2="{y:.1f}"/><circle cx="{x(row.elo):.1f}" cy="{y:.1f}" r="4"/></g>')
     parts.append('</svg>')
     return Raw(''.join(parts))
 
@@ -124,19 +124,19 @@ def _tick_step(span: float) -> float:
     return next(step * power for step in (1, 2, 5, 10) if step * power >= rough)
 
 
-def variant_scores_section(by_variant: dict) -> Raw:
+def variant_scores_section(by_variant: Mapping[str | None, list[Standing]]) -> Raw:
     """Return each player's score % on each variant, as a heat map."""
     variants = [variant for variant in by_variant if variant is not OVERALL]
-    scores = {(variant, row['player']): row for variant in variants for row in by_variant[variant]}
+    scores = {(variant, row.player): row for variant in variants for row in by_variant[variant]}
     rows = []
     for row in by_variant[OVERALL]:
-        cells = [row['player']]
+        line: list[object] = [row.player]
         for variant in [*variants, OVERALL]:
-            found = scores.get((variant, row['player'])) if variant is not OVERALL else row
-            cells.append(None if found is None else heat(
-                found['score_pct'] / 100, f'{found["score_pct"]:.1f}',
-                f'{row["player"]}: {found["points"]:g} of {found["games"]} games'))
-        rows.append(cells)
+            found = scores.get((variant, row.player)) if variant is not OVERALL else row
+            line.append(None if found is None else heat(
+                found.score_pct / 100, f'{found.score_pct:.1f}',
+                f'{row.player}: {found.points:g} of {found.games} games'))
+        rows.append(line)
     return table(['Player', *variants, 'All'], rows, [False] + [True] * (len(variants) + 1))
 
 
@@ -244,12 +244,12 @@ def game_data(records: Iterable[GameRecord], settings: dict,
     return {'players': players, 'variants': variants, 'boards': boards, 'games': games}
 
 
-def render(settings: dict, results: Results, by_variant: dict, records: Iterable[GameRecord],
-           make_game: Callable[[str], Game]) -> str:
+def render(settings: dict, results: Results, by_variant: Mapping[str | None, list[Standing]],
+           records: Iterable[GameRecord], make_game: Callable[[str], Game]) -> str:
     """Return the report page of a tournament, given its settings, its results,
-    its standings by variant (tables.all_standings) and its game records."""
+    its standings by variant (standings.graded_standings) and its game records."""
     overall = by_variant[OVERALL]
-    order = [row['player'] for row in overall]
+    order = [row.player for row in overall]
     specs = settings.get('specs') or {name: name for name in settings['players']}
     kind = f'Gauntlet of {settings["gauntlet"]}' if settings.get('gauntlet') else 'Round robin'
     data = game_data(records, settings, make_game)
@@ -283,7 +283,8 @@ def render(settings: dict, results: Results, by_variant: dict, records: Iterable
         style=_asset('html_report.css'), script=_asset('html_report.js'))
 
 
-def write(path: str, settings: dict, results: Results, by_variant: dict,
+def write(path: str, settings: dict, results: Results,
+          by_variant: Mapping[str | None, list[Standing]],
           records: Iterable[GameRecord], make_game: Callable[[str], Game]) -> None:
     """Write the report page of a tournament to path (see render)."""
     page = render(settings, results, by_variant, records, make_game)

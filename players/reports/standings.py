@@ -4,13 +4,14 @@ by variant, the crosstable, how games ended, time per move and forfeits with rea
 from __future__ import annotations
 
 import textwrap
-from dataclasses import asdict
+from typing import Any, Mapping, Sequence
 
 from tabulate import tabulate
 
 from games.referee import ADJUDICATED, CANNOT_LOAD, ERROR, ILLEGAL, NORMAL, TIMEOUT
 from players.tournaments import ranking, ratings
-from .grades import add_grades
+from players.tournaments.ranking import Standing
+from .grades import graded
 from .player_text import for_terminal
 from players.tournaments.results import OPPONENT_FORFEIT, OVERALL, Results
 
@@ -18,7 +19,8 @@ STANDING_COLUMNS = {
     'rank': 'Rank', 'player': 'Player', 'elo': 'Elo', 'margin': '±', 'games': 'Games',
     'wins': 'W', 'draws': 'D', 'losses': 'L', 'points': 'Points', 'score_pct': 'Score %',
     'draw_pct': 'Draw %', 'forfeits': 'Forfeits', 'grade': 'Grade'}
-"""The standings' fields and their column headers ('grade' only with anchors)."""
+"""The standings' fields (those of ranking.Standing) and their column headers ('grade'
+only with anchors)."""
 COMPACT_COLUMNS = ('rank', 'player', 'elo', 'margin', 'games', 'points', 'score_pct', 'forfeits',
                    'grade')
 """The fields of the overall standings on a terminal."""
@@ -39,39 +41,57 @@ HEADER_WRAP = 7
 """The width variants' names are wrapped to when the scores by variant are too wide."""
 LOS_PLAYERS = 10
 """How many of the top players the likelihood-of-superiority matrix shows."""
+ForfeitRow = tuple[str, str, int, int | None, str]
+"""A row of the forfeits table: player, ending, games, first game (None for the row
+that counts the rest) and reason."""
 
 
-def terminal_table(rows: list[list], headers: list[str], **options) -> str:
+def terminal_table(rows: Sequence[Sequence[object]], headers: Sequence[str],
+                   **options: Any) -> str:
     """Return tabulate's table of rows under headers, with tabulate's options, each
     text in its cells as a terminal should show it (see player_text.for_terminal)."""
     return tabulate([[for_terminal(cell) if isinstance(cell, str) else cell for cell in row]
                      for row in rows], headers=headers, **options)
 
 
-def standings_table(rows: list[dict], fmt: str, columns=tuple(STANDING_COLUMNS)) -> str:
+def standing_columns(rows: Sequence[Standing],
+                     columns: Sequence[str] = tuple(STANDING_COLUMNS)) -> list[str]:
+    """Return the fields of columns that the standings have: all but the grade when
+    they have none."""
+    return [key for key in columns if key != 'grade' or not rows or rows[0].grade is not None]
+
+
+def cells(standing: Standing, columns: Sequence[str]) -> list[object]:
+    """Return the values of a standing's fields named by columns (of STANDING_COLUMNS)."""
+    return [getattr(standing, key) for key in columns]
+
+
+def standings_table(rows: Sequence[Standing], fmt: str,
+                    columns: Sequence[str] = tuple(STANDING_COLUMNS)) -> str:
     """Return standings as a table of the given fields that the rows have."""
-    columns = [key for key in columns if not rows or key in rows[0]]
-    return terminal_table([[row[key] for key in columns] for row in rows],
+    columns = standing_columns(rows, columns)
+    return terminal_table([cells(row, columns) for row in rows],
                           [STANDING_COLUMNS[key] for key in columns], tablefmt=fmt,
                           floatfmt=[STANDING_FORMATS.get(key, 'g') for key in columns],
                           colalign=['left' if key == 'player' else 'right' for key in columns])
 
 
-def variant_scores_table(by_variant: dict, fmt: str, width: int | None = None) -> str:
+def variant_scores_table(by_variant: Mapping[str | None, list[Standing]], fmt: str,
+                         width: int | None = None) -> str:
     """Return each player's score % on each variant (a column each), players in the
     order of the overall standings, given the standings by variant. Wider than
     width, the variants' names are wrapped over lines, and if that is not enough
     the variants are shown in several tables, each as wide as width allows."""
     variants = [variant for variant in by_variant if variant is not OVERALL]
-    scores = {(variant, row['player']): row['score_pct']
+    scores = {(variant, row.player): row.score_pct
               for variant in variants for row in by_variant[variant]}
     overall = by_variant[OVERALL]
 
     def render(chosen: list[str], last: bool, wrap: bool) -> str:
         headers = ['\n'.join(textwrap.wrap(name, HEADER_WRAP, break_long_words=False))
                    if wrap else name for name in chosen]
-        rows = [[row['player'], *(scores.get((variant, row['player'])) for variant in chosen),
-                 *([row['score_pct']] if last else [])] for row in overall]
+        rows = [[row.player, *(scores.get((variant, row.player)) for variant in chosen),
+                 *([row.score_pct] if last else [])] for row in overall]
         return terminal_table(rows, ['Player', *headers, *(['All'] if last else [])],
                               tablefmt=fmt, floatfmt='.1f', missingval='')
 
@@ -79,7 +99,7 @@ def variant_scores_table(by_variant: dict, fmt: str, width: int | None = None) -
     if width is None or widest(whole) <= width:
         return whole
     parts: list[str] = []
-    chunk: list = []
+    chunk: list[str] = []
     for variant in variants:
         if chunk and widest(render([*chunk, variant], False, True)) > width:
             parts.append(render(chunk, False, True))
@@ -97,7 +117,8 @@ def widest(text: str) -> int:
     return max(map(len, text.splitlines()), default=0)
 
 
-def top_superiority(results: Results, order: list[str]) -> tuple[list[str], dict]:
+def top_superiority(results: Results,
+                    order: list[str]) -> tuple[list[str], dict[tuple[str, str], float]]:
     """Return the top LOS_PLAYERS players of order (best first) and the likelihood
     of superiority of every player over every other, {(a, b): chance}, from the
     overall fit."""
@@ -155,22 +176,22 @@ def speed_table(results: Results, order: list[str], fmt: str) -> str:
 
 
 def forfeit_rows(results: Results, order: list[str],
-                 reasons: int | None = FORFEIT_REASONS) -> list[list]:
+                 reasons: int | None = FORFEIT_REASONS) -> list[ForfeitRow]:
     """Return rows [player, ending, games, first game, reason] of each player's
     forfeits by kind of fault, the most frequent first: at most reasons of them per
     player, then a row counting the rest. A reason is the first game's, as the
     player wrote it."""
-    rows = []
+    rows: list[ForfeitRow] = []
     for player in order:
         kept = sorted(results.reasons.get(player, {}).values(),
                       key=lambda reason: (-reason.games, reason.first_game))
         shown = kept if reasons is None else kept[:reasons]
         for reason in shown:
-            rows.append([player, reason.termination, reason.games, reason.first_game,
-                         reason.detail])
+            rows.append((player, reason.termination, reason.games, reason.first_game,
+                         reason.detail))
         rest = sum(reason.games for reason in kept[len(shown):]) + results.unexplained[player]
         if rest:
-            rows.append([player, '', rest, None, 'more, for other reasons'])
+            rows.append((player, '', rest, None, 'more, for other reasons'))
     return rows
 
 
@@ -197,13 +218,13 @@ def forfeits_table(results: Results, order: list[str], fmt: str,
     return render(max(MIN_REASON_WIDTH, REASON_WIDTH - (widest(text) - width)))
 
 
-def all_standings(results: Results, anchors: dict[str, float] | None = None) -> dict:
-    """Return the rows of the standings tables of each variant with games, then
-    OVERALL, by variant: each player's Standing as a dict with the fields of
-    STANDING_COLUMNS; with anchors ({player: grade}), the overall rows have each
-    player's grade. Raises ValueError for an anchor that is no player."""
-    by_variant = {variant: [asdict(standing) for standing in rows]
-                  for variant, rows in ranking.all_standings(results).items()}
+def graded_standings(results: Results, anchors: dict[str, float] | None = None,
+                     ) -> dict[str | None, list[Standing]]:
+    """Return the standings of each variant with games, then OVERALL, by variant
+    (see ranking.standings_by_variant); with anchors ({player: grade}), the overall
+    standings have each player's grade. Raises ValueError for an anchor that is no
+    player."""
+    by_variant = ranking.standings_by_variant(results)
     if anchors:
-        add_grades(by_variant[OVERALL], anchors)
+        by_variant[OVERALL] = graded(by_variant[OVERALL], anchors)
     return by_variant

@@ -4,12 +4,13 @@ the overall standings last, where they stay in view."""
 from __future__ import annotations
 
 import textwrap
-from typing import Iterable
+from typing import Iterable, Mapping
 
 from . import standings
 from .player_text import for_terminal
 from players.sandbox.levels import LEVELS
 from games.referee import NORMAL
+from players.tournaments.ranking import Standing
 from players.tournaments.results import OVERALL, Results
 
 OPTIONAL_TABLES = ('details', 'crosstable', 'los', 'endings', 'speed', 'forfeits')
@@ -106,15 +107,15 @@ def fits(text: str, height: int = HEIGHT) -> bool:
     return len(lines) <= height and max(map(len, lines), default=0) <= WIDTH
 
 
-def body(results: Results, by_variant: dict, fmt: str = 'simple',
+def body(results: Results, by_variant: Mapping[str | None, list[Standing]], fmt: str = 'simple',
          shown: Iterable[str] | str = 'auto') -> str:
     """Return the tables of a tournament, each under a title, given its standings
-    by variant (from tables.all_standings): the optional tables shown ('auto':
+    by variant (from standings.graded_standings): the optional tables shown ('auto':
     those that fit, how games ended and time per move, and the forfeits if there
     were any; how games ended is one line when all ended on the board), then the
     scores by variant and the overall standings."""
     overall = by_variant[OVERALL]
-    order = [row['player'] for row in overall]
+    order = [row.player for row in overall]
     auto = shown == 'auto'
     shown = set(OPTIONAL_TABLES) if auto else set(shown)
     parts = []

@@ -3,7 +3,7 @@ variant and overall, from the results' totals and the Bradley-Terry fit."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import asdict, dataclass, replace
 
 from . import ratings
 from .results import OVERALL, Results
@@ -35,9 +35,20 @@ class Standing:
     forfeits: int
     """Games the player forfeited: by a timeout, an illegal move, an error or code
     that could not be loaded."""
+    grade: float | None = None
+    """The grade read off the player's Elo between reference players' (see
+    reports.grades), to one decimal; None when the run has no such anchors."""
+
+    def plain(self) -> dict[str, int | float | str]:
+        """Return the standing as plain data, {field: value}, for JSON and CSV:
+        without a grade when it has none."""
+        plain = asdict(self)
+        if self.grade is None:
+            del plain['grade']
+        return plain
 
 
-def standings(results: Results, variant=OVERALL) -> list[Standing]:
+def standings(results: Results, variant: str | None = OVERALL) -> list[Standing]:
     """Return the standings of a variant (or OVERALL), best first by Elo (then by
     points)."""
     entrants = results.entrants(variant)
@@ -59,12 +70,12 @@ def standings(results: Results, variant=OVERALL) -> list[Standing]:
     return ranked
 
 
-def _record(standing: Standing) -> tuple:
+def _record(standing: Standing) -> tuple[int, int, int, int]:
     """Return what players who share a rank have alike: Elo, wins, draws and losses."""
     return standing.elo, standing.wins, standing.draws, standing.losses
 
 
-def all_standings(results: Results) -> dict:
+def standings_by_variant(results: Results) -> dict[str | None, list[Standing]]:
     """Return the standings of each variant with games, then OVERALL, by variant."""
     variants = [variant for variant in results.variants if results.entrants(variant)]
     return {variant: standings(results, variant) for variant in [*variants, OVERALL]}

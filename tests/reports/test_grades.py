@@ -89,11 +89,11 @@ def test_likelihood_of_superiority_of_two_players_from_their_ratings():
 
 def test_the_los_matrix_shows_the_top_ten_best_first():
     results = class_results(players=14, variants=('nim',))
-    by_variant = standings.all_standings(results)
+    by_variant = standings.graded_standings(results)
     out = text_report.body(results, by_variant, shown={'los'})
     assert 'Likelihood of superiority (%, row over column; the top 10)' in out
     matrix = out.split('Likelihood of superiority')[1].split('\n\n')[1].splitlines()
-    order = [row['player'] for row in by_variant[None]]
+    order = [row.player for row in by_variant[None]]
     assert [line.split()[1] for line in matrix[2:]] == order[:10]
     assert matrix[2].split()[2:] == [f'{100 * p:.0f}' for p in (
         ratings.superiority(order, results.pair_games(None), results.pair_points(None))[
@@ -105,7 +105,7 @@ def test_the_los_matrix_shows_the_top_ten_best_first():
 def test_the_report_fits_100_columns_whatever_the_number_of_variants(count):
     names = [*variants.DEFAULT_VARIANTS, *(f'nim(piles=(1, {n}))' for n in range(2, 20))][:count]
     results = class_results(players=12, variants=names)
-    by_variant = standings.all_standings(results)
+    by_variant = standings.graded_standings(results)
     out = text_report.body(results, by_variant)
     assert max(map(len, out.splitlines())) <= 100
     scores = out.split('Score % by variant\n\n')[1].split('\nStandings\n')[0]

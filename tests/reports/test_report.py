@@ -82,7 +82,7 @@ def class_results(players=24, variants=('simple-nim', 'nim', 'misere-nim', 'nim-
 
 def test_the_default_report_of_24_players_fits_100_columns_and_ends_with_the_standings():
     results = class_results()
-    by_variant = standings.all_standings(results)
+    by_variant = standings.graded_standings(results)
     out = text_report.body(results, by_variant)
     lines = out.splitlines()
     assert max(map(len, lines)) <= 100
@@ -102,8 +102,8 @@ def test_forfeits_are_listed_with_their_reasons_and_the_rest_counted():
     assert reason.startswith("TypeError: 'int' object is not subscriptable (game ")
     assert first_game == 0 and [row[3] for row in rows[1:-1]] == [3, 6]
     assert len(rows) == standings.FORFEIT_REASONS + 1
-    assert rows[-1][1:] == ['', 1, None, 'more, for other reasons']
-    out = text_report.body(results, standings.all_standings(results))
+    assert rows[-1][1:] == ('', 1, None, 'more, for other reasons')
+    out = text_report.body(results, standings.graded_standings(results))
     assert '\nForfeits' in out and 'ZeroDivisionError' in out and 'no move within' not in out
 
 
