@@ -5,10 +5,13 @@ its columns and rows numbered (tic-tac-toe's too), and the checks of a board's s
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Iterator
+from typing import Any, Callable, Iterable, Iterator
+
+Square = tuple[int, int]
+"""A square of a board, (x, y), both from 1."""
 
 
-def check_size(key: str, value, low: int, high: int, even: bool = False) -> int:
+def check_size(key: str, value: Any, low: int, high: int, even: bool = False) -> int:
     """Return value if it is a whole number from low to high (even if asked), else
     raise ValueError naming key."""
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high \
@@ -18,7 +21,7 @@ def check_size(key: str, value, low: int, high: int, even: bool = False) -> int:
     return value
 
 
-class Discs(Mapping):
+class Discs(Mapping[Square, str]):
     """A board of h columns and v rows holding the pieces of two players, as two bit
     masks: square (x, y), both from 1, is bit (y - 1) * h + x - 1. It reads as AIMA's
     boards do, a mapping of the occupied squares to their pieces: board.get((1, 1)),
@@ -27,14 +30,15 @@ class Discs(Mapping):
 
     __slots__ = ('h', 'v', 'masks', 'pieces')
 
-    def __init__(self, h: int, v: int, first: int, second: int, pieces: tuple = ('B', 'W')):
+    def __init__(self, h: int, v: int, first: int, second: int,
+                 pieces: tuple[str, str] = ('B', 'W')) -> None:
         self.h, self.v, self.masks, self.pieces = h, v, (first, second), pieces
 
-    def mask(self, piece) -> int:
+    def mask(self, piece: str) -> int:
         """Return the bit mask of the squares holding piece."""
         return self.masks[self.pieces.index(piece)]
 
-    def __getitem__(self, square):
+    def __getitem__(self, square: Square) -> str:
         x, y = square
         if 1 <= x <= self.h and 1 <= y <= self.v:
             bit = 1 << ((y - 1) * self.h + x - 1)
@@ -43,7 +47,7 @@ class Discs(Mapping):
                     return piece
         raise KeyError(square)
 
-    def __iter__(self) -> Iterator[tuple]:
+    def __iter__(self) -> Iterator[Square]:
         taken = self.masks[0] | self.masks[1]
         h = self.h
         while taken:
@@ -61,11 +65,11 @@ class Discs(Mapping):
         return [''.join(self.get((x, y), '.') for x in range(1, self.h + 1))
                 for y in range(1, self.v + 1)]
 
-    def count(self, piece) -> int:
+    def count(self, piece: str) -> int:
         """Return how many squares hold piece."""
         return self.mask(piece).bit_count()
 
-    def __eq__(self, other) -> bool:
+    def __eq__(self, other: object) -> bool:
         if isinstance(other, Discs):
             return (self.h, self.v, self.masks, self.pieces) == (other.h, other.v, other.masks,
                                                                  other.pieces)
@@ -77,11 +81,11 @@ class Discs(Mapping):
     def __repr__(self) -> str:
         return f'Discs({dict(self)!r})'
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[type[Discs], tuple[int, int, int, int, tuple[str, str]]]:
         return (Discs, (self.h, self.v, *self.masks, self.pieces))
 
 
-def squares_of(mask: int, h: int) -> list:
+def squares_of(mask: int, h: int) -> list[Square]:
     """Return the squares (x, y) of the set bits of a mask on a board of h columns,
     in bit order (row by row from y = 1, each from x = 1)."""
     squares = []
@@ -93,15 +97,15 @@ def squares_of(mask: int, h: int) -> list:
     return squares
 
 
-def board_line(board: Mapping, h: int, v: int) -> str:
+def board_line(board: Mapping[Square, str], h: int, v: int) -> str:
     """Return a board of h columns and v rows on one line: its rows from row v down,
     '/' between them, '.' for an empty square: 'X.O/X.O/O.X'."""
     return '/'.join(''.join(board.get((x, y), '.') for x in range(1, h + 1))
                     for y in range(v, 0, -1))
 
 
-def grid_text(board: Mapping, h: int, v: int, marks=(), rows_down: bool = False,
-              indent=None) -> str:
+def grid_text(board: Mapping[Square, str], h: int, v: int, marks: Iterable[Square] = (),
+              rows_down: bool = False, indent: Callable[[int], int] | None = None) -> str:
     """Return a board of h columns and v rows as text: row v at the top (row 1 with
     rows_down), columns numbered below (above with rows_down) and rows on the left,
     '.' for an empty square and each marked square in brackets, 'W[B].'; indent(y),

@@ -4,12 +4,15 @@ checked, and Connect Four's columns upright."""
 
 from __future__ import annotations
 
+from typing import Any, Mapping, NoReturn
+
 from . import textbook
-from .base import Fixed, Game, IllegalMoveError
+from .base import Fixed, Game, IllegalMoveError, Move
+from .discs import Square
 from .textbook import GameState
 
 
-class Squares(tuple, Fixed):
+class Squares(tuple[Square, ...], Fixed):
     """The empty squares of a state: a tuple, so states can be hashed, that prints
     as AIMA's list of moves does: [(1, 1), (1, 2)]."""
 
@@ -19,13 +22,13 @@ class Squares(tuple, Fixed):
         return repr(list(self))
 
 
-class Board(dict):
+class Board(dict[Square, str]):
     """A mapping of (x, y) squares to 'X' or 'O' that cannot be changed, so a
     player cannot alter the game's record. copy() returns an ordinary dict."""
 
     __slots__ = ()
 
-    def _refuse(self, *args, **kwargs):
+    def _refuse(self, *args: object, **kwargs: object) -> NoReturn:
         raise TypeError('a board cannot be changed; use game.result(state, move) for a new state')
 
     __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = __ior__ = _refuse
@@ -33,10 +36,10 @@ class Board(dict):
     def __hash__(self) -> int:  # type: ignore[override]  # dict's is None: a board is hashable
         return hash(frozenset(self.items()))
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[type[Board], tuple[dict[Square, str]]]:
         return (Board, (dict(self),))
 
-    def __deepcopy__(self, memo: dict) -> 'Board':
+    def __deepcopy__(self, memo: dict[int, Any]) -> 'Board':
         # its squares and marks are tuples and strings: a new mapping is a deep copy
         return Board(self)
 
@@ -50,7 +53,7 @@ class TicTacToe(textbook.TicTacToe):
     name = 'tictactoe'
     players = ('X', 'O')
 
-    def __init__(self, h: int = 3, v: int = 3, k: int = 3):
+    def __init__(self, h: int = 3, v: int = 3, k: int = 3) -> None:
         for key, value in (('h', h), ('v', v), ('k', k)):
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise ValueError(f'{key} must be a whole number >= 1, got {value!r}')
@@ -59,11 +62,11 @@ class TicTacToe(textbook.TicTacToe):
         super().__init__(h, v, k)
         self.initial = self.initial._replace(board=Board(), moves=Squares(self.initial.moves))
 
-    def params(self) -> dict:
+    def params(self) -> dict[str, Any]:
         """Return the constructor arguments that make this game."""
         return {'h': self.h, 'v': self.v, 'k': self.k}
 
-    def result(self, state, move):
+    def result(self, state: GameState, move: Square) -> GameState:
         """Return the state after the player to move takes the square move."""
         if not self._is_legal(state, move):
             raise IllegalMoveError(f'illegal move {move!r}: the legal squares are '
@@ -75,12 +78,12 @@ class TicTacToe(textbook.TicTacToe):
                          board=Board(board),
                          moves=Squares(square for square in state.moves if square != move))
 
-    def check_move(self, state, move) -> None:
+    def check_move(self, state: GameState, move: Any) -> None:
         """Raise IllegalMoveError unless move is one of the actions of state."""
         if not self._is_legal(state, move):
             super().check_move(state, move)
 
-    def _is_legal(self, state, move) -> bool:
+    def _is_legal(self, state: GameState, move: Any) -> bool:
         """Is move one of the actions of state?"""
         return move in self.actions(state)
 
@@ -91,28 +94,28 @@ class ConnectFour(TicTacToe):
 
     name = 'connect4'
 
-    def __init__(self, h: int = 7, v: int = 6, k: int = 4):
+    def __init__(self, h: int = 7, v: int = 6, k: int = 4) -> None:
         super().__init__(h, v, k)
 
-    def actions(self, state):
+    def actions(self, state: GameState) -> list[Square]:
         """The lowest empty square of each column that is not full."""
         return [(x, y) for (x, y) in state.moves if y == 1 or (x, y - 1) in state.board]
 
     display = Game.display  # the columns stand upright: AIMA's lines would lay them down
 
-    def drawing(self, state, last_move=None) -> dict:
+    def drawing(self, state: GameState, last_move: Square | None = None) -> dict[str, Any]:
         """Return the board as a grid of discs (see TicTacToe.drawing)."""
         return {**super().drawing(state, last_move), 'style': 'discs'}
 
-    def typed_move(self, move) -> str:
+    def typed_move(self, move: Square) -> str:
         """A move is typed as its column: (4, 1) as '4'."""
         return str(move[0])
 
-    def describe_move(self, move) -> str:
+    def describe_move(self, move: Square) -> str:
         """'column 4'."""
         return f'column {move[0]}'
 
-    def parse_move(self, text: str, state):
+    def parse_move(self, text: str, state: GameState) -> Move:
         """Accept a column number alone, such as '4', as well as 'x y'."""
         move = super().parse_move(text, state)
         if isinstance(move, int):
@@ -131,16 +134,16 @@ class Gomoku(TicTacToe):
 
     name = 'gomoku'
 
-    def __init__(self, h: int = 15, v: int = 16, k: int = 5):
+    def __init__(self, h: int = 15, v: int = 16, k: int = 5) -> None:
         super().__init__(h, v, k)
 
-    def actions(self, state):
+    def actions(self, state: GameState) -> list[Square]:
         """Every empty square, those near the stones first."""
         near = self.near(state.board)
         return ([square for square in state.moves if square in near]
                 + [square for square in state.moves if square not in near])
 
-    def _is_legal(self, state, move) -> bool:
+    def _is_legal(self, state: GameState, move: Any) -> bool:
         """Is move an empty square? (It is quicker to ask than to list the actions, which
         are every empty square in another order; a subclass with actions of its own is
         asked its actions.)"""
@@ -148,7 +151,7 @@ class Gomoku(TicTacToe):
             return super()._is_legal(state, move)
         return move in state.moves
 
-    def near(self, board) -> set:
+    def near(self, board: Mapping[Square, str]) -> set[Square]:
         """The squares within two of a stone (the centre square on an empty board)."""
         if not board:
             return {((self.h + 1) // 2, (self.v + 1) // 2)}

@@ -4,6 +4,7 @@ notebook (each state class's _repr_svg_ calls one of these)."""
 from __future__ import annotations
 
 from html import escape
+from typing import Mapping, Sequence
 
 CELL = 36
 """The side of a square, in pixels."""
@@ -16,12 +17,13 @@ def _svg(width: float, height: float, body: list[str]) -> str:
             + ''.join(body) + '</svg>')
 
 
-def _text(x: float, y: float, text, anchor: str = 'middle') -> str:
+def _text(x: float, y: float, text: object, anchor: str = 'middle') -> str:
     """A line of text centred (or anchored) at x, with its baseline at y."""
     return f'<text x="{x:g}" y="{y:g}" text-anchor="{anchor}">{escape(str(text))}</text>'
 
 
-def grid(board, h: int, v: int, caption: str = '', background: str = '#f4e4bc') -> str:
+def grid(board: Mapping[tuple[int, int], str], h: int, v: int, caption: str = '',
+         background: str = '#f4e4bc') -> str:
     """An h x v board of squares, row v at the top: X as a cross, O as a ring, B
     as a black disc and W as a white one, the columns and rows numbered from 1."""
     margin = 20
@@ -54,7 +56,7 @@ def grid(board, h: int, v: int, caption: str = '', background: str = '#f4e4bc') 
     return _svg(max(width, 120), height, body)
 
 
-def piles(counts: tuple, caption: str = '') -> str:
+def piles(counts: Sequence[int], caption: str = '') -> str:
     """Piles of counters as numbered rows of discs."""
     radius, gap = 9, 22
     width = 40 + max([1, *counts]) * gap + 40
@@ -71,7 +73,7 @@ def piles(counts: tuple, caption: str = '') -> str:
     return _svg(max(width, 200), height, body)
 
 
-def tree_node(node, to_move: str, caption: str = '') -> str:
+def tree_node(node: object, to_move: str, caption: str = '') -> str:
     """A node of a game tree: a triangle pointing up where MAX moves, down where MIN does."""
     points = '30,6 54,46 6,46' if to_move == 'MAX' else '6,6 54,6 30,46'
     body = [f'<polygon points="{points}" fill="#eee" stroke="#333"/>', _text(30, 66, node)]
@@ -80,7 +82,8 @@ def tree_node(node, to_move: str, caption: str = '') -> str:
     return _svg(220, 76, body)
 
 
-def backgammon(points: tuple, bar: tuple, off: tuple, caption: str = '') -> str:
+def backgammon(points: Sequence[int], bar: Sequence[int], off: Sequence[int],
+               caption: str = '') -> str:
     """A backgammon board: points 13-24 along the top, 12-1 along the bottom, W's
     checkers white and B's black, the bar in the middle and the borne-off counts."""
     width, half, radius = CELL * 0.8, CELL * 5.5, CELL * 0.38
@@ -93,7 +96,7 @@ def backgammon(points: tuple, bar: tuple, off: tuple, caption: str = '') -> str:
             f'<rect x="{left + 6 * width}" y="{top_margin}" width="{bar_width}" '
             f'height="{2 * half}" fill="#875"/>']
 
-    def checker(x: float, y: float, white: bool, label='') -> None:
+    def checker(x: float, y: float, white: bool, label: str = '') -> None:
         body.append(f'<circle cx="{x:g}" cy="{y:g}" r="{radius:g}" fill="{"#fff" if white else "#222"}" '
                     'stroke="#555"/>')
         if label:
@@ -125,7 +128,7 @@ def backgammon(points: tuple, bar: tuple, off: tuple, caption: str = '') -> str:
     return _svg(right + 70, bottom + 40, body)
 
 
-def kalah(board: tuple, caption: str = '') -> str:
+def kalah(board: Sequence[int], caption: str = '') -> str:
     """A Kalah board: N's pits along the top, S's along the bottom, each store at its
     owner's end, every pit with its count of seeds."""
     pits = (len(board) - 2) // 2
@@ -145,7 +148,7 @@ def kalah(board: tuple, caption: str = '') -> str:
     return _svg(width, height, body)
 
 
-def hexes(board, n: int, caption: str = '') -> str:
+def hexes(board: Mapping[tuple[int, int], str], n: int, caption: str = '') -> str:
     """An n x n Hex rhombus, row 1 at the top and each row half a cell right of the
     one above, B as black stones and W as white ones; B's rows drawn dark at the top
     and bottom, W's columns light at the sides."""

@@ -18,11 +18,10 @@ from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
 from . import pictures
 from .base import Game
-from .discs import board_line, grid_text
+from .discs import Square, board_line, grid_text
 
 
-Square = tuple[int, int]
-"""A square of a board, (x, y), both from 1."""
+
 
 
 def vector_add(a: Iterable[Any], b: Iterable[Any]) -> tuple[Any, ...]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import namedtuple
+from typing import TYPE_CHECKING, Any, Mapping
 
 from . import pictures, textbook
 from .base import Game, IllegalMoveError
@@ -13,10 +14,17 @@ class TreeState(namedtuple('TreeState', 'to_move, board')):
     """A node of a game tree: the player to move ('MAX' or 'MIN') and the node's name."""
 
     __slots__ = ()
+    if TYPE_CHECKING:  # the fields' types, for mypy
+        to_move: str
+        board: Node
 
     def _repr_svg_(self) -> str:
         """The node as a picture, for Jupyter notebooks."""
         return pictures.tree_node(self.board, self.to_move, f'{self.to_move} to move')
+
+
+Node = str | int
+"""A node of a game tree: its name, or its number."""
 
 
 class TreeGame(Game):
@@ -29,8 +37,11 @@ class TreeGame(Game):
     name = 'tree'
     players = ('MAX', 'MIN')
 
-    def __init__(self, succs: dict, utils: dict | None, initial='A'):
-        self.succs, self.utils = succs, {} if utils is None else utils
+    # Node keys would refuse a table of names only (dict's keys are invariant): Any keys
+    def __init__(self, succs: Mapping[Any, Mapping[str, Node]],
+                 utils: Mapping[Any, float] | None, initial: Node = 'A') -> None:
+        self.succs: Mapping[Any, Mapping[str, Node]] = succs
+        self.utils: Mapping[Any, float] = {} if utils is None else utils
         self.depth = {initial: 0}
         frontier = [initial]
         while frontier:
@@ -42,20 +53,20 @@ class TreeGame(Game):
             self.check_leaves()
         self.initial = self.state(initial)
 
-    def state(self, node: str | int) -> TreeState:
+    def state(self, node: Node) -> TreeState:
         """Return the state of the named node."""
         return TreeState(to_move='MIN' if self.depth[node] % 2 else 'MAX', board=node)
 
     @staticmethod
-    def node(state) -> str | int:
+    def node(state: TreeState | Node) -> Node:
         """Return the name of the node of a state (or of a bare name or number)."""
         return state if isinstance(state, (str, int)) else state.board
 
-    def actions(self, state) -> list:
+    def actions(self, state: TreeState | Node) -> list[str]:
         """The moves out of this node, in the table's order."""
         return list(self.succs.get(self.node(state), {}))
 
-    def result(self, state, move) -> TreeState:
+    def result(self, state: TreeState | Node, move: str) -> TreeState:
         """Return the child that move leads to."""
         children = self.succs.get(self.node(state), {})
         if move not in children:
@@ -63,37 +74,37 @@ class TreeGame(Game):
                                    f'the moves are {list(children)}')
         return self.state(children[move])
 
-    def utility(self, state, player) -> float:
+    def utility(self, state: TreeState | Node, player: str) -> float:
         """The leaf's value for MAX, negated for MIN."""
         value = self.utils[self.node(state)]
         return value if player == 'MAX' else -value
 
-    def terminal_test(self, state) -> bool:
+    def terminal_test(self, state: TreeState | Node) -> bool:
         """Leaves are the nodes with no moves."""
         return self.node(state) not in self.succs
 
-    def to_move(self, state):
+    def to_move(self, state: TreeState | Node) -> str:
         """MAX at even depths, MIN at odd ones."""
         return self.state(self.node(state)).to_move
 
-    def describe_state(self, state) -> str:
+    def describe_state(self, state: TreeState | Node) -> str:
         """Return the node's name (a number's as text)."""
         return str(self.node(state))
 
-    def display(self, state) -> None:
+    def display(self, state: TreeState | Node) -> None:
         """Print the node's name, as AIMA prints its states, such as 'B1'."""
         print(self.node(state))
 
-    def board_text(self, state, last_move=None) -> str:
+    def board_text(self, state: TreeState | Node, last_move: str | None = None) -> str:
         """Return the node, and the move that led to it if given."""
         node = self.node(state)
         return f'node {node}' + ('' if last_move is None else f' (after {last_move})')
 
-    def state_json(self, state) -> dict:
+    def state_json(self, state: TreeState | Node) -> dict[str, Any]:
         """Return the player to move and the node: {"to_move": "MAX", "node": "A"}."""
         return {'to_move': self.to_move(state), 'node': self.node(state)}
 
-    def parse_move(self, text: str, state):
+    def parse_move(self, text: str, state: TreeState | Node) -> str:
         """A move is typed as its name, such as 'a1'."""
         return text.strip()
 
@@ -110,5 +121,5 @@ class Fig52Game(TreeGame):
 
     name = 'fig52'
 
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__(textbook.Fig52Game.succs, textbook.Fig52Game.utils, 'A')
