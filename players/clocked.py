@@ -11,10 +11,10 @@ from __future__ import annotations
 import math
 from itertools import count
 
-from games import Game, Player
+from games.base import Game, Move, Player
 
 from .search.engine import keep_stats, search
-from .search.shared import EvalFn
+from .search.shared import EvalFn, SearchStats, State
 from .search.timing import OutOfTime, move_deadline
 from .textbook import monte_carlo_tree_search
 
@@ -22,24 +22,27 @@ DEFAULT_SECONDS = 1.0
 """The seconds a clocked player thinks about a move when no clock is set (a game at the keyboard)."""
 
 
-def deepening(game: Game, state, deadline: float, eval_fn: EvalFn | None = None) -> dict:
+def deepening(game: Game, state: State, deadline: float,
+              eval_fn: EvalFn | None = None) -> tuple[Move | None, SearchStats]:
     """Search one ply deeper at a time until the deadline or an exact value; return
-    the deepest finished search's move and depth (0 and the first legal move if
-    none finished), whether its value is exact, and the nodes of all the searches."""
+    the deepest finished search's move (the first legal move if none finished)
+    and stats: its depth (0 if none finished), whether its value is exact, and
+    the nodes of all the searches."""
     actions = game.actions(state)
-    result = {'move': actions[0] if actions else None, 'depth': 0, 'exact': False, 'nodes': 0}
+    move = actions[0] if actions else None
+    finished, exact, nodes = 0, False, 0
     for depth in count(1):
-        stats: dict = {}
+        stats = SearchStats()
         try:
             solution = search(game, state, depth, eval_fn, stats, deadline)
         except OutOfTime:
             break
         finally:
-            result['nodes'] += stats.get('nodes', 0)
-        result.update(move=solution.move, depth=depth, exact=stats['exact'])
-        if stats['exact']:
+            nodes += stats.nodes or 0
+        move, finished, exact = solution.move, depth, bool(stats.exact)
+        if exact:
             break
-    return result
+    return move, SearchStats(nodes=nodes, depth=finished, exact=exact)
 
 
 def make_clocked_alpha_beta_player(eval_fn: EvalFn | None = None,
@@ -48,11 +51,10 @@ def make_clocked_alpha_beta_player(eval_fn: EvalFn | None = None,
     allows (seconds a move when no clock is set) and plays the move of the
     deepest search it finished; player.stats holds its nodes, depth and exact."""
 
-    def clocked_alpha_beta_player(game: Game, state):
-        result = deepening(game, state, move_deadline(seconds), eval_fn)
-        keep_stats(clocked_alpha_beta_player,
-                   {key: result[key] for key in ('nodes', 'depth', 'exact')})
-        return result['move']
+    def clocked_alpha_beta_player(game: Game, state: State) -> Move | None:
+        move, stats = deepening(game, state, move_deadline(seconds), eval_fn)
+        keep_stats(clocked_alpha_beta_player, stats)
+        return move
 
     clocked_alpha_beta_player.__doc__ = ('Alpha-beta, one ply deeper at a time while its clock '
                                          'allows; the deepest finished search\'s move.')
@@ -64,8 +66,8 @@ def make_clocked_mcts_player(seconds: float = DEFAULT_SECONDS, N: int | None = N
     (seconds a move when no clock is set), and at most N if N is given;
     player.stats holds its play-outs."""
 
-    def clocked_mcts_player(game: Game, state):
-        stats: dict = {}
+    def clocked_mcts_player(game: Game, state: State) -> Move | None:
+        stats = SearchStats()
         move = monte_carlo_tree_search(state, game, math.inf if N is None else N,
                                        deadline=move_deadline(seconds), stats=stats)
         keep_stats(clocked_mcts_player, stats)

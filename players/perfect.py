@@ -14,10 +14,16 @@ from __future__ import annotations
 
 import time
 
-from games import Breakthrough, Game, GrundysGame, Hex, Kalah, Nim, Othello
+from games.base import Game, Move
+from games.breakthrough import Breakthrough
+from games.hex import Hex
+from games.kalah import Kalah
+from games.nim import GrundysGame, Nim
+from games.othello import Othello
 
 from .clocked import DEFAULT_SECONDS, deepening
 from .search.engine import is_connect_four, keep_stats, solve
+from .search.shared import SearchStats, State
 from .search.timing import OutOfTime, move_deadline
 
 BOARD_GAMES = (Othello, Kalah, Hex, Breakthrough)
@@ -107,20 +113,20 @@ def theory_move(game: Game, state):
     return NotImplemented
 
 
-def solve_in_time(game: Game, state, deadline: float) -> tuple:
+def solve_in_time(game: Game, state: State, deadline: float) -> tuple[Move | None, SearchStats]:
     """Return (move, stats) by the deadline: the solved move if
     the exact search ends within half the time, else the move of the deepest
     alpha-beta search finished by the deadline. stats has nodes, depth (-1 when
     solved) and exact."""
-    stats: dict = {}
+    stats = SearchStats()
     now = time.monotonic()
     try:
         move = solve(game, state, stats, deadline=now + (deadline - now) / 2).move
-        return move, {'nodes': stats['nodes'], 'depth': -1, 'exact': True}
+        return move, SearchStats(nodes=stats.nodes, depth=-1, exact=True)
     except OutOfTime:
-        result = deepening(game, state, deadline)
-        result['nodes'] += stats['nodes']
-        return result.pop('move'), result
+        move, result = deepening(game, state, deadline)
+        result.nodes = (result.nodes or 0) + (stats.nodes or 0)
+        return move, result
 
 
 def perfect_player(game: Game, state):

@@ -21,7 +21,7 @@ from .perfect import perfect_player
 from .player_spec import Kind, parse_spec
 from .plugins import read_plugin_players
 from .search.engine import keep_stats, search, solve_player
-from .search.shared import EvalFn, clear_tables
+from .search.shared import EvalFn, SearchStats, clear_tables
 from .textbook import mcts_player, monte_carlo_tree_search, random_player
 
 MAX_DEPTH = 20
@@ -163,7 +163,7 @@ def make_alpha_beta_player(depth: int, eval_fn: EvalFn | None = None) -> Player:
         raise ValueError(f'depth must be a whole number >= 1, got {depth!r}')
 
     def alpha_beta_player(game: Game, state):
-        stats: dict = {}
+        stats = SearchStats()
         move = search(game, state, depth, eval_fn, stats).move
         keep_stats(alpha_beta_player, stats)
         return move

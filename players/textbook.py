@@ -10,8 +10,12 @@ from __future__ import annotations
 import math
 import random
 import time
+from typing import TYPE_CHECKING
 
 from games.stochastic import is_chance_node
+
+if TYPE_CHECKING:  # for mypy: games lends this module, so it imports no search at run time
+    from .search.shared import SearchStats
 
 infinity = math.inf
 
@@ -203,7 +207,8 @@ def ucb(n, C=1.4):
     return infinity if n.N == 0 else n.U / n.N + C * math.sqrt(math.log(n.parent.N) / n.N)
 
 
-def monte_carlo_tree_search(state, game, N=1000, *, deadline=None, stats=None):
+def monte_carlo_tree_search(state, game, N=1000, *, deadline=None,
+                            stats: SearchStats | None = None):
     """Choose a move by N rounds of select, expand, simulate (random play-out)
     and backpropagate, then take the most visited move. A win scores 1, a draw
     0.5, for the player who made the move into a node. In a game of chance, a
@@ -211,7 +216,7 @@ def monte_carlo_tree_search(state, game, N=1000, *, deadline=None, stats=None):
     the dice (each outcome weighted by its probability). Random choices use the
     random module, so random.seed makes a search repeat. (Not in AIMA: with a
     deadline, a time.monotonic() time, the rounds also stop there, after the
-    first; stats, if a dict, receives the number of play-outs.)"""
+    first; stats, if given (a SearchStats), receives the number of play-outs.)"""
 
     def select(n):
         """select a leaf node in the tree"""
@@ -261,7 +266,7 @@ def monte_carlo_tree_search(state, game, N=1000, *, deadline=None, stats=None):
         backprop(child, simulate(child.state))
         playouts += 1
     if stats is not None:
-        stats['playouts'] = playouts
+        stats.playouts = playouts
     if not root.children:
         return None
     return root.children[max(root.children, key=lambda node: node.N)]

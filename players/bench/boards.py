@@ -7,9 +7,10 @@ of PERFT_REPEAT runs of each side, taken in turns."""
 from __future__ import annotations
 
 import variants
-from games import Game
+from games.base import Game
 
 from players.search import engine
+from players.search.shared import SearchStats
 
 from .speed import cold
 from .peers import PRELOADS, Unsupported, installed
@@ -104,9 +105,9 @@ PERFT_HEADERS = ['game', 'depth', 'sequences', 'OpenSpiel ms', 'Game API ms',
 def _first_move(spec: str, depth: int) -> tuple:
     """abN's first move from the start: (the move as typed, nodes)."""
     game = variants.make(spec)
-    stats: dict = {}
+    stats = SearchStats()
     move = engine.search(game, game.initial, depth, stats=stats).move
-    return game.typed_move(move), stats['nodes']
+    return game.typed_move(move), stats.nodes
 
 
 def run_first_moves(limit: float = 60.0, run=cold) -> list:

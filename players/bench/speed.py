@@ -23,10 +23,12 @@ import time
 from collections import namedtuple
 from contextlib import contextmanager
 
-from games import Game, GrundysGame, Nim
+from games.base import Game
+from games.nim import GrundysGame, Nim
 from games.grid import ConnectFour, TicTacToe
 
 from players.search import engine
+from players.search.shared import SearchStats
 from .peers import PEERS, Unsupported, preload
 from players.textbook import alpha_beta_search
 
@@ -243,9 +245,9 @@ def connect_four_positions(moves: int, count: int = CONNECT_FOUR_COUNT,
 
 def _connect_four_value(game: Game, state) -> tuple:
     """Find the value of a position (a weak solve): (value, nodes)."""
-    stats: dict = {}
+    stats = SearchStats()
     result = engine.value(game, state, stats)
-    return result, stats['nodes']
+    return result, stats.nodes
 
 
 ConnectFourSet = namedtuple('ConnectFourSet', 'moves, values, seconds, nodes, stopped')
@@ -321,9 +323,9 @@ CONNECT_FOUR_HEADERS = ['moves played', 'Pons, median', 'engine, median (cold)',
 
 def _first_move(game: Game, depth: int) -> tuple:
     """Choose abN's first move on the empty board: (move, nodes)."""
-    stats: dict = {}
+    stats = SearchStats()
     move = engine.search(game, game.initial, depth, stats=stats).move
-    return move, stats['nodes']
+    return move, stats.nodes
 
 
 def run_first_moves(limit: float = 60.0, depths=FIRST_MOVES, run=cold) -> list:

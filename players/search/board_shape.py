@@ -117,4 +117,5 @@ def _canonical_key(perms: list, n: int):
     return canonical
 
 
-BoardShape.of(3, 3, 3, False)  # tic-tac-toe's tables are made at import, as a compiled program has them
+# tic-tac-toe's tables are made at import, as a compiled program has them
+BoardShape.of(3, 3, 3, False)

@@ -14,30 +14,49 @@ from __future__ import annotations
 
 import math
 import time
-from typing import Callable, Hashable, TypeGuard
+from typing import Any, Callable, Hashable, Protocol, TypeGuard
 
-from games import Game, StochasticGame
+from games.base import Game, Move
 from games.grid import ConnectFour
+from games.stochastic import StochasticGame
 
 from . import connect4
 from .connect4_search import DepthSearch, best_move
 from .expectimax import search_chance, solve_chance
 from .pile_search import pile_search
-from .positions import GamePositions, KnownPositions, positions_for
-from .shared import EXACT, LOWER, TABLE_LIMIT, UPPER, EvalFn, Solution, cached_table
+from .positions import GamePositions, Key, KnownPositions, Position, positions_for
+from .shared import (EXACT, LOWER, TABLE_LIMIT, UPPER, EvalFn, SearchStats, Solution, State,
+                     cached_table)
 from .timing import CHECK_EVERY, OutOfTime
+
+Entry = tuple[float, int, Key | None]
+"""A table's entry: a value, its kind (EXACT, LOWER or UPPER) and the key of the best child."""
+
+
+class Counted(Protocol):
+    """A search that counts its nodes and the positions its tables answered."""
+
+    @property
+    def nodes(self) -> int:
+        """The nodes searched."""
+
+    @property
+    def hits(self) -> int:
+        """The positions a table answered without a search."""
+
 
 class _Search:
     """One search: negamax over a game's positions with a bounded table."""
 
-    def __init__(self, positions: GamePositions, table: dict, hints: dict | None = None,
-                 deadline: float | None = None):
+    def __init__(self, positions: GamePositions, table: dict[Key, Entry],
+                 hints: dict[Key, Key | None] | None = None, deadline: float | None = None):
         self.positions, self.table, self.hints = positions, table, hints
         self.deadline = deadline
         self.nodes = self.hits = self.cutoffs = 0
         self._won: tuple[Callable[[Hashable], int], Callable[[], tuple[int, int]]] | None = None
 
-    def node(self, pos, key, alpha: float, beta: float, depth: int, sign: int) -> float:
+    def node(self, pos: Position, key: Key | None, alpha: float, beta: float, depth: int,
+                 sign: int) -> float:
         """Return the value of pos for the player to move: exact if strictly between
         alpha and beta, else a bound on the side it falls (fail-soft). depth < 0
         searches to the end; depth 0 evaluates; sign is +1 where the root player moves."""
@@ -115,7 +134,8 @@ class _Search:
                 hints[key] = best_key
         return best
 
-    def top(self, pos, key, alpha: float, beta: float, depth: int, sign: int) -> float:
+    def top(self, pos: Position, key: Key | None, alpha: float, beta: float, depth: int,
+                sign: int) -> float:
         """Return node(...), or the exact value where every position is won or lost
         and the search goes to the end (by players.search.pile_search, without windows)."""
         if depth >= 0 or not self.positions.won_or_lost:
@@ -128,7 +148,7 @@ class _Search:
         finally:
             self.nodes, self.hits = counts()
 
-    def value(self, state, depth: int) -> float:
+    def value(self, state: State, depth: int) -> float:
         """Return the value of a state for the player to move, searched depth plies
         ahead (to the end if depth < 0)."""
         positions = self.positions
@@ -136,7 +156,7 @@ class _Search:
         low, high = positions.bounds
         return self.top(pos, positions.key(pos, 1), low, high, depth, 1)
 
-    def root(self, game: Game, state, depth: int) -> Solution:
+    def root(self, game: Game, state: State, depth: int) -> Solution:
         """Return the root's value and its first best move in actions order:
         search the root, then test the moves in order with a null window (from the
         root player's side when a move lets them move again)."""
@@ -158,14 +178,14 @@ class _Search:
         return Solution(value, move, self.nodes)
 
 
-def _context(positions: GamePositions, kind) -> tuple | None:
+def _context(positions: GamePositions, kind: str) -> tuple[object, ...] | None:
     """The cache key of a search's table, or None for a fresh table each time:
     known games' tables are shared by their rules; other games' are never kept."""
     rules = positions.rules()
     return None if rules is None else rules + (kind,)
 
 
-def _searcher(positions: GamePositions, kind, depth_limited: bool,
+def _searcher(positions: GamePositions, kind: str, depth_limited: bool,
               deadline: float | None = None) -> _Search:
     """Make a search of a game's positions, with its (possibly cached) tables."""
     context = _context(positions, kind)
@@ -176,7 +196,7 @@ def _searcher(positions: GamePositions, kind, depth_limited: bool,
     return _Search(positions, table, hints, deadline)
 
 
-def is_connect_four(game: Game, eval_fn=None) -> TypeGuard[ConnectFour]:
+def is_connect_four(game: Game, eval_fn: EvalFn | None = None) -> TypeGuard[ConnectFour]:
     """Do Connect Four's own searches apply (four in a row, the game's own evaluation)?"""
     return eval_fn is None and type(game) is ConnectFour and game.k == 4
 
@@ -187,23 +207,23 @@ def _connect_four_solver(game: ConnectFour, deadline: float | None) -> connect4.
     return connect4.Solver(shape, _exact_table(shape), deadline)
 
 
-def _exact_table(shape: connect4.Shape):
+def _exact_table(shape: connect4.Shape) -> connect4.ExactTable:
     """The cached table of Connect Four's exact solver on a board shape."""
     return cached_table((ConnectFour, shape.h, shape.v, 'solve'), lambda: connect4.new_table(shape))
 
 
-def _report(stats: dict | None, searcher, depth: int) -> None:
-    """Put a search's nodes, table hits and depth (-1: to the end) into stats, if a dict."""
+def _report(stats: SearchStats | None, searcher: Counted, depth: int) -> None:
+    """Put a search's nodes, table hits and depth (-1: to the end) into stats, if given."""
     if stats is not None:
-        stats.update(nodes=searcher.nodes, hits=searcher.hits, depth=depth)
+        stats.nodes, stats.hits, stats.depth = searcher.nodes, searcher.hits, depth
 
 
-def value(game: Game, state=None, stats: dict | None = None,
+def value(game: Game, state: State = None, stats: SearchStats | None = None,
           deadline: float | None = None) -> float:
     """Return the game-theoretic value of a state (the initial state by default)
     for the player to move, without looking for a move (for Connect Four, what
-    Pons calls a weak solve: win 1, draw 0, loss -1). If stats is a dict, it
-    receives nodes, hits and depth (-1)."""
+    Pons calls a weak solve: win 1, draw 0, loss -1). If stats is given (a
+    SearchStats), it receives nodes, hits and depth (-1)."""
     state = game.initial if state is None else state
     if is_connect_four(game) and not game.terminal_test(state):
         solver = _connect_four_solver(game, deadline)
@@ -218,12 +238,12 @@ def value(game: Game, state=None, stats: dict | None = None,
         _report(stats, searcher, -1)
 
 
-def solve(game: Game, state=None, stats: dict | None = None,
+def solve(game: Game, state: State = None, stats: SearchStats | None = None,
           deadline: float | None = None) -> Solution:
     """Solve a game exactly from a state (the initial state by default): its
     game-theoretic value for the player to move, the first best move in
-    actions order and the nodes searched. If stats is a dict, it receives
-    nodes, hits and depth (-1: to the end)."""
+    actions order and the nodes searched. If stats is given (a SearchStats), it
+    receives nodes, hits and depth (-1: to the end)."""
     if isinstance(game, StochasticGame):  # chance nodes: expectiminimax
         return solve_chance(game, state, stats)
     state = game.initial if state is None else state
@@ -246,7 +266,8 @@ def solve(game: Game, state=None, stats: dict | None = None,
         _report(stats, searcher, -1)
 
 
-def _solve_won_or_lost(game: Game, state, positions: GamePositions, stats: dict | None,
+def _solve_won_or_lost(game: Game, state: State, positions: GamePositions,
+                       stats: SearchStats | None,
                        deadline: float | None) -> Solution:
     """Solve a state of a game whose every position is won or lost (by
     players.search.pile_search): the first move in actions order to a lost position wins
@@ -267,18 +288,18 @@ def _solve_won_or_lost(game: Game, state, positions: GamePositions, stats: dict 
     finally:
         nodes, hits = counts()
         if stats is not None:
-            stats.update(nodes=nodes + 1, hits=hits, depth=-1)
+            stats.nodes, stats.hits, stats.depth = nodes + 1, hits, -1
     return Solution(value, best, nodes + 1)
 
 
 
-def search(game: Game, state, depth: int, eval_fn: EvalFn | None = None,
-           stats: dict | None = None, deadline: float | None = None) -> Solution:
+def search(game: Game, state: State, depth: int, eval_fn: EvalFn | None = None,
+           stats: SearchStats | None = None, deadline: float | None = None) -> Solution:
     """Search depth plies ahead by iterative deepening, scoring final states by
     their utility and cut-off states by eval_fn(game, state, player) (by default
     game.evaluate(state, player)), player being the one to move at the root.
     The move is the one alpha_beta_cutoff_search(state, game, d=depth-1) chooses.
-    If stats is a dict, it receives nodes, hits, depth and exact: whether the
+    If stats is given (a SearchStats), it receives nodes, hits, depth and exact: whether the
     value is the game's exact value (the game ends within depth plies, or the
     value is a win or a loss of a known game, whose evaluation stays between)."""
     if isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
@@ -312,12 +333,12 @@ def search(game: Game, state, depth: int, eval_fn: EvalFn | None = None,
         exact = _exact(game, searcher.positions, state, depth, solution.value, eval_fn,
                        (searcher.cutoffs, searcher.hits) == before)
     if stats is not None:
-        stats['exact'] = exact
+        stats.exact = exact
     return solution
 
 
-def _exact(game: Game, positions: GamePositions, state, depth: int, result: float, eval_fn,
-           no_cut_offs: bool) -> bool:
+def _exact(game: Game, positions: GamePositions, state: State, depth: int, result: float,
+           eval_fn: EvalFn | None, no_cut_offs: bool) -> bool:
     """Is a value found depth plies ahead the game's exact value? For a known game:
     when it ends within depth plies, or (with its own evaluation) the value is a
     win or a loss; for another game, when the last search met no cut-off state
@@ -332,15 +353,15 @@ def _exact(game: Game, positions: GamePositions, state, depth: int, result: floa
     return positions.plies_left(positions.encode(state)) <= depth
 
 
-def solve_player(game: Game, state):
+def solve_player(game: Game, state: State) -> Move | None:
     """A perfect player: exact full-depth search (negamax, alpha-beta, transposition table)."""
-    stats: dict = {}
+    stats = SearchStats()
     move = solve(game, state, stats=stats).move
     keep_stats(solve_player, stats)
     return move
 
 
-def keep_stats(player: Callable, stats: dict) -> None:
+def keep_stats(player: Callable[..., object], stats: SearchStats) -> None:
     """Keep a search's stats on the player function that made it, as player.stats,
-    where the referee reads them after each move."""
-    player.stats = stats  # type: ignore[attr-defined]  # an attribute of a function
+    a plain dict (stats.reported()), where the referee reads them after each move."""
+    player.stats = stats.reported()  # type: ignore[attr-defined]  # an attribute of a function

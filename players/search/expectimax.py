@@ -12,14 +12,15 @@ from __future__ import annotations
 
 import math
 import time
+from typing import Any, Hashable
 
-from games import Game
+from games.base import Game
 from games.stochastic import StochasticGameState, is_chance_node
 
-from .shared import TABLE_LIMIT, EvalFn, Solution, cached_table
+from .shared import TABLE_LIMIT, EvalFn, SearchStats, Solution, State, cached_table
 from .timing import CHECK_EVERY, OutOfTime
 
-def _key(state):
+def _key(state: State) -> Hashable | None:
     """Return what a table keys a state by (a state of chance without its list of moves,
     which the rest determines), or None if it cannot be hashed."""
     if isinstance(state, StochasticGameState):
@@ -28,19 +29,21 @@ def _key(state):
         hash(state)
     except TypeError:
         return None
-    return state
+    key: Hashable = state
+    return key
 
 
 class _ChanceSearch:
     """One search from a root player's point of view, with its exact and cut-off tables."""
 
-    def __init__(self, game: Game, player, eval_fn: EvalFn | None, exact: dict, cutoff: dict,
+    def __init__(self, game: Game, player: Any, eval_fn: EvalFn | None,
+                 exact: dict[Hashable, float], cutoff: dict[tuple[Hashable, int], float],
                  deadline: float | None = None):
         self.game, self.player, self.eval_fn = game, player, eval_fn
         self.exact, self.cutoff, self.deadline = exact, cutoff, deadline
         self.nodes = self.hits = 0
 
-    def value(self, state, depth: int) -> tuple[float, bool]:
+    def value(self, state: State, depth: int) -> tuple[float, bool]:
         """Return the value of state, depth plies ahead (to the end if depth < 0),
         and whether it is exact."""
         self.nodes += 1
@@ -79,13 +82,13 @@ class _ChanceSearch:
             table[key if exact else (key, depth)] = value
         return value, exact
 
-    def evaluate(self, state) -> float:
+    def evaluate(self, state: State) -> float:
         """The root player's evaluation of a state at the depth limit."""
         if self.eval_fn is None:
             return self.game.evaluate(state, self.player)
         return self.eval_fn(self.game, state, self.player)
 
-    def root(self, state, depth: int) -> tuple[Solution, bool]:
+    def root(self, state: State, depth: int) -> tuple[Solution, bool]:
         """Return the value of state and the first best move in actions order (None
         where no player moves: at the end, or where the dice are still to be
         rolled), and whether the value is exact."""
@@ -102,7 +105,7 @@ class _ChanceSearch:
         return Solution(best, best_move, self.nodes), exact
 
 
-def _searcher(game: Game, state, eval_fn: EvalFn | None,
+def _searcher(game: Game, state: State, eval_fn: EvalFn | None,
               deadline: float | None = None) -> _ChanceSearch:
     """Make a search from the point of view of the player to move in state, with
     the tables kept for its game and that player."""
@@ -112,28 +115,31 @@ def _searcher(game: Game, state, eval_fn: EvalFn | None,
                          cached_table(context + ('cut-off', eval_fn)), deadline)
 
 
-def solve_chance(game: Game, state=None, stats: dict | None = None) -> Solution:
+def solve_chance(game: Game, state: State = None, stats: SearchStats | None = None) -> Solution:
     """Return the exact expectiminimax value of a state (default: the start) for
-    the player to move, the first best move in actions order and the nodes searched."""
+    the player to move, the first best move in actions order and the nodes searched.
+    If stats is given (a SearchStats), it receives nodes, hits and depth (-1)."""
     state = game.initial if state is None else state
     searcher = _searcher(game, state, None)
     solution = searcher.root(state, -1)[0]
     if stats is not None:
-        stats.update(nodes=searcher.nodes, hits=searcher.hits, depth=-1)
+        stats.nodes, stats.hits, stats.depth = searcher.nodes, searcher.hits, -1
     return solution
 
 
-def search_chance(game: Game, state, depth: int, eval_fn: EvalFn | None = None,
-                  stats: dict | None = None, deadline: float | None = None) -> Solution:
+def search_chance(game: Game, state: State, depth: int, eval_fn: EvalFn | None = None,
+                  stats: SearchStats | None = None,
+                  deadline: float | None = None) -> Solution:
     """Return the expectiminimax value and first best move looking depth plies
     ahead, scoring states at the limit by eval_fn(game, state, player) (by default
     game.evaluate(state, player)), player being the one to move at the root.
-    stats, if a dict, receives nodes, hits, depth and exact (no state was scored
-    at the limit); past deadline (a time.monotonic() time) it raises OutOfTime."""
+    stats, if given (a SearchStats), receives nodes, hits, depth and exact (no
+    state was scored at the limit); past deadline (a time.monotonic() time) it raises OutOfTime."""
     if isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
         raise ValueError(f'depth must be a whole number >= 1, got {depth!r}')
     searcher = _searcher(game, state, eval_fn, deadline)
     solution, exact = searcher.root(state, depth)
     if stats is not None:
-        stats.update(nodes=searcher.nodes, hits=searcher.hits, depth=depth, exact=exact)
+        stats.nodes, stats.hits = searcher.nodes, searcher.hits
+        stats.depth, stats.exact = depth, exact
     return solution

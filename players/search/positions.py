@@ -16,33 +16,46 @@ from __future__ import annotations
 import importlib
 import math
 from bisect import bisect_left
+from typing import Any, Hashable, cast
 
-from games import Breakthrough, Game, GrundysGame, Hex, Kalah, Nim, Othello
-from games.grid import Board, ConnectFour, GameState, Gomoku, Squares, TicTacToe
-from games.nim import NimState
+from games.base import Game, Move
+from games.breakthrough import Breakthrough
+from games.grid import Board, ConnectFour, Gomoku, Squares, TicTacToe
+from games.hex import Hex
+from games.kalah import Kalah
+from games.nim import GrundysGame, Nim, NimState
+from games.othello import Othello
+from games.textbook import GameState
 
 from .board_shape import BoardShape
+from .shared import EvalFn, State
+
+Position = Any
+"""A position as the engine sees it: a game state here, and in each encoding
+its own value (its subclasses give the type: a number, a tuple of masks, ...)."""
+Key = Hashable
+"""A position's key in a table (None where it is not stored)."""
 
 
 class GamePositions:
     """Any Game, through its public methods: a position is a state, its key the
     game's table_key of the state with the side to move (None: not stored)."""
 
-    bounds = (-math.inf, math.inf)
+    bounds: tuple[float, float] = (-math.inf, math.inf)
     """The least and greatest value a search can return."""
     won_or_lost = False
     """Is every position won or lost by the player to move (values 1 and -1 only)?"""
     alternates = False
     """Do the players always alternate, so that a search need not ask same_mover?"""
 
-    def __init__(self, game: Game, root_player, eval_fn=None):
+    def __init__(self, game: Game, root_player: Any, eval_fn: EvalFn | None = None):
         self.game, self.root, self.eval_fn = game, root_player, eval_fn
 
-    def encode(self, state):
+    def encode(self, state: State) -> Position:
         """Return the position of a game state."""
         return state
 
-    def key(self, pos, sign: int):
+    def key(self, pos: Position, sign: int) -> Key | None:
         """Return the table key of a position (None: do not store it)."""
         key = self.game.table_key(pos)
         try:
@@ -51,45 +64,45 @@ class GamePositions:
             return None
         return None if key is None else (key, sign)
 
-    def rules(self) -> tuple | None:
+    def rules(self) -> tuple[object, ...] | None:
         """Return what, besides their keys, the values of positions depend on, for
         the searches that share a table (None: each search has its own)."""
         return None
 
-    def outcome(self, pos, sign: int):
+    def outcome(self, pos: Position, sign: int) -> float | None:
         """The value of a final position to the player to move, or None if play goes on."""
         game = self.game
         return sign * game.utility(pos, self.root) if game.terminal_test(pos) else None
 
-    def evaluate(self, pos, sign: int) -> float:
+    def evaluate(self, pos: Position, sign: int) -> float:
         """The cut-off value of a position to the mover, by the root player's evaluation."""
         state = self.state(pos, sign)
         if self.eval_fn is None:
             return sign * self.game.evaluate(state, self.root)
         return sign * self.eval_fn(self.game, state, self.root)
 
-    def state(self, pos, sign: int):
+    def state(self, pos: Position, sign: int) -> State:
         """Return a game state for a position, the root player moving if sign is +1."""
         return pos
 
-    def child(self, pos, state, move):
+    def child(self, pos: Position, state: State, move: Move) -> Position:
         """Return the position after a legal move from a state whose position is pos."""
         return self.encode(self.game.result(state, move))
 
-    def children(self, pos, sign: int) -> list:
+    def children(self, pos: Position, sign: int) -> list[Position]:
         """Return the position after each move, in the game's actions order (a new list)."""
         game = self.game
         return [game.result(pos, move) for move in game.actions(pos)]
 
-    def children_to_search(self, pos, sign: int) -> list:
+    def children_to_search(self, pos: Position, sign: int) -> list[Position]:
         """Return the children a search must look at when it sees at least two plies
         ahead (or to the end): here, all of them."""
         return self.children(pos, sign)
 
-    def same_mover(self, pos, child) -> bool:
+    def same_mover(self, pos: Position, child: Position) -> bool:
         """Does the player to move in pos move again in child, as in Kalah? (The
         search then keeps its side; it never asks where the players alternate.)"""
-        return self.game.to_move(child) == self.game.to_move(pos)
+        return bool(self.game.to_move(child) == self.game.to_move(pos))
 
 
 class KnownPositions(GamePositions):
@@ -99,11 +112,11 @@ class KnownPositions(GamePositions):
     bounds = (-1, 1)
     alternates = True
 
-    def rules(self) -> tuple | None:
+    def rules(self) -> tuple[object, ...] | None:
         """The game's class and spec: searches of one game share its tables."""
         return (type(self.game), repr(self.game))
 
-    def plies_left(self, pos) -> float:
+    def plies_left(self, pos: Position) -> float:
         """Return the most plies the game can last from a position."""
         raise NotImplementedError
 
@@ -117,23 +130,24 @@ class _PilePositions(KnownPositions):
     """The value of the final position (no counters, or no pile to split) to the
     player to move: whoever cannot move loses, but in misère Nim."""
 
-    def outcome(self, pos, sign: int):
+    def outcome(self, pos: Position, sign: int) -> float | None:
         """The final position's value (a position is final when empty), or None."""
         return None if pos else self.final_value
 
-    def key(self, pos, sign: int):
+    def key(self, pos: Key, sign: int) -> Key | None:
         """The position is its own key: it is already canonical."""
         return pos
 
-    def plies_left(self, pos) -> int:
+    def plies_left(self, pos: Position) -> int:
         """Each move takes a counter or splits a pile: at most one a counter."""
         return sum(self.piles(pos))
 
-    def piles(self, pos) -> tuple:
+    def piles(self, pos: Position) -> tuple[int, ...]:
         """The canonical piles of a position, sorted."""
-        return pos
+        piles: tuple[int, ...] = pos
+        return piles
 
-    def state(self, pos, sign: int):
+    def state(self, pos: Position, sign: int) -> NimState:
         """A state of the pile game with the canonical piles."""
         mover = self.root if sign > 0 else self.game.other(self.root)
         return NimState(to_move=mover, board=self.piles(pos))
@@ -144,7 +158,9 @@ class NimPositions(_PilePositions):
     are moot) as one number, a field of `width` bits for each pile size counting
     the piles of that size, so that a take is an addition."""
 
-    def __init__(self, game: Nim, root_player, eval_fn=None):
+    game: Nim
+
+    def __init__(self, game: Nim, root_player: Any, eval_fn: EvalFn | None = None):
         super().__init__(game, root_player, eval_fn)
         self.final_value = 1 if game.misere else -1
         self.cap = game.max_take
@@ -166,11 +182,11 @@ class NimPositions(_PilePositions):
             self.sizes.append((unit * self.mask, unit, units[least:size]))
             units.append(unit)
 
-    def rules(self) -> tuple:
+    def rules(self) -> tuple[object, ...]:
         """Normal or misère play, the cap and the width: Nim games alike in them share tables."""
         return (NimPositions, self.game.misere, self.cap, self.width)
 
-    def encode(self, state) -> int:
+    def encode(self, state: State) -> int:
         """The number of the non-empty piles of a state."""
         board, units = state.board, self.units
         if len(board) >> self.width:
@@ -179,7 +195,7 @@ class NimPositions(_PilePositions):
             self._grow(max(board))
         return sum(map(units.__getitem__, board))
 
-    def piles(self, pos: int) -> tuple:
+    def piles(self, pos: int) -> tuple[int, ...]:
         """The non-empty piles of a position, sorted."""
         width, mask = self.width, self.mask
         piles: list[int] = []
@@ -190,13 +206,14 @@ class NimPositions(_PilePositions):
             size += 1
         return tuple(piles)
 
-    def child(self, pos: int, state, move) -> int:
+    def child(self, pos: int, state: State, move: Move) -> int:
         """The position after a take: one pile of the size taken from less, one of
         what is left more."""
-        size, units = state.board[move[0] - 1], self.units
-        return pos - units[size] + units[size - move[1]]
+        number, taken = cast('tuple[int, int]', move)  # Nim's moves are (pile, counters)
+        size, units = state.board[number - 1], self.units
+        return pos - units[size] + units[size - taken]
 
-    def children(self, pos: int, sign: int) -> list:
+    def children(self, pos: int, sign: int) -> list[int]:
         """The positions after each take, once per distinct pile size (the smallest
         first), biggest takes first."""
         result: list[int] = []
@@ -211,17 +228,18 @@ class NimPositions(_PilePositions):
 class GrundyPositions(_PilePositions):
     """Grundy's game: a position is the sorted tuple of the piles that can split (3 or more)."""
 
-    def rules(self) -> tuple:
+    def rules(self) -> tuple[object, ...]:
         """Every Grundy's game has the same rules, and so shares the tables."""
         return (GrundyPositions,)
 
-    def encode(self, state) -> tuple:
+    def encode(self, state: State) -> tuple[int, ...]:
         """The piles of a state that can still be split, sorted."""
         return tuple(sorted(pile for pile in state.board if pile > 2))
 
-    def children(self, pos: tuple, sign: int) -> list:
+    def children(self, pos: tuple[int, ...], sign: int) -> list[tuple[int, ...]]:
         """The positions after each split, once per distinct pile size."""
-        result, previous = [], None
+        result: list[tuple[int, ...]] = []
+        previous = None
         for index, pile in enumerate(pos):
             if pile == previous:
                 continue
@@ -244,7 +262,7 @@ class TicTacToePositions(KnownPositions):
 
     gravity = False
 
-    def __init__(self, game: TicTacToe, root_player, eval_fn=None):
+    def __init__(self, game: TicTacToe, root_player: Any, eval_fn: EvalFn | None = None):
         super().__init__(game, root_player, eval_fn)
         shape = BoardShape.of(game.h, game.v, game.k, self.gravity)
         self.shape = shape
@@ -252,7 +270,7 @@ class TicTacToePositions(KnownPositions):
         # the shape's function itself, a call fewer for each child a search keys
         self.key = shape.canonical  # type: ignore[method-assign]
 
-    def encode(self, state) -> int:
+    def encode(self, state: State) -> int:
         """The two masks of a state, the mover's in the low bits."""
         mine = other = 0
         for square, piece in state.board.items():
@@ -267,7 +285,7 @@ class TicTacToePositions(KnownPositions):
         """One ply per empty square."""
         return len(self.shape.squares) - (pos & self.low | pos >> self.n).bit_count()
 
-    def outcome(self, pos: int, sign: int):
+    def outcome(self, pos: int, sign: int) -> float | None:
         """-1 if the opponent has just made a line, 0 if the board is full, else None."""
         opponent = pos >> self.n
         if self.won(opponent):
@@ -275,7 +293,7 @@ class TicTacToePositions(KnownPositions):
         full = self.shape.full
         return 0 if (pos | opponent) & full == full else None
 
-    def children(self, pos: int, sign: int) -> list:
+    def children(self, pos: int, sign: int) -> list[int]:
         """The positions after each empty square is taken, the squares on most lines
         first; only the first that makes a line, if one does (no value is higher)."""
         n, won = self.n, self.won
@@ -289,7 +307,7 @@ class TicTacToePositions(KnownPositions):
                 result.append(opponent | (mine | bit) << n)
         return result
 
-    def children_to_search(self, pos: int, sign: int) -> list:
+    def children_to_search(self, pos: int, sign: int) -> list[int]:
         """The children, but where the mover cannot make a line and the opponent could
         at once, the child that takes the opponent's first such square: any other move
         loses (-1, seen two plies ahead), and none is worth less."""
@@ -327,13 +345,13 @@ class ConnectFourPositions(TicTacToePositions):
     gravity = True
     children_to_search = GamePositions.children_to_search  # a square to block may be out of reach
 
-    def __init__(self, game: ConnectFour, root_player, eval_fn=None):
+    def __init__(self, game: ConnectFour, root_player: Any, eval_fn: EvalFn | None = None):
         super().__init__(game, root_player, eval_fn)
         stride, middle = game.v + 1, (game.h - 1) / 2
         self.columns = [x * stride for x in sorted(range(game.h), key=lambda x: abs(x - middle))]
         self.column_full = (1 << game.v) - 1
 
-    def children(self, pos: int, sign: int) -> list:
+    def children(self, pos: int, sign: int) -> list[int]:
         """The positions after a piece drops into each column that is not full."""
         n, full = self.n, self.column_full
         mine, opponent = pos & self.low, pos >> n
@@ -355,14 +373,14 @@ ENCODINGS: dict[type, str] = {
 """The engine's own encoding of each game class it knows, as 'module:class' in this
 package, imported when a search first meets the game (a new encoding is its class
 and one entry here)."""
-_encodings: dict[type, type] = {
+_encodings: dict[type, type[GamePositions]] = {
     kind: globals()[spec.partition(':')[2]]
     for kind, spec in ENCODINGS.items() if spec.startswith('positions:')}
 """The encodings of ENCODINGS at hand, by game class: this module's own from the
 start, the others' once imported."""
 
 
-def positions_for(game: Game, root_player, eval_fn=None) -> GamePositions:
+def positions_for(game: Game, root_player: Any, eval_fn: EvalFn | None = None) -> GamePositions:
     """Return the fastest encoding that gives the same values as the game itself:
     a known game's own (when the evaluation is the game's, which it respects),
     else the game's public methods (GamePositions)."""

@@ -368,6 +368,7 @@ def test_perfect_solves_what_fits_in_its_time_and_deepens_otherwise():
     shared.clear_tables()
     small, big = Othello(4), Othello(8)
     move, stats = solve_in_time(small, small.initial, time.monotonic() + 2)
-    assert stats['exact'] and stats['depth'] == -1 and move == engine.solve(small).move
+    assert stats.exact and stats.depth == -1 and move == engine.solve(small).move
     move, stats = solve_in_time(big, big.initial, time.monotonic() + 0.2)
-    assert move in big.actions(big.initial) and not stats['exact'] and stats['depth'] >= 2
+    assert move in big.actions(big.initial) and not stats.exact
+    assert stats.depth is not None and stats.depth >= 2

@@ -84,8 +84,8 @@ def test_a_win_at_once_is_found_without_a_search():
     state = game.initial
     for column in '112233':  # X has three on the bottom row, and wins at (4, 1)
         state = game.result(state, game.parse_move(column, state))
-    stats: dict = {}
-    assert engine.value(game, state, stats) == 1 and stats['nodes'] == 0
+    stats = shared.SearchStats()
+    assert engine.value(game, state, stats) == 1 and stats.nodes == 0
 
 
 def play(game, columns: str):
@@ -102,10 +102,10 @@ def test_a_move_that_leaves_two_squares_to_block_wins_without_a_search_below():
     after = game.result(state, (5, 1))
     assert all(any(game.utility(game.result(reply, move), 'X') == 1 for move in game.actions(reply))
                for reply in (game.result(after, move) for move in game.actions(after)))
-    stats: dict = {}
+    stats = shared.SearchStats()
     shared.clear_tables()
     assert engine.value(game, state, stats) == 1
-    assert stats['nodes'] == 1  # the root finds the move while ordering its moves
+    assert stats.nodes == 1  # the root finds the move while ordering its moves
 
 
 @pytest.mark.parametrize('game, empty', [(ConnectFour(), 13), (ConnectFour(5, 4), 12),
@@ -166,9 +166,9 @@ def test_depth_reaching_the_end_is_solved_exactly():
     game = ConnectFour()
     for _ in range(3):
         state = near_the_end(game, rng, 6)
-        stats: dict = {}
+        stats = shared.SearchStats()
         solution = engine.search(game, state, 6, stats=stats)
-        assert stats['exact'] and solution.value == slow_value(game, state, {})
+        assert stats.exact and solution.value == slow_value(game, state, {})
         assert solution.move == alpha_beta_cutoff_search(state, game, d=5)
 
 

@@ -249,8 +249,8 @@ def test_nim_positions_are_the_multisets_of_the_piles_and_a_take_is_one_addition
 def test_nim_games_with_the_same_rules_share_a_table_and_stay_exact():
     shared.clear_tables()
     for piles in [(3, 4, 5), (2, 4, 5), (1, 4, 5)]:
-        game, stats = Nim(piles, misere=True), {}
+        game, stats = Nim(piles, misere=True), shared.SearchStats()
         solution = solve(game, stats=stats)
         assert solution.value == theory_value(game, game.initial)
         assert -theory_value(game, game.result(game.initial, solution.move)) == solution.value
-    assert len(shared._TABLES) == 1 and stats['hits'] > 0
+    assert len(shared._TABLES) == 1 and stats.hits is not None and stats.hits > 0
