@@ -15,11 +15,18 @@ import ast
 import itertools
 import re
 from collections import namedtuple
+from typing import TYPE_CHECKING, Any, Iterable, NamedTuple
 
 from .base import IllegalMoveError
 from .stochastic import StochasticGame, StochasticGameState, from_json
 
-BackgammonBoard = namedtuple('BackgammonBoard', 'points, bar, off')
+if TYPE_CHECKING:  # the fields' types, for mypy
+    class BackgammonBoard(NamedTuple):
+        points: tuple[int, ...]
+        bar: tuple[int, int]
+        off: tuple[int, int]
+else:
+    BackgammonBoard = namedtuple('BackgammonBoard', 'points, bar, off')
 BackgammonBoard.__doc__ = """A backgammon position: points, a tuple of 24 counts (index 0 is
 point 1; W's checkers count positive, B's negative); bar, the checkers (W, B) on the bar;
 off, the checkers (W, B) borne off."""
@@ -28,6 +35,12 @@ CHECKERS = 15
 BAR, OFF = 25, 0
 """In the mover's own numbering (used to generate moves): the bar and bearing off."""
 HOME = 6
+Step = tuple[int, int]
+"""A step of one checker, (from, to), in the board's numbering."""
+BackgammonMove = tuple[Step, ...]
+"""A whole move: the steps a roll allows, () to pass."""
+Roll = tuple[int, int]
+"""A roll of two dice, (low, high)."""
 ROLLS = tuple(itertools.combinations_with_replacement(range(1, 7), 2))
 """The 21 distinct rolls of two dice, each as (low, high)."""
 
@@ -49,29 +62,30 @@ class Backgammon(StochasticGame):
     name = 'backgammon'
     players = ('W', 'B')
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.initial = StochasticGameState(to_move='W', utility=0, board=_start(), moves=(),
                                            chance=None)
 
-    def chances(self, state) -> tuple:
+    def chances(self, state: StochasticGameState) -> tuple[Roll, ...]:
         """Return the 21 distinct rolls of two dice, as (low, high)."""
         return ROLLS
 
-    def probability(self, chance) -> float:
+    def probability(self, chance: Roll) -> float:
         """Return the probability of a roll: 1/36 for a double, 1/18 otherwise."""
         return 1 / 36 if chance[0] == chance[1] else 1 / 18
 
-    def outcome(self, state, chance) -> StochasticGameState:
+    def outcome(self, state: StochasticGameState, chance: Roll) -> StochasticGameState:
         """Return the state with the dice showing chance, and its legal moves."""
         if chance not in ROLLS:
             raise IllegalMoveError(f'impossible roll {chance!r}: a roll is (low, high) of 1 to 6')
         return state._replace(moves=legal_moves(state.board, state.to_move, chance), chance=chance)
 
-    def actions(self, state) -> tuple:
+    def actions(self, state: StochasticGameState) -> tuple[BackgammonMove, ...]:
         """The legal moves for the roll (none before the roll)."""
-        return state.moves
+        moves: tuple[BackgammonMove, ...] = state.moves  # as outcome gives them
+        return moves
 
-    def result(self, state, move) -> StochasticGameState:
+    def result(self, state: StochasticGameState, move: BackgammonMove) -> StochasticGameState:
         """Return the state after the whole move; the other player's dice are still to be rolled."""
         if state.chance is None:
             raise IllegalMoveError(f'illegal move {move!r}: the dice are still to be rolled')
@@ -93,22 +107,22 @@ class Backgammon(StochasticGame):
         return StochasticGameState(to_move='B' if player == 'W' else 'W', utility=utility,
                                    board=board, moves=(), chance=None)
 
-    def utility(self, state, player) -> float:
+    def utility(self, state: StochasticGameState, player: str) -> float:
         """Return the value to player; 1 for win, -1 for loss, 0 otherwise."""
         return state.utility if player == 'W' else -state.utility
 
-    def terminal_test(self, state) -> bool:
+    def terminal_test(self, state: StochasticGameState) -> bool:
         """A state is terminal if one player has borne off every checker."""
         return state.utility != 0
 
-    def evaluate(self, state, player) -> float:
+    def evaluate(self, state: StochasticGameState, player: str) -> float:
         """The race: the opponent's pip count less the player's (the steps each still
         has to move to bear off every checker), squashed into (-0.9, 0.9)."""
         pips = pip_counts(state.board)
         lead = pips[1] - pips[0] if player == 'W' else pips[0] - pips[1]
         return 0.9 * lead / (abs(lead) + 30)
 
-    def state_json(self, state) -> dict:
+    def state_json(self, state: StochasticGameState) -> dict[str, Any]:
         """Return the player to move, the 24 points (W's checkers positive, B's
         negative; points[0] is point 1), the checkers on the bar and borne off, each
         [W, B], and the roll [low, high]."""
@@ -116,7 +130,7 @@ class Backgammon(StochasticGame):
         return {'to_move': state.to_move, 'points': list(board.points), 'bar': list(board.bar),
                 'off': list(board.off), 'roll': None if state.chance is None else list(state.chance)}
 
-    def display(self, state) -> None:
+    def display(self, state: StochasticGameState) -> None:
         """Print the board: points 13-24 along the top, 12-1 along the bottom (the
         last move is not marked: see the moves printed as they are played)."""
         print(draw(state.board))
@@ -127,14 +141,14 @@ class Backgammon(StochasticGame):
         else:
             print(f'{state.to_move} to move, {self.describe_chance(state.chance)}')
 
-    def describe_move(self, move) -> str:
+    def describe_move(self, move: BackgammonMove) -> str:
         """A move in the usual notation: 'bar/22 13/11', '6/off', or 'pass'."""
         if not move:
             return 'pass'
         player = 'W' if _moves_down(move) else 'B'
         return ' '.join(f'{_name(start, player)}/{_name(end, player)}' for start, end in move)
 
-    def parse_move(self, text: str, state):
+    def parse_move(self, text: str, state: StochasticGameState) -> BackgammonMove:
         """Read the usual notation: steps such as '24/18 13/11' (or '24/18/13' for one
         checker moving twice, 'bar/22', '6/off'; a trailing '*' for a hit is allowed),
         'pass', or a move as a Python literal. Steps in any order that lead to the
@@ -149,7 +163,7 @@ class Backgammon(StochasticGame):
             steps = self._read_steps(text, state.to_move)
         return self.same_move(state, steps)
 
-    def _read_steps(self, text: str, player) -> tuple:
+    def _read_steps(self, text: str, player: str) -> BackgammonMove:
         """Read steps in the usual notation, or 'pass'."""
         words = text.replace(',', ' ').split()
         if [word.lower() for word in words] == ['pass']:
@@ -164,7 +178,7 @@ class Backgammon(StochasticGame):
             steps += zip(places, places[1:])
         return tuple(steps)
 
-    def same_move(self, state, steps):
+    def same_move(self, state: StochasticGameState, steps: BackgammonMove) -> BackgammonMove:
         """Return the legal move that leads where steps lead (steps themselves if none does)."""
         if state.chance is None or steps in state.moves:
             return steps
@@ -178,30 +192,31 @@ class Backgammon(StochasticGame):
         except (TypeError, ValueError, IndexError):
             return steps
         board = view.board()
-        for move in state.moves:
+        legal: tuple[BackgammonMove, ...] = state.moves
+        for move in legal:
             if self.result(state, move).board == board:
                 return move
         return steps
 
 
-def _own(point: int, player) -> int:
+def _own(point: int, player: str) -> int:
     """Turn a point of the board's numbering into the player's own (and back)."""
     return point if player == 'W' else 25 - point
 
 
-def _moves_down(move) -> bool:
+def _moves_down(move: BackgammonMove) -> bool:
     """Does a (non-empty) move go from higher to lower points, as W's do?"""
     start, end = move[0]
     return end < start
 
 
-def _name(point: int, player) -> str:
+def _name(point: int, player: str) -> str:
     """A point of a step as written: a number, 'bar' or 'off'."""
     own = _own(point, player)
     return 'bar' if own == BAR else 'off' if own == OFF else str(point)
 
 
-def _place(word: str, player) -> int:
+def _place(word: str, player: str) -> int:
     """Read one place of a step: a point number, 'bar' or 'off'."""
     word = word.strip().lower()
     if word == 'bar':
@@ -220,7 +235,7 @@ class _View:
 
     __slots__ = ('player', 'counts', 'opponent_bar', 'off', 'other_off')
 
-    def __init__(self, board: BackgammonBoard, player):
+    def __init__(self, board: BackgammonBoard, player: str) -> None:
         mine, theirs = (0, 1) if player == 'W' else (1, 0)
         if player == 'W':
             points = list(board.points)
@@ -238,7 +253,7 @@ class _View:
         other.opponent_bar, other.off, other.other_off = self.opponent_bar, self.off, self.other_off
         return other
 
-    def key(self) -> tuple:
+    def key(self) -> tuple[int, ...]:
         """What identifies the position."""
         return (*self.counts, self.opponent_bar, self.off)
 
@@ -279,12 +294,17 @@ class _View:
             counts[end] += 1
 
 
-def legal_moves(board: BackgammonBoard, player, dice: tuple) -> tuple:
+_Found = dict[tuple[int, tuple[int, ...]], tuple[BackgammonMove, tuple[int, ...]]]
+"""Sequences of steps found, by their length and the position they lead to: each
+with the dice it used."""
+
+
+def legal_moves(board: BackgammonBoard, player: str, dice: Roll) -> tuple[BackgammonMove, ...]:
     """Return every legal move of player for a roll, one per position it leads to,
     sorted: each the longest sequence of steps the dice allow, using the larger
     die when only one die can be used; ((),) when no step can be made."""
     low, high = dice
-    found: dict = {}
+    found: _Found = {}
     start = _View(board, player)
     if low == high:
         _extend(start, [low] * 4, (), (), found, BAR)
@@ -301,8 +321,8 @@ def legal_moves(board: BackgammonBoard, player, dice: tuple) -> tuple:
                         for steps, _ in moves))
 
 
-def _extend(view: _View, dice: list, steps: tuple, used: tuple, found: dict,
-            highest: int | None) -> None:
+def _extend(view: _View, dice: list[int], steps: BackgammonMove, used: tuple[int, ...],
+            found: _Found, highest: int | None) -> None:
     """Add to found every sequence of steps that goes on from steps with the dice left,
     keyed by its length and the position it ends in. For doubles, steps are made from ever lower
     (or equal) points, highest being the last start, so that each set of steps is
@@ -345,7 +365,7 @@ def draw(board: BackgammonBoard) -> str:
             cells[4] = f'{count:>2}'
         return cells
 
-    def row(points, level: int) -> str:
+    def row(points: Iterable[int], level: int) -> str:
         cells = [column(point)[level] for point in points]
         return ' ' + ' '.join(cells[:6]) + ' | ' + ' '.join(cells[6:])
 

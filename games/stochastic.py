@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import random
 from collections import namedtuple
-from typing import Any, Iterable, Sequence, TypeGuard
+from typing import TYPE_CHECKING, Any, Iterable, Sequence, TypeGuard
 
 from . import pictures
-from .base import Game, IllegalMoveError, Player, take_turns
+from .base import Game, IllegalMoveError, Player, State, take_turns
+from .nim import PileMove
 
 
 
@@ -25,6 +26,12 @@ class StochasticGameState(namedtuple('StochasticGameState',
     until the dice are rolled) and the roll (None until the dice are rolled)."""
 
     __slots__ = ()
+    if TYPE_CHECKING:  # the fields' types, for mypy: board, moves and roll are each game's own
+        to_move: str
+        utility: int
+        board: Any
+        moves: Any
+        chance: Any
 
     def _repr_svg_(self) -> str | None:
         """The board (backgammon's points, or piles) and the roll as a picture, for
@@ -51,23 +58,23 @@ class StochasticGame(Game):
     other unimplemented game class methods (and is_chance_node, if its states
     do not keep the roll in state.chance)."""
 
-    def chances(self, state) -> Sequence:
+    def chances(self, state: State) -> Sequence[Any]:
         """Return a list of all possible uncertain events at a state."""
         raise NotImplementedError
 
-    def outcome(self, state, chance):
+    def outcome(self, state: State, chance: Any) -> State:
         """Return the state which is the outcome of a chance trial."""
         raise NotImplementedError
 
-    def probability(self, chance) -> float:
+    def probability(self, chance: Any) -> float:
         """Return the probability of occurrence of a chance."""
         raise NotImplementedError
 
-    def is_chance_node(self, state) -> bool:
+    def is_chance_node(self, state: State) -> bool:
         """Return True if chance acts next in this state: the dice are still to be rolled."""
         return state.chance is None and not self.terminal_test(state)
 
-    def roll(self, state, rng: random.Random | Any = random):
+    def roll(self, state: State, rng: random.Random | Any = random) -> Any:
         """Return a chance drawn with rng (default: the random module), each
         weighted by its probability. Equally likely chances are drawn with
         rng.choice, as aima-python draws them, so a seeded game of aima-python's
@@ -78,35 +85,36 @@ class StochasticGame(Game):
             return rng.choice(chances)
         return rng.choices(chances, weights=weights)[0]
 
-    def describe_chance(self, chance) -> str:
+    def describe_chance(self, chance: Any) -> str:
         """Return a short text for a roll, as shown to a person: 'rolled 3 and 5'."""
         if isinstance(chance, tuple):
             return 'rolled ' + ' and '.join(map(str, chance))
         return f'rolled {chance}'
 
-    def play_game(self, *players: Player, rng: random.Random | None = None):
+    def play_game(self, *players: Player, rng: random.Random | None = None) -> float:
         """Play an n-person, move-alternating stochastic game, as AIMA does: before
         each move the dice are rolled, every chance drawn as likely as any other with
         rng.choice (default: the random module's), whatever probability says; then
         the players move in turn, whatever to_move says. Return the utility of the
         final state to the player to move first."""
-        def rolled(state):
+        def rolled(state: State) -> State:
             return self.outcome(state, (rng or random).choice(self.chances(state)))
         return take_turns(self, players, rolled)
 
 
-def is_chance_node(game: Game, state) -> TypeGuard[StochasticGame]:
+def is_chance_node(game: Game, state: State) -> TypeGuard[StochasticGame]:
     """Return True if chance, not a player, acts next in state (never in a game without chance)."""
     return isinstance(game, StochasticGame) and game.is_chance_node(state)
 
 
-def from_json(value):
+def from_json(value: Any) -> Any:
     """Return a move or a roll read back from JSON (or a Python literal): lists
     become tuples, at every depth."""
     return tuple(from_json(item) for item in value) if isinstance(value, (list, tuple)) else value
 
 
-def replay(game: Game, moves: Iterable, rolls: Iterable = (), state=None):
+def replay(game: Game, moves: Iterable[Any], rolls: Iterable[Any] = (),
+           state: State = None) -> State:
     """Return the state after a game's record: from state (default: the start), roll
     the next of rolls wherever chance acts and play the next of moves wherever a
     player does, until both run out. Moves and rolls may come from JSON (lists for
@@ -139,7 +147,8 @@ class DiceNim(StochasticGame):
     name = 'dicenim'
     players = ('P1', 'P2')
 
-    def __init__(self, piles: tuple[int, ...] = (2, 3), sides: int = 3, misere: bool = False):
+    def __init__(self, piles: tuple[int, ...] = (2, 3), sides: int = 3,
+                 misere: bool = False) -> None:
         piles = tuple(piles)
         if not piles or any(isinstance(pile, bool) or not isinstance(pile, int) or pile < 0
                             for pile in piles):
@@ -150,32 +159,33 @@ class DiceNim(StochasticGame):
         self.initial = StochasticGameState(to_move='P1', utility=0, board=piles, moves=(),
                                            chance=None)
 
-    def params(self) -> dict:
+    def params(self) -> dict[str, Any]:
         """Return the constructor arguments that make this game."""
         params = {'piles': self.piles, 'sides': self.sides}
         if self.misere:
             params['misere'] = True
         return params
 
-    def chances(self, state) -> tuple:
+    def chances(self, state: StochasticGameState) -> tuple[int, ...]:
         """The faces of the die."""
         return tuple(range(1, self.sides + 1))
 
-    def probability(self, chance) -> float:
+    def probability(self, chance: int) -> float:
         """Every face is equally likely."""
         return 1 / self.sides
 
-    def outcome(self, state, chance) -> StochasticGameState:
+    def outcome(self, state: StochasticGameState, chance: int) -> StochasticGameState:
         """The state with the die showing chance: take 1 to chance counters from a pile."""
         moves = tuple((pile, count) for pile, size in enumerate(state.board, 1)
                       for count in range(1, min(size, chance) + 1))
         return state._replace(moves=moves, chance=chance)
 
-    def actions(self, state) -> tuple:
+    def actions(self, state: StochasticGameState) -> tuple[PileMove, ...]:
         """The takes the roll allows (none before the roll)."""
-        return state.moves
+        moves: tuple[PileMove, ...] = state.moves  # as outcome gives them
+        return moves
 
-    def result(self, state, move) -> StochasticGameState:
+    def result(self, state: StochasticGameState, move: PileMove) -> StochasticGameState:
         """Return the state after taking counters; the next player's die is still to be rolled."""
         if state.chance is None:
             raise IllegalMoveError(f'illegal move {move!r}: the die is still to be rolled')
@@ -191,15 +201,15 @@ class DiceNim(StochasticGame):
         return StochasticGameState(to_move='P2' if state.to_move == 'P1' else 'P1',
                                    utility=utility, board=board, moves=(), chance=None)
 
-    def utility(self, state, player) -> float:
+    def utility(self, state: StochasticGameState, player: str) -> float:
         """+1 if player has won, -1 if lost, 0 while the game goes on."""
         return state.utility if player == 'P1' else -state.utility
 
-    def terminal_test(self, state) -> bool:
+    def terminal_test(self, state: StochasticGameState) -> bool:
         """The game ends when the last counter is taken."""
         return not any(state.board)
 
-    def display(self, state) -> None:
+    def display(self, state: StochasticGameState) -> None:
         """Print the piles as numbered rows of counters, and the roll (the last move
         is not marked: see the moves printed as they are played)."""
         for number, count in enumerate(state.board, 1):
@@ -212,12 +222,12 @@ class DiceNim(StochasticGame):
             most = '1 counter' if state.chance == 1 else f'1 to {state.chance} counters'
             print(f'{state.to_move} rolled {state.chance}: take {most} from one pile')
 
-    def describe_move(self, move) -> str:
+    def describe_move(self, move: PileMove) -> str:
         """'take 3 from pile 2'."""
         pile, count = move
         return f'take {count} from pile {pile}'
 
-    def state_json(self, state) -> dict:
+    def state_json(self, state: StochasticGameState) -> dict[str, Any]:
         """Return the player to move, the piles and the roll: {"to_move": "P1",
         "piles": [2, 3], "roll": 2}."""
         return {'to_move': state.to_move, 'piles': list(state.board), 'roll': state.chance}
