@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import itertools
+from typing import Sequence
 
 from .stochastic import StochasticGame, StochasticGameState
 from .textbook import vector_add
@@ -21,6 +22,8 @@ START = ((0, 'B', 2), (23, 'W', 2), (5, 'W', 5), (18, 'B', 5), (7, 'W', 3), (16,
 HOME = {'W': range(0, 7), 'B': range(17, 24)}
 """The points each player counts as home (seven of them, as in AIMA)."""
 POINTS = range(0, 24)
+Checkers = dict[str, int]
+"""The checkers on one point: {'W': count, 'B': count}; a board is a list of 24."""
 
 
 class Backgammon(StochasticGame):
@@ -28,7 +31,7 @@ class Backgammon(StochasticGame):
     checkers off the board. The moves for each state are determined by
     rolling a pair of dice."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         board = [{'W': 0, 'B': 0} for _ in POINTS]
         for point, player, count in START:
             board[point][player] = count
@@ -37,17 +40,17 @@ class Backgammon(StochasticGame):
         self.initial = StochasticGameState(to_move='W', utility=0, board=board,
                                            moves=self.get_all_moves(board, 'W'), chance=None)
 
-    def actions(self, state) -> list:
+    def actions(self, state: StochasticGameState) -> list[tuple[int, ...]]:
         """Return a list of legal moves for a state: the moves the roll allows (the
         single move of a last checker as it is)."""
-        moves = state.moves
+        moves: list[tuple[int, ...]] = state.moves
         if len(moves) == 1 and len(moves[0]) == 1:
             return moves
         return [move for move in moves
                 if self.is_legal_move(copy.deepcopy(state.board), move, state.chance,
                                       state.to_move)]
 
-    def result(self, state, move) -> StochasticGameState:
+    def result(self, state: StochasticGameState, move: tuple[int, ...]) -> StochasticGameState:
         """Move a checker from each point of move by its die; the other player rolls next."""
         board = copy.deepcopy(state.board)
         player = state.to_move
@@ -61,15 +64,15 @@ class Backgammon(StochasticGame):
                                    board=board, moves=self.get_all_moves(board, to_move),
                                    chance=None)
 
-    def utility(self, state, player) -> float:
+    def utility(self, state: StochasticGameState, player: str) -> float:
         """Return the value to player; 1 for win, -1 for loss, 0 otherwise."""
         return state.utility if player == 'W' else -state.utility
 
-    def terminal_test(self, state) -> bool:
+    def terminal_test(self, state: StochasticGameState) -> bool:
         """A state is terminal if one player wins."""
         return state.utility != 0
 
-    def get_all_moves(self, board, player) -> list:
+    def get_all_moves(self, board: list[Checkers], player: str) -> Sequence[tuple[int, ...]]:
         """Every pair of points holding player's checkers, in both orders, and every
         point holding two or more twice; a lone checker at home moves alone."""
         taken = [point for point, checkers in enumerate(board) if checkers[player] > 0]
@@ -79,24 +82,25 @@ class Backgammon(StochasticGame):
                    if checkers[player] >= 2]
         return list(itertools.permutations(taken, 2)) + doubles
 
-    def display(self, state) -> None:
+    def display(self, state: StochasticGameState) -> None:
         """Print the checkers of each point and the player to move, as AIMA does."""
         print('current state : ')
         for point, checkers in enumerate(state.board):
             print('point : ', point, '\tW : ', checkers['W'], '    B : ', checkers['B'])
         print('to play : ', state.to_move)
 
-    def compute_utility(self, board, move, player) -> int:
+    def compute_utility(self, board: list[Checkers], move: tuple[int, ...], player: str) -> int:
         """If 'W' wins with this move, return 1; if 'B' wins return -1; else return 0."""
         if any(board[point][player] > 0 for point in POINTS):
             return 0
         return {'W': 1, 'B': -1}[player]
 
-    def checkers_at_home(self, board, player) -> int:
+    def checkers_at_home(self, board: list[Checkers], player: str) -> int:
         """Return the no. of checkers at home for a player."""
         return sum(board[point][player] for point in HOME[player])
 
-    def is_legal_move(self, board, start, steps, player) -> bool:
+    def is_legal_move(self, board: list[Checkers], start: tuple[int, ...],
+                      steps: Sequence[int], player: str) -> bool:
         """Is the move from the points start by steps legal? Each checker must land on
         a point open to player, or bear off where bearing off is allowed. The first
         checker is moved on board before the second is tried."""
@@ -111,7 +115,7 @@ class Backgammon(StochasticGame):
             return self.is_point_open(player, board[second])
         return self.allow_bear_off[player]
 
-    def move_checker(self, board, start, steps, player) -> None:
+    def move_checker(self, board: list[Checkers], start: int, steps: int, player: str) -> None:
         """Move a checker from point start by steps (off the board if it lands off
         it); once all 15 are home, player may bear off from then on."""
         board[start][player] -= 1
@@ -120,21 +124,21 @@ class Backgammon(StochasticGame):
             if self.checkers_at_home(board, player) == 15:
                 self.allow_bear_off[player] = True
 
-    def is_point_open(self, player, point) -> bool:
+    def is_point_open(self, player: str, point: Checkers) -> bool:
         """A point is open for a player if the no. of opponent's
         checkers already present on it is 0 or 1."""
         return point['B' if player == 'W' else 'W'] <= 1
 
-    def chances(self, state) -> list:
+    def chances(self, state: StochasticGameState) -> list[tuple[int, int]]:
         """Return a list of all possible dice rolls at a state: the 21 pairs (low, high)."""
         return list(itertools.combinations_with_replacement(range(1, 7), 2))
 
-    def outcome(self, state, chance) -> StochasticGameState:
+    def outcome(self, state: StochasticGameState, chance: tuple[int, int]) -> StochasticGameState:
         """Return the state after a roll, its dice turned into steps in the mover's direction."""
         steps = tuple(self.direction[state.to_move] * die for die in chance)
         return StochasticGameState(to_move=state.to_move, utility=state.utility,
                                    board=state.board, moves=state.moves, chance=steps)
 
-    def probability(self, chance) -> float:
+    def probability(self, chance: tuple[int, int]) -> float:
         """Return the probability of occurrence of a dice roll."""
         return 1 / 36 if chance[0] == chance[1] else 1 / 18
