@@ -98,7 +98,7 @@ def write_results(report: ReportOptions, store: Store, counts: dict) -> None:
     """Print the tables of the run in store as report says and write its files;
     counts ({'played': N, 'reused': M}) open the JSON."""
     settings = store.settings
-    results = Results(settings['players'], settings['variants']).add_all(store.records())
+    results = Results(settings.players, settings.variants).add_all(store.records())
     by_variant = standings.graded_standings(results, report.anchors)
     print(text_report.body(results, by_variant, report.table_format, report.tables), end='')
     named = {('overall' if variant is OVERALL else variant): rows

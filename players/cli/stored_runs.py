@@ -26,7 +26,7 @@ def open_run(path: str) -> Store:
     has changed since."""
     with usage_errors(StoreError):
         store = Store.read(path)
-    for line in changed_game_files(store.settings.get('game_files', {})):
+    for line in changed_game_files(store.settings.game_files):
         print(line, file=sys.stderr)
     return store
 
@@ -37,12 +37,12 @@ def report_run(db: str, report: ReportOptions) -> int:
     check_outputs(report.files(), db)
     with open_run(db) as store:
         settings = store.settings
-        unknown = [name for name in report.anchors or {} if name not in settings['players']]
+        unknown = [name for name in report.anchors or {} if name not in settings.players]
         if unknown:
             raise UsageError(f'--anchors: {unknown[0]!r} is no player of the run in {db}; '
-                             f'its players: {", ".join(settings["players"])}')
-        total = count_games(settings['players'], settings['variants'], settings['games'],
-                            settings.get('gauntlet'))
+                             f'its players: {", ".join(settings.players)}')
+        total = count_games(settings.players, settings.variants, settings.games,
+                            settings.gauntlet)
         print(text_report.header(settings, total))
         if store.count() < total:
             print(f'Only {store.count()} of the {total} games were played; '
@@ -57,16 +57,16 @@ def list_games(db: str, player: str | None, variant: str | None, result: str | N
     and ending (None: any), as a table of table_format; return the exit status."""
     with open_run(db) as store:
         settings = store.settings
-        if player is not None and player not in settings['players']:
+        if player is not None and player not in settings.players:
             raise UsageError(f'no player {player!r} in {db}; players: '
-                             f'{", ".join(settings["players"])}')
+                             f'{", ".join(settings.players)}')
         if result in ('win', 'loss') and player is None:
             raise UsageError(f'--result {result} needs --player')
         if variant is not None:
-            stored = matching_variant(settings['variants'], variant)
+            stored = matching_variant(list(settings.variants), variant)
             if stored is None:
                 raise UsageError(f'the run has no variant {variant!r}; its variants: '
-                                 f'{", ".join(settings["variants"])}')
+                                 f'{", ".join(settings.variants)}')
             variant = stored
         rows: list[list[Any]] = [
             [record.index, record.variant, record.first, record.second,

@@ -9,11 +9,12 @@ from typing import Iterable, Mapping
 
 from players.tournaments.ranking import Standing
 from players.tournaments.record import COLUMNS, GameRecord
+from players.tournaments.run_settings import RunSettings
 from .player_text import for_csv
 from .standings import STANDING_COLUMNS
 
 
-def write_json(path: str, settings: dict, records: Iterable[GameRecord],
+def write_json(path: str, settings: RunSettings, records: Iterable[GameRecord],
                standings: Mapping[str, list[Standing]],
                counts: Mapping[str, object] | None = None) -> None:
     """Write {**counts, "settings": ..., "games": [...], "standings": {variant: [...]}}
@@ -23,7 +24,7 @@ def write_json(path: str, settings: dict, records: Iterable[GameRecord],
     opening = ''.join(f'{json.dumps(key)}: {json.dumps(value)}, ' for key, value in
                       (counts or {}).items())
     with open(path, 'w') as out:
-        out.write('{' + opening + '"settings": ' + json.dumps(settings) + ',\n "games": [')
+        out.write('{' + opening + '"settings": ' + json.dumps(settings.to_json()) + ',\n "games": [')
         for number, record in enumerate(records):
             out.write((',\n  ' if number else '\n  ') + json.dumps(record.plain()))
         out.write('\n ],\n "standings": ' + json.dumps(plain, indent=1) + '}\n')

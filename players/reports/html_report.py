@@ -15,12 +15,13 @@ import html
 import json
 import math
 from importlib import resources
-from typing import Callable, Iterable, Mapping, Sequence
+from typing import Callable, Iterable, Mapping, Sequence, TypedDict
 
 from games.base import Game
 from games.referee import ADJUDICATED, CANNOT_LOAD, ERROR, ILLEGAL, NORMAL, TIMEOUT
 from players.tournaments.ranking import Standing
 from players.tournaments.record import GameRecord
+from players.tournaments.run_settings import RunSettings
 from .replay import outcome, replay, score_text
 from .text_report import plural
 from players.tournaments.results import OPPONENT_FORFEIT, OVERALL, Results
@@ -33,6 +34,17 @@ ENDING_COLOURS = {NORMAL: '#4e79a7', ADJUDICATED: '#bab0ac', TIMEOUT: '#f28e2b',
 """The colour of each way a game can end, in the endings bars."""
 SHARED_KEYS = ('kind', 'style', 'columns', 'rows')
 """The keys of a drawing that stay the same through a game, kept once per variant."""
+
+
+class GameData(TypedDict):
+    """What the page's script is given: the run's players and variants, the parts
+    of each variant's drawings that stay the same (by the variant's number), and
+    every game (see game_data)."""
+
+    players: list[str]
+    variants: list[str]
+    boards: dict[int, dict[str, object]]
+    games: list[dict[str, object]]
 
 
 class Raw(str):
@@ -205,7 +217,7 @@ def forfeits_section(results: Results, order: list[str]) -> Raw:
                  [False, False, True, True, False])
 
 
-def players_section(specs: dict[str, str], broken: dict[str, str]) -> Raw:
+def players_section(specs: Mapping[str, str], broken: Mapping[str, str]) -> Raw:
     """Return each player's name and spec, and for those that could not play, why."""
     if not broken:
         return table(['Name', 'Spec'], specs.items())
@@ -213,14 +225,14 @@ def players_section(specs: dict[str, str], broken: dict[str, str]) -> Raw:
                  [(name, spec, broken.get(name, '')) for name, spec in specs.items()])
 
 
-def game_data(records: Iterable[GameRecord], settings: dict,
-              make_game: Callable[[str], Game]) -> dict:
+def game_data(records: Iterable[GameRecord], settings: RunSettings,
+              make_game: Callable[[str], Game]) -> GameData:
     """Return the games for the page's script: each game's players, result and
     ending, and its boards from the start, computed with the game's own rules."""
-    players, variants = settings['players'], settings['variants']
+    players, variants = list(settings.players), list(settings.variants)
     made: dict[str, Game] = {}
-    boards: dict[int, dict] = {}
-    games = []
+    boards: dict[int, dict[str, object]] = {}
+    games: list[dict[str, object]] = []
     for record in records:
         variant = variants.index(record.variant)
         if record.variant not in made:
@@ -244,20 +256,21 @@ def game_data(records: Iterable[GameRecord], settings: dict,
     return {'players': players, 'variants': variants, 'boards': boards, 'games': games}
 
 
-def render(settings: dict, results: Results, by_variant: Mapping[str | None, list[Standing]],
+def render(settings: RunSettings, results: Results, by_variant: Mapping[str | None, list[Standing]],
            records: Iterable[GameRecord], make_game: Callable[[str], Game]) -> str:
     """Return the report page of a tournament, given its settings, its results,
     its standings by variant (standings.graded_standings) and its game records."""
     overall = by_variant[OVERALL]
     order = [row.player for row in overall]
-    specs = settings.get('specs') or {name: name for name in settings['players']}
-    kind = f'Gauntlet of {settings["gauntlet"]}' if settings.get('gauntlet') else 'Round robin'
+    specs = settings.specs or {name: name for name in settings.players}
+    kind = f'Gauntlet of {settings.gauntlet}' if settings.gauntlet else 'Round robin'
     data = game_data(records, settings, make_game)
-    rules = (f'{plural(settings["games"], "game pair")} per pairing per variant, '
-             f'{plural(settings.get("openings", 0), "opening ply")}, seed {settings["seed"]}, '
-             f'{settings.get("move_timeout", 0):g} s a move'
-             + (f', a draw after {plural(settings["max_plies"], "ply")}'
-                if settings.get('max_plies') else ''))
+    games = data['games']
+    rules = (f'{plural(settings.games, "game pair")} per pairing per variant, '
+             f'{plural(settings.openings, "opening ply")}, seed {settings.seed}, '
+             f'{settings.move_timeout:g} s a move'
+             + (f', a draw after {plural(settings.max_plies, "ply")}'
+                if settings.max_plies else ''))
     sections = [
         ('standings', 'Standings', standings_section(overall)),
         ('elo', 'Elo with its 95% interval', elo_plot(overall)),
@@ -269,7 +282,7 @@ def render(settings: dict, results: Results, by_variant: Mapping[str | None, lis
         ('endings', 'How games ended', endings_section(results, order)),
         ('forfeits', 'Forfeits and their reasons', forfeits_section(results, order)),
         ('games', 'Games', Raw(_GAMES_PANEL)),
-        ('players', 'Players', players_section(specs, settings.get('broken') or {})),
+        ('players', 'Players', players_section(specs, settings.broken)),
     ]
     nav = ' · '.join(f'<a href="#{key}">{escape(title.split(" (")[0])}</a>'
                      for key, title, _ in sections)
@@ -277,13 +290,13 @@ def render(settings: dict, results: Results, by_variant: Mapping[str | None, lis
                      for key, title, content in sections)
     payload = json.dumps(data, separators=(',', ':')).replace('<', '\\u003c')
     return _PAGE.format(
-        title=escape(f'{kind}: {len(settings["players"])} players, '
-                     f'{len(settings["variants"])} variants, {len(data["games"])} games'),
+        title=escape(f'{kind}: {len(settings.players)} players, '
+                     f'{len(settings.variants)} variants, {len(games)} games'),
         rules=escape(rules), nav=nav, body=body, data=payload,
         style=_asset('html_report.css'), script=_asset('html_report.js'))
 
 
-def write(path: str, settings: dict, results: Results,
+def write(path: str, settings: RunSettings, results: Results,
           by_variant: Mapping[str | None, list[Standing]],
           records: Iterable[GameRecord], make_game: Callable[[str], Game]) -> None:
     """Write the report page of a tournament to path (see render)."""

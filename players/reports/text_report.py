@@ -4,13 +4,14 @@ the overall standings last, where they stay in view."""
 from __future__ import annotations
 
 import textwrap
-from typing import Iterable, Mapping
+from typing import Any, Iterable, Mapping
 
 from . import standings
 from .player_text import for_terminal
 from players.sandbox.levels import LEVELS
 from games.referee import NORMAL
 from players.tournaments.ranking import Standing
+from players.tournaments.run_settings import RunSettings
 from players.tournaments.results import OVERALL, Results
 
 OPTIONAL_TABLES = ('details', 'crosstable', 'los', 'endings', 'speed', 'forfeits')
@@ -26,21 +27,21 @@ HEIGHT = 60
 take to be printed without being asked for."""
 
 
-def header(settings: dict, total: int, reused: int | None = None, db: str = '',
+def header(settings: RunSettings, total: int, reused: int | None = None, db: str = '',
            course: str | None = None) -> str:
     """Return the lines that open a tournament: what it plays, the course file its
     settings came from, if any, its players (and a line for each that cannot play,
     saying why, cut to WIDTH: the records say it all) and variants, and, given the
     games reused from the results file db, how many are played now."""
-    players, variants = settings['players'], settings['variants']
-    kind = f'Gauntlet of {settings["gauntlet"]}' if settings.get('gauntlet') else 'Round robin'
+    players, variants = settings.players, settings.variants
+    kind = f'Gauntlet of {settings.gauntlet}' if settings.gauntlet else 'Round robin'
     lines = [f'{kind}: {plural(len(players), "player")}, {plural(len(variants), "variant")}, '
-             f'{plural(total, "game")} (seed {settings["seed"]})']
+             f'{plural(total, "game")} (seed {settings.seed})']
     if course:
         lines.append(path_line(course, 'Course settings: '))
     lines += wrapped('Players: ' + ', '.join(map(for_terminal, players)))
     lines += [standings.shorten(for_terminal(f'{name}: cannot play: {" ".join(why.split())}'),
-                                WIDTH) for name, why in settings.get('broken', {}).items()]
+                                WIDTH) for name, why in settings.broken.items()]
     lines.append(header_details(settings))
     if reused is not None:
         lines += [f'Games: {total - reused} to play now, {reused} reused (the games of players '
@@ -64,24 +65,28 @@ def path_line(path: str, before: str = '  ') -> str:
     return before + path
 
 
-def header_details(settings: dict) -> str:
+def header_details(settings: RunSettings | Mapping[str, Any]) -> str:
     """Return the lines that say how the games are played: the variants, the jails
     (and the course's support files beside each file and folder player) and the time
     control."""
-    lines = wrapped('Variants: ' + ', '.join(settings['variants']))
-    if 'sandbox' in settings:  # runs stored before jails had no sandbox
-        lines.append(f'Jails: {LEVELS[settings["sandbox"]].isolation()}')
-        if settings.get('support'):
-            lines += wrapped('Support files: ' + ', '.join(map(for_terminal, settings['support'])))
+    if not isinstance(settings, RunSettings):
+        # sprt (cli/tournament_runs.py) still gives its variants and Rules' fields as
+        # a dict: the settings' fields it does not give take their defaults
+        settings = RunSettings(players=(), **settings)
+    lines = wrapped('Variants: ' + ', '.join(settings.variants))
+    if settings.sandbox is not None:  # runs stored before jails had no sandbox
+        lines.append(f'Jails: {LEVELS[settings.sandbox].isolation()}')
+        if settings.support:
+            lines += wrapped('Support files: ' + ', '.join(map(for_terminal, settings.support)))
         lines.append(f'Time: {time_control(settings)}')
     return '\n'.join(lines)
 
 
-def time_control(settings: dict) -> str:
+def time_control(settings: RunSettings) -> str:
     """Return a run's time control in words, such as '10 s a move, clock 60+0.5'."""
-    words = [f'{settings["move_timeout"]:g} s a move']
-    if settings.get('clock'):
-        base, increment = settings['clock']
+    words = [f'{settings.move_timeout:g} s a move']
+    if settings.clock:
+        base, increment = settings.clock
         words.append(f'clock {base:g}+{increment:g} (seconds a game + a move)')
     return ', '.join(words)
 

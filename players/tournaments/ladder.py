@@ -92,7 +92,8 @@ def game_key(variant: str, first: str, first_digest: str | None, second: str,
     return (variant, first, first_digest, second, second_digest, pair, leg, seed)
 
 
-def keep_unchanged(store: Store, specs: Iterable[ScheduledGame], digests: dict[str, str]) -> int:
+def keep_unchanged(store: Store, specs: Iterable[ScheduledGame],
+                   digests: Mapping[str, str]) -> int:
     """Keep the stored games that the schedule specs plays again with the same
     players' code, each under its index in specs, and drop every other; return how
     many were kept."""

@@ -7,9 +7,10 @@ import os
 import pathlib
 import sqlite3
 from dataclasses import replace
-from typing import Iterator
+from typing import Iterator, Mapping
 
 from .record import COLUMNS, GameRecord
+from .run_settings import RunSettings, SettingsError
 
 PLAYER_SETTINGS = ('players', 'specs', 'digests', 'gauntlet', 'broken')
 """The settings that may change between runs on one file (a ladder): who plays
@@ -31,12 +32,17 @@ class Store:
     """A tournament's results in an SQLite file. Each game is committed as it is
     added, so a killed run loses no finished game."""
 
-    def __init__(self, path: str, settings: dict, resume: bool = False):
+    def __init__(self, path: str, settings: RunSettings | Mapping[str, object],
+                 resume: bool = False):
         """Open path for a tournament with these settings: a new file, or one that
         holds a tournament with the same settings but for the players (see
         PLAYER_SETTINGS), whose settings become these. With resume the file must exist.
         The path '' is a file of SQLite's own, without a name, in the temporary
-        folder: gone when it closes, or when this process ends, however it ends."""
+        folder: gone when it closes, or when this process ends, however it ends.
+        Settings given as JSON data (as tests that need no real settings give, such
+        as {'test': True}) are kept as they are."""
+        if not isinstance(settings, RunSettings):
+            settings = RunSettings.from_json(json.loads(json.dumps(settings)), required=())
         if resume and not os.path.isfile(path):
             raise StoreError(f'cannot resume: no results file {path!r}')
         try:
@@ -75,7 +81,11 @@ class Store:
             raise StoreError(f'{path!r} is not a tournament results file ({error})') from None
         if stored is None or not store.columns:
             raise StoreError(f'{path!r} is not a tournament results file')
-        store.settings = json.loads(stored[0])
+        try:
+            store.settings = RunSettings.from_json(json.loads(stored[0]))
+        except (ValueError, SettingsError) as error:
+            store.connection.close()
+            raise StoreError(f'{path!r} is not a tournament results file ({error})') from None
         return store
 
     def _present(self) -> list[str]:
@@ -83,16 +93,17 @@ class Store:
         present = {row[1] for row in self.connection.execute('PRAGMA table_info(games)')}
         return [name for name in COLUMNS if name in present]
 
-    def _create(self, settings: dict) -> None:
+    def _create(self, settings: RunSettings) -> None:
         """Create the tables and record the settings."""
         columns = ', '.join(f'"{name}" {kind}' for name, kind in COLUMNS.items())
         with self.connection:
             self.connection.execute('BEGIN')
             self.connection.execute('CREATE TABLE settings (json TEXT)')
-            self.connection.execute('INSERT INTO settings VALUES (?)', (json.dumps(settings),))
+            self.connection.execute('INSERT INTO settings VALUES (?)',
+                                    (json.dumps(settings.to_json()),))
             self.connection.execute(f'CREATE TABLE games ({columns})')
 
-    def _check(self, path: str, settings: dict) -> None:
+    def _check(self, path: str, settings: RunSettings) -> None:
         """Refuse a file that holds another tournament than one of the same settings
         but for the players; take the new players' settings, and any column added
         since the file was made."""
@@ -100,7 +111,7 @@ class Store:
         if stored is None:
             raise StoreError(f'{path!r} is not a tournament results file (no settings); give '
                              'another --db file')
-        old, new = json.loads(stored[0]), json.loads(json.dumps(settings))
+        old, new = json.loads(stored[0]), json.loads(json.dumps(settings.to_json()))
         for key in dict.fromkeys([*old, *new]):
             if key in PLAYER_SETTINGS or key not in old and not new[key]:
                 continue  # a setting added since the file was made, left empty
@@ -115,7 +126,8 @@ class Store:
             for name, kind in COLUMNS.items():
                 if name not in present:
                     self.connection.execute(f'ALTER TABLE games ADD COLUMN "{name}" {kind}')
-            self.connection.execute('UPDATE settings SET json = ?', (json.dumps(settings),))
+            self.connection.execute('UPDATE settings SET json = ?',
+                                    (json.dumps(settings.to_json()),))
 
     def identities(self) -> Iterator[tuple]:
         """Generate (index, variant, first, first_digest, second, second_digest, pair,
@@ -150,7 +162,7 @@ class Store:
         """Store a finished game's record, with its players' specs and digests from
         the settings, committing it at once; a game already stored (by another run
         resuming the same file) is kept as it was."""
-        specs, digests = self.settings.get('specs', {}), self.settings.get('digests', {})
+        specs, digests = self.settings.specs, self.settings.digests
         row = replace(record, first_spec=specs.get(record.first, record.first),
                       second_spec=specs.get(record.second, record.second),
                       first_digest=digests.get(record.first),

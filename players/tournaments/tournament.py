@@ -30,6 +30,7 @@ from .match import Rules, play_scheduled_game
 from .ranking import Standing
 from .record import GameRecord
 from .results import OVERALL, Results
+from .run_settings import RunSettings
 from .runner import run
 from .schedule import ScheduledGame, count_games, schedule
 from .store import Store
@@ -40,7 +41,7 @@ from .workers import WorkerPool
 class Outcome:
     """What a tournament came to: its settings, its games and its standings."""
 
-    settings: dict
+    settings: RunSettings
     """The settings the results store keeps (see Tournament.settings)."""
     records: list[GameRecord]
     """Every game's record, in schedule order."""
@@ -63,7 +64,7 @@ class Outcome:
         """Return the outcome of the tournament in store, as far as it was played."""
         settings = store.settings
         records = list(store.records())
-        results = Results(settings['players'], settings['variants']).add_all(records)
+        results = Results(settings.players, settings.variants).add_all(records)
         return cls(settings, records, results, ranking.standings_by_variant(results), played, reused)
 
 
@@ -110,13 +111,17 @@ class Tournament:
         return entrants.check(self.specs(), self.variants[0], self.rules, strict, submitted,
                               limits, support)
 
-    def settings(self, entered: Entrants) -> dict:
+    def settings(self, entered: Entrants) -> RunSettings:
         """Return the settings of the run, as its results file keeps them."""
-        return {'players': list(entered.specs), 'specs': entered.specs,
-                'variants': list(self.variants), 'games': self.games, 'seed': self.seed,
-                'gauntlet': self.gauntlet, **vars(self.rules), 'broken': entered.broken,
-                'digests': ladder.digests(entered.specs, entered.codes, entered.broken),
-                'game_files': game_digests(self.variants)}
+        rules = self.rules
+        return RunSettings(
+            players=tuple(entered.specs), specs=entered.specs, variants=tuple(self.variants),
+            games=self.games, seed=self.seed, gauntlet=self.gauntlet, openings=rules.openings,
+            move_timeout=rules.move_timeout, max_plies=rules.max_plies, clock=rules.clock,
+            sandbox=rules.sandbox, memory_mb=rules.memory_mb, allow=rules.allow,
+            support=rules.support, broken=entered.broken,
+            digests=ladder.digests(entered.specs, entered.codes, entered.broken),
+            game_files=game_digests(self.variants))
 
     def schedule(self, entered: Entrants) -> Iterator[ScheduledGame]:
         """Generate the games of the run, in order."""
@@ -134,7 +139,7 @@ class Tournament:
         file that holds another tournament."""
         store = Store(self.db or '', self.settings(entered), self.resume)
         return store, ladder.keep_unchanged(store, self.schedule(entered),
-                                            store.settings['digests'])
+                                            store.settings.digests)
 
     def play(self, entered: Entrants, store: Store, executor: Executor,
              in_flight: int | Callable[[], int],

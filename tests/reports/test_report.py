@@ -18,6 +18,7 @@ from players.reports.replay import replay
 from players.tournaments.results import Results
 from players.tournaments import ranking
 from players.tournaments.record import GameRecord
+from players.tournaments.run_settings import RunSettings
 from players.tournaments.store import Store
 import command_line
 
@@ -137,7 +138,7 @@ def test_every_line_of_the_report_fits_in_100_columns_whatever_the_db_path(tmp_p
     lines = (done.stdout + done.stderr).splitlines()
     assert max(map(len, lines)) <= text_report.WIDTH and 'default.sqlite' in done.stdout
     db = '/tmp/pytest-of-someone/pytest-12/test_a_long_name_of_a_test0/default.sqlite'
-    header = text_report.header({'players': ['ab1'] * 40, 'variants': ['nim'], 'seed': 0}, 3864,
+    header = text_report.header(RunSettings(players=('ab1',) * 40, variants=('nim',)), 3864,
                                 0, db)
     assert max(map(len, header.splitlines())) <= text_report.WIDTH and f'\n  {db}\n' in header
 
