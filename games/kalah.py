@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import namedtuple
+from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Sequence
 
 from . import pictures
 from .base import Fixed, Game, IllegalMoveError
@@ -13,7 +14,7 @@ WIDTH = 16
 FULL = (1 << WIDTH) - 1
 
 
-def pack(board: tuple) -> int:
+def pack(board: Sequence[int]) -> int:
     """Return a board's counts packed into one number, WIDTH bits each from the lowest;
     raise ValueError unless they are whole numbers from 0, at most FULL in all."""
     if any(type(seeds) is not int or seeds < 0 for seeds in board) or sum(board) > FULL:
@@ -22,7 +23,7 @@ def pack(board: tuple) -> int:
     return sum(seeds << WIDTH * at for at, seeds in enumerate(board))
 
 
-def unpack(packed: int, pits: int) -> tuple:
+def unpack(packed: int, pits: int) -> tuple[int, ...]:
     """Return the counts of a packed board of pits pits a side, as a tuple."""
     return tuple(packed >> WIDTH * at & FULL for at in range(2 * pits + 2))
 
@@ -34,19 +35,23 @@ class KalahState(namedtuple('KalahState', 'to_move, packed, pits')):
     packed into one number (see pack) with p, pits; state.board unpacks them."""
 
     __slots__ = ()
+    if TYPE_CHECKING:  # the fields' types, for mypy
+        to_move: str
+        packed: int
+        pits: int
 
-    def __new__(cls, to_move, board: tuple):
+    def __new__(cls, to_move: str, board: Sequence[int]) -> KalahState:
         return super().__new__(cls, to_move, pack(board), len(board) // 2 - 1)
 
-    def __getnewargs__(self) -> tuple:
+    def __getnewargs__(self) -> tuple[str, tuple[int, ...]]:
         return self.to_move, self.board
 
     @property
-    def board(self) -> tuple:
+    def board(self) -> tuple[int, ...]:
         """The seeds in each pit and store, in the order they are sown."""
         return unpack(self.packed, self.pits)
 
-    def _replace(self, **changes) -> KalahState:
+    def _replace(self, **changes: Any) -> KalahState:
         """Return the state with to_move or board changed."""
         to_move, board = changes.pop('to_move', self.to_move), changes.pop('board', self.board)
         if changes:
@@ -64,13 +69,24 @@ class KalahState(namedtuple('KalahState', 'to_move, packed, pits')):
 _make = tuple.__new__
 """Make a state of its fields (as namedtuple's _make does), with no check."""
 
-Sowing = namedtuple('Sowing', 'change, last, facing, following')
+if TYPE_CHECKING:  # the fields' types, for mypy
+    class Sowing(NamedTuple):
+        change: int
+        last: int | None
+        facing: int
+        following: str
+else:
+    Sowing = namedtuple('Sowing', 'change, last, facing, following')
 Sowing.__doc__ = """What sowing a pit's seeds does: the change to the packed board; the
 shift of the pit the last seed lands in if it is one of the mover's pits (where it
 may capture), else None; the shift of the pit facing it; who moves next."""
 
 
-class Rules(dict, Fixed):
+PitRule = tuple[int, int, list[Sowing | None]]
+"""A pit's index, its shift in a packed board and the Sowing of each count of seeds."""
+
+
+class Rules(dict[str, tuple[dict[int, PitRule], int, int]], Fixed):
     """A Kalah board's tables of sowing, by player (see Kalah.rules), shared by
     every copy of the game."""
 
@@ -90,7 +106,7 @@ class Kalah(Game):
     name = 'kalah'
     players = ('S', 'N')
 
-    def __init__(self, pits: int = 6, seeds: int = 4):
+    def __init__(self, pits: int = 6, seeds: int = 4) -> None:
         self.pits = check_size('pits', pits, 1, 12)
         self.seeds = check_size('seeds', seeds, 1, 24)
         side = (seeds,) * pits
@@ -111,7 +127,7 @@ class Kalah(Game):
                      for pit, at in enumerate(range(first, first + pits), 1)}
             self.rules[player] = moves, self.sides[other], WIDTH * (first + pits)
 
-    def _sowings(self, at: int, most: int) -> list:
+    def _sowings(self, at: int, most: int) -> list[Sowing | None]:
         """The Sowing of the pit at index at holding each count of seeds from 1 to most
         (None for 0): its seeds go one a pit round the board from the next pit, into
         every pit and store but the opponent's store and the pit itself."""
@@ -133,18 +149,18 @@ class Kalah(Game):
                                   mover if last == store else other))
         return sowings
 
-    def params(self) -> dict:
+    def params(self) -> dict[str, Any]:
         """Return the constructor arguments that make this game."""
         return {'pits': self.pits, 'seeds': self.seeds}
 
-    def actions(self, state) -> list:
+    def actions(self, state: KalahState) -> list[int]:
         """The mover's non-empty pits, numbered from 1; none once the game is over."""
         packed, sides = state.packed, self.sides
         if not packed & sides['S'] or not packed & sides['N']:
             return []
         return [pit for pit, mask in self.pit_masks[state.to_move] if packed & mask]
 
-    def result(self, state, move) -> KalahState:
+    def result(self, state: KalahState, move: int) -> KalahState:
         """Return the state after the mover sows the seeds of pit move."""
         mover, packed, pits = state
         moves, other_side, store = self.rules[mover]
@@ -156,7 +172,8 @@ class Kalah(Game):
         sowings = pit[2]
         if seeds >= len(sowings):  # more seeds than the game has at the start
             sowings = self._sowings(pit[0], seeds)
-        change, last, facing, following = sowings[seeds]
+        # seeds >= 1 here, so never the None of an empty pit
+        change, last, facing, following = sowings[seeds]  # type: ignore[misc]
         packed += change
         if last is not None and packed >> last & FULL == 1 and packed >> facing & FULL:
             captured = packed >> facing & FULL
@@ -170,12 +187,12 @@ class Kalah(Game):
                               side + (board[pits] + south,) + side + (board[-1] + north,))
         return _make(KalahState, (following, packed, pits))
 
-    def terminal_test(self, state) -> bool:
+    def terminal_test(self, state: KalahState) -> bool:
         """The game is over when a side has no seeds left."""
         packed, sides = state.packed, self.sides
         return not packed & sides['S'] or not packed & sides['N']
 
-    def utility(self, state, player) -> float:
+    def utility(self, state: KalahState, player: str) -> float:
         """Return the value to player of a final state: 1 for more seeds, -1 for
         fewer, 0 otherwise."""
         if not self.terminal_test(state):
@@ -183,29 +200,29 @@ class Kalah(Game):
         lead = self.store_lead(state, player)
         return (lead > 0) - (lead < 0)
 
-    def store_lead(self, state, player) -> int:
+    def store_lead(self, state: KalahState, player: str) -> int:
         """The seeds in player's store less those in the opponent's."""
         packed, pits = state.packed, self.pits
         south, north = packed >> WIDTH * pits & FULL, packed >> WIDTH * (2 * pits + 1) & FULL
         return south - north if player == 'S' else north - south
 
-    def evaluate(self, state, player) -> float:
+    def evaluate(self, state: KalahState, player: str) -> float:
         """The store difference: the seeds in player's store less those in the
         opponent's, squashed into (-0.9, 0.9)."""
         lead = self.store_lead(state, player)
         return 0.9 * lead / (abs(lead) + self.pits * self.seeds / 2)
 
-    def plies_left(self, state) -> float:
+    def plies_left(self, state: KalahState) -> float:
         """No bound is known: seeds can go round and round."""
         return 0 if self.terminal_test(state) else float('inf')
 
-    def board_text(self, state, last_move=None) -> str:
+    def board_text(self, state: KalahState, last_move: int | None = None) -> str:
         """Return the board: N's pits along the top (numbered from N's right, the way N
         sows), S's along the bottom, each store at its owner's end, and the pit of
         last_move."""
         board, pits = state.board, self.pits
         width = max(2, *(len(str(seeds)) for seeds in board))
-        cell = lambda seeds: f' {seeds:>{width}}'
+        cell: Callable[[int], str] = lambda seeds: f' {seeds:>{width}}'
         south, north = board[:pits], board[pits + 1:2 * pits + 1]
         numbers = ' ' * (width + 3) + ''.join(f' {pit:>{width}}' for pit in range(1, pits + 1))
         lines = [' ' * (width + 3) + ''.join(f' {pit:>{width}}' for pit in range(pits, 0, -1)),
@@ -217,7 +234,7 @@ class Kalah(Game):
             lines.append(f'last move: pit {last_move}')
         return '\n'.join(line.rstrip() for line in lines)
 
-    def drawing(self, state, last_move=None) -> dict:
+    def drawing(self, state: KalahState, last_move: int | None = None) -> dict[str, Any]:
         """Return the board for the report: S's and N's pits from 1, the stores."""
         board, pits = state.board, self.pits
         return {'kind': 'kalah', 'south': list(board[:pits]), 'north': list(board[pits + 1:-1]),
