@@ -28,6 +28,7 @@ from players.reports import html_report
 from players.tournaments.ranking import standings_by_variant
 from players.tournaments.record import GameRecord
 from players.tournaments.results import Results
+from players.tournaments.run_settings import RunSettings
 
 pytestmark = pytest.mark.slow
 
@@ -186,9 +187,9 @@ def test_the_shipped_player_plays_by_name_and_a_jail_still_imports_little(projec
 
 def report_page(result: dict, make_game) -> str:
     """The HTML report of a run's JSON, its boards drawn by make_game's games."""
-    settings = result['settings']
+    settings = RunSettings.from_json(result['settings'])
     records = [GameRecord(**game) for game in result['games']]
-    results = Results(settings['players'], settings['variants']).add_all(records)
+    results = Results(settings.players, settings.variants).add_all(records)
     return html_report.render(settings, results, standings_by_variant(results), records,
                               make_game)
 
@@ -270,7 +271,7 @@ def test_the_report_draws_a_new_game_as_text_or_as_its_own_letters(race, round_r
     """Race is drawn as the text of its state; a game whose drawing is a grid of
     other letters than X, O, B and W is drawn with those letters."""
     data = html_report.game_data([GameRecord(**game) for game in round_robin['games']],
-                                 round_robin['settings'], variants.make)
+                                 RunSettings.from_json(round_robin['settings']), variants.make)
     assert data['boards'][data['games'][0]['variant']] == {'kind': 'text'}  # once a variant
     assert data['games'][0]['frames'][0] == {'text': '0'}
     assert data['games'][0]['frames'][-1] == {'text': '10'}
