@@ -29,7 +29,7 @@ import textwrap
 
 import pytest
 
-from test_add_a_game import copy_project
+from places import copy_project
 
 pytestmark = pytest.mark.slow
 

@@ -29,6 +29,7 @@ from players.tournaments.ranking import standings_by_variant
 from players.tournaments.record import GameRecord
 from players.tournaments.results import Results
 from players.tournaments.run_settings import RunSettings
+from places import copy_project
 
 pytestmark = pytest.mark.slow
 
@@ -88,15 +89,6 @@ def _place(comment: str) -> str:
              if place in comment]
     assert len(found) == 1, f'where is {comment!r}?'
     return found[0]
-
-
-def copy_project(folder) -> str:
-    """Copy the packages and the command line to folder, as a clone has them."""
-    for package in ('games', 'players', 'variants'):
-        shutil.copytree(os.path.join(ROOT, package), os.path.join(folder, package),
-                        ignore=shutil.ignore_patterns('__pycache__'))
-    shutil.copy(os.path.join(ROOT, 'tournament.py'), folder)
-    return str(folder)
 
 
 def run(arguments: list[str], folder, typed: str = '', script: str = 'tournament.py',
