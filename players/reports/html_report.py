@@ -132,7 +132,7 @@ def elo_plot(rows: list[Standing]) -> Raw:
 def _tick_step(span: float) -> float:
     """Return a round step (1, 2 or 5 times a power of ten) giving about 6 ticks over span."""
     rough = max(span, 1) / 6
-    power = 10 ** math.floor(math.log10(rough))
+    power: float = 10 ** math.floor(math.log10(rough))  # an int from 1 up, as ticks show it
     return next(step * power for step in (1, 2, 5, 10) if step * power >= rough)
 
 
@@ -156,14 +156,14 @@ def crosstable_section(results: Results, order: list[str]) -> Raw:
     """Return each player's points against each other (row against column) as a heat map."""
     rows = []
     for number, player in enumerate(order, 1):
-        cells = [number, player]
+        line: list[object] = [number, player]
         for other in order:
-            pair = tuple(sorted((player, other), key=results.players.index))
-            games = results.games[(OVERALL, *pair)]
-            points = results.points[(OVERALL, player, other)]
-            cells.append(None if player == other or not games else heat(
+            first, second = sorted((player, other), key=results.players.index)
+            games = results.games[OVERALL, first, second]
+            points = results.points[OVERALL, player, other]
+            line.append(None if player == other or not games else heat(
                 points / games, f'{points:g}/{games}', f'{player} against {other}'))
-        rows.append(cells)
+        rows.append(line)
     headers = ['#', 'Player', *(str(number) for number in range(1, len(order) + 1))]
     return table(headers, rows, [True, False] + [True] * len(order))
 

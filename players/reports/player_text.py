@@ -6,6 +6,10 @@ spreadsheet would read as a formula made plain text."""
 
 from __future__ import annotations
 
+from typing import TypeVar
+
+T = TypeVar('T')
+
 FORMULA_STARTS = ('=', '+', '-', '@', '\t', '\r')
 """What a spreadsheet reads a cell that starts with as a formula (OWASP's list for
 CSV injection)."""
@@ -22,14 +26,14 @@ def for_terminal(text: str, lines: bool = False) -> str:
                    for char in text)
 
 
-def for_csv(value):
+def for_csv(value: T) -> T | str:
     """Return a CSV cell's value as a spreadsheet should show it: a text that starts
     with =, +, -, @, a tab or CR after a single quote, so that it is read as text and
     not as a formula (OWASP's rule), and written as UTF-8 can be (see writable); any
     other value as it is."""
     if isinstance(value, str):
-        value = writable(value)
-        return "'" + value if value.startswith(FORMULA_STARTS) else value
+        text = writable(value)
+        return "'" + text if text.startswith(FORMULA_STARTS) else text
     return value
 
 

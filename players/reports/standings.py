@@ -144,13 +144,13 @@ def crosstable(results: Results, order: list[str], fmt: str) -> str:
     short = {player: str(number) for number, player in enumerate(order, 1)}
     rows = []
     for player in order:
-        cells = []
+        line = []
         for other in order:
-            pair = tuple(sorted((player, other), key=results.players.index))
-            games = results.games[(OVERALL, *pair)]
-            points = results.points[(OVERALL, player, other)]
-            cells.append('' if player == other or not games else f'{points:g}/{games}')
-        rows.append([short[player], player, *cells])
+            first, second = sorted((player, other), key=results.players.index)
+            games = results.games[OVERALL, first, second]
+            points = results.points[OVERALL, player, other]
+            line.append('' if player == other or not games else f'{points:g}/{games}')
+        rows.append([short[player], player, *line])
     return terminal_table(rows, ['#', 'Player', *short.values()], tablefmt=fmt)
 
 

@@ -87,7 +87,8 @@ def _files(top: str) -> list[str]:
 
 
 def game_key(variant: str, first: str, first_digest: str | None, second: str,
-             second_digest: str | None, pair: int, leg: int, seed: int) -> tuple:
+             second_digest: str | None, pair: int, leg: int,
+             seed: int) -> tuple[str, str, str | None, str, str | None, int, int, int]:
     """Return what makes a game the game it is (see the module's docstring)."""
     return (variant, first, first_digest, second, second_digest, pair, leg, seed)
 
@@ -103,9 +104,9 @@ def keep_unchanged(store: Store, specs: Iterable[ScheduledGame],
                        digests[spec.second], spec.pair, spec.leg, spec.seed): spec.index
               for spec in specs}
     kept = {}
-    for index, *identity in store.identities():
-        new = wanted.pop(game_key(*identity), None)
+    for identity in store.identities():
+        new = wanted.pop(game_key(*identity[1:]), None)
         if new is not None:
-            kept[index] = new
+            kept[identity[0]] = new
     store.renumber(kept)
     return len(kept)

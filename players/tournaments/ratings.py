@@ -12,7 +12,11 @@ Elo = 400 log10(g), shifted so that the players' mean is 0."""
 from __future__ import annotations
 
 import math
-from typing import Hashable, Mapping, Sequence
+from typing import Hashable, Mapping, Sequence, TypeVar
+
+P = TypeVar('P', bound=Hashable)
+"""A player, as the caller names players (by name, or by number)."""
+Matrix = list[list[float]]
 
 PRIOR_GAMES = 2
 """Virtual games each player draws against a fixed opponent of strength 1 (Elo 0)."""
@@ -20,15 +24,16 @@ ELO_PER_NAT = 400 / math.log(10)
 Z95 = 1.959964
 
 
-def fit(players: Sequence[Hashable], games: Mapping[tuple, int], points: Mapping[tuple, float],
-        tolerance: float = 1e-10, max_rounds: int = 100_000) -> dict:
+def fit(players: Sequence[P], games: Mapping[tuple[P, P], int],
+        points: Mapping[tuple[P, P], float], tolerance: float = 1e-10,
+        max_rounds: int = 100_000) -> dict[P, tuple[float, float]]:
     """Return {player: (elo, margin)}: the Bradley–Terry maximum-likelihood Elo of
     each player and its 95% margin. games[a, b] is the number of games between a
     and b (either order), points[a, b] a's points against b."""
     n = len(players)
     theta, covariance = _solve(players, games, points, tolerance, max_rounds)
     mean = sum(theta) / n if n else 0
-    ratings = {}
+    ratings: dict[P, tuple[float, float]] = {}
     for i, player in enumerate(players):
         centred = [(1 if j == i else 0) - 1 / n for j in range(n)]
         variance = sum(centred[j] * covariance[j][k] * centred[k]
@@ -38,13 +43,13 @@ def fit(players: Sequence[Hashable], games: Mapping[tuple, int], points: Mapping
     return ratings
 
 
-def superiority(players: Sequence[Hashable], games: Mapping[tuple, int],
-                points: Mapping[tuple, float]) -> dict:
+def superiority(players: Sequence[P], games: Mapping[tuple[P, P], int],
+                points: Mapping[tuple[P, P], float]) -> dict[tuple[P, P], float]:
     """Return {(a, b): the likelihood that a is stronger than b} for every two
     players, from the same fit: the normal chance that the difference of their
     strengths is above 0, given its estimate and its variance."""
     theta, covariance = _solve(players, games, points)
-    likelihood = {}
+    likelihood: dict[tuple[P, P], float] = {}
     for i, a in enumerate(players):
         for j, b in enumerate(players):
             if i != j:
@@ -55,9 +60,9 @@ def superiority(players: Sequence[Hashable], games: Mapping[tuple, int],
     return likelihood
 
 
-def _solve(players: Sequence[Hashable], games: Mapping[tuple, int],
-           points: Mapping[tuple, float], tolerance: float = 1e-10,
-           max_rounds: int = 100_000) -> tuple[list, list]:
+def _solve(players: Sequence[P], games: Mapping[tuple[P, P], int],
+           points: Mapping[tuple[P, P], float], tolerance: float = 1e-10,
+           max_rounds: int = 100_000) -> tuple[list[float], Matrix]:
     """Return the fitted log-strengths of the players, in their order, and their
     covariance matrix (the inverse of the Fisher information)."""
     n = len(players)
@@ -82,7 +87,7 @@ def _solve(players: Sequence[Hashable], games: Mapping[tuple, int],
     return [math.log(g) for g in strength], _inverse(_information(strength, between))
 
 
-def _information(strength: list, between: list) -> list:
+def _information(strength: list[float], between: Matrix) -> Matrix:
     """Return the Fisher information matrix of the log-strengths, prior included."""
     n = len(strength)
     info = [[0.0] * n for _ in range(n)]
@@ -97,7 +102,7 @@ def _information(strength: list, between: list) -> list:
     return info
 
 
-def _inverse(matrix: list) -> list:
+def _inverse(matrix: Matrix) -> Matrix:
     """Return the inverse of a symmetric positive definite matrix, by Gauss–Jordan elimination."""
     n = len(matrix)
     rows = [list(row) + [float(i == j) for j in range(n)] for i, row in enumerate(matrix)]

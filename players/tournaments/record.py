@@ -57,9 +57,9 @@ class GameRecord:
     """What went wrong, for a forfeit or an adjudication; '' otherwise."""
     forfeit: str | None = _column('TEXT')
     """The name of the player who forfeited, or None."""
-    moves: list = _column('TEXT')
+    moves: list[object] = _column('TEXT')
     """The moves from the start, the opening's included, as plain JSON values."""
-    rolls: list = _column('TEXT', default_factory=list)
+    rolls: list[object] = _column('TEXT', default_factory=list)
     """The dice's rolls in a game of chance, in order, as plain JSON values."""
     opening: int = _column('INTEGER')
     """How many of the moves were the random opening's."""

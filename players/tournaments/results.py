@@ -49,7 +49,7 @@ class Tally:
     forfeits: int = 0
     """Games the player forfeited: by a timeout, an illegal move, an error or code
     that could not be loaded."""
-    endings: Counter = field(default_factory=Counter)
+    endings: Counter[str] = field(default_factory=Counter)
     """Games by how they ended for the player (see ENDINGS)."""
     seconds: float = 0.0
     """Time spent thinking, in seconds."""
@@ -71,15 +71,15 @@ class Results:
     def __init__(self, players: Sequence[str], variants: Sequence[str]):
         self.players = list(players)
         self.variants = list(variants)
-        self.tallies: dict = defaultdict(Tally)
+        self.tallies: defaultdict[tuple[str | None, str], Tally] = defaultdict(Tally)
         """(variant or OVERALL, player) -> Tally."""
-        self.games: Counter = Counter()
+        self.games: Counter[tuple[str | None, str, str]] = Counter()
         """(variant or OVERALL, a, b) -> games between a and b, a before b in players."""
-        self.points: defaultdict[tuple, float] = defaultdict(float)
+        self.points: defaultdict[tuple[str | None, str, str], float] = defaultdict(float)
         """(variant or OVERALL, a, b) -> a's points against b."""
-        self.reasons: dict = defaultdict(dict)
+        self.reasons: defaultdict[str, dict[tuple[str, str], Reason]] = defaultdict(dict)
         """player -> {(termination, kind): Reason}, at most MAX_REASONS of them."""
-        self.unexplained: Counter = Counter()
+        self.unexplained: Counter[str] = Counter()
         """player -> forfeits whose reason was past the MAX_REASONS kept."""
 
     def add_all(self, records: Iterable[GameRecord]) -> 'Results':
@@ -96,22 +96,23 @@ class Results:
     def add(self, record: GameRecord) -> None:
         """Add one game's record to the totals."""
         if record.forfeit is not None:
-            self._explain(record)
-        pair = tuple(sorted(record.names, key=self.players.index))
+            self._explain(record, record.forfeit)
+        first, second = sorted(record.names, key=self.players.index)
         for variant in (record.variant, OVERALL):
-            self.games[(variant, *pair)] += 1
+            self.games[variant, first, second] += 1
             for seat, name in enumerate(record.names):
                 score = record.points(seat)
                 self.points[(variant, name, record.names[1 - seat])] += score
                 self._count(self.tallies[variant, name], record, name, score, seat)
 
-    def _explain(self, record: GameRecord) -> None:
-        """Keep the reason of a forfeit, with the first game forfeited for it."""
-        reasons = self.reasons[record.forfeit]
+    def _explain(self, record: GameRecord, forfeit: str) -> None:
+        """Keep the reason of a forfeit of the player forfeit, with the first game
+        forfeited for it."""
+        reasons = self.reasons[forfeit]
         detail = record.detail or ''
         key = (record.termination, re.split('[:;]', detail, maxsplit=1)[0])
         if key not in reasons and len(reasons) >= MAX_REASONS:
-            self.unexplained[record.forfeit] += 1
+            self.unexplained[forfeit] += 1
             return
         reason = reasons.setdefault(key, Reason(*key, detail, first_game=record.index))
         reason.games += 1
@@ -141,11 +142,11 @@ class Results:
             tally.nodes += nodes
             tally.node_moves += moves
 
-    def pair_games(self, variant) -> dict:
+    def pair_games(self, variant: str | None) -> dict[tuple[str, str], int]:
         """Return {(a, b): games} for one variant (or OVERALL)."""
         return {(a, b): n for (v, a, b), n in self.games.items() if v == variant}
 
-    def pair_points(self, variant) -> dict:
+    def pair_points(self, variant: str | None) -> dict[tuple[str, str], float]:
         """Return {(a, b): a's points against b} for one variant (or OVERALL)."""
         return {(a, b): p for (v, a, b), p in self.points.items() if v == variant}
 
@@ -155,6 +156,6 @@ class Results:
         happened = any(tally.endings[CANNOT_LOAD] for tally in self.tallies.values())
         return tuple(ending for ending in ENDINGS if ending != CANNOT_LOAD or happened)
 
-    def entrants(self, variant) -> list:
+    def entrants(self, variant: str | None) -> list[str]:
         """Return the players with games on a variant (or OVERALL), in the players' order."""
         return [player for player in self.players if (variant, player) in self.tallies]

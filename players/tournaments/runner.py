@@ -45,19 +45,19 @@ def run(specs: Iterable[ScheduledGame], job: Callable[[ScheduledGame], GameRecor
     MachineryError; a game whose own code failed raises it at once. Returns the
     games played. On any exception, Ctrl-C included, the running games are
     abandoned."""
-    pending: dict[Future, ScheduledGame] = {}
+    pending: dict[Future[GameRecord], ScheduledGame] = {}
     failures: dict[int, int] = {}
     played = 0
     limit = in_flight if callable(in_flight) else lambda: in_flight
 
-    def finished(interrupted: Callable[[], bool]) -> set:
+    def finished(interrupted: Callable[[], bool]) -> set[Future[GameRecord]]:
         """Wait briefly for games to finish; raise KeyboardInterrupt if Ctrl-C was pressed."""
         done = wait(pending, timeout=POLL_SECONDS, return_when=FIRST_COMPLETED).done
         if interrupted():
             raise KeyboardInterrupt
         return done
 
-    def collect(futures) -> None:
+    def collect(futures: Iterable[Future[GameRecord]]) -> None:
         nonlocal played
         for future in futures:
             spec = pending.pop(future)

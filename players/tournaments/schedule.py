@@ -47,12 +47,12 @@ def pairings(players: Sequence[str], gauntlet: str | None = None) -> list[tuple[
     return [(gauntlet, other) for other in players if other != gauntlet]
 
 
-def derive_seed(*parts) -> int:
+def derive_seed(*parts: object) -> int:
     """Return a 63-bit seed determined by parts alone (not by the Python process)."""
     return random.Random(':'.join(map(str, parts))).getrandbits(63)
 
 
-def schedule(players: Sequence[str], variants: Sequence[str], pairs: int, seed,
+def schedule(players: Sequence[str], variants: Sequence[str], pairs: int, seed: int,
              gauntlet: str | None = None) -> Iterator[ScheduledGame]:
     """Generate every game: for each variant, each pairing plays pairs game pairs,
     each pair twice from the same start with the seats swapped."""

@@ -24,6 +24,11 @@ RESULTS = {'1-0': 'score = 1', '0-1': 'score = 0', 'draw': 'score = 0.5',
 a draw, and the win or loss of a player named in the query."""
 
 
+GameIdentity = tuple[int, str, str, 'str | None', str, 'str | None', int, int, int]
+"""What makes a stored game the game it is: its index, variant, first player and its
+code's digest, second player and its digest, pair, leg and seed."""
+
+
 class StoreError(ValueError):
     """A results file that cannot be read or used for this tournament."""
 
@@ -129,7 +134,7 @@ class Store:
             self.connection.execute('UPDATE settings SET json = ?',
                                     (json.dumps(settings.to_json()),))
 
-    def identities(self) -> Iterator[tuple]:
+    def identities(self) -> Iterator[GameIdentity]:
         """Generate (index, variant, first, first_digest, second, second_digest, pair,
         leg, seed) of each stored game: what makes it the game it is."""
         yield from self.connection.execute(
@@ -151,7 +156,8 @@ class Store:
 
     def count(self) -> int:
         """Return how many games the store holds."""
-        return self.connection.execute('SELECT COUNT(*) FROM games').fetchone()[0]
+        count: int = self.connection.execute('SELECT COUNT(*) FROM games').fetchone()[0]
+        return count
 
     def has(self, index: int) -> bool:
         """Return True if the game of this schedule index is finished."""
@@ -211,5 +217,5 @@ class Store:
     def __enter__(self) -> 'Store':
         return self
 
-    def __exit__(self, *exception) -> None:
+    def __exit__(self, *exception: object) -> None:
         self.close()
