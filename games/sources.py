@@ -12,7 +12,7 @@ import sys
 import threading
 import traceback
 from types import CodeType, ModuleType
-from typing import Callable, Iterator, TypeVar
+from typing import Any, Callable, Iterator, NoReturn, TypeVar
 
 T = TypeVar('T')
 
@@ -54,7 +54,7 @@ def compiled(source: str, filename: str) -> CodeType:
 def no_input() -> Iterator[None]:
     """Within this, asking for input raises InputAsked, and what is printed is
     dropped: a file's script belongs under `if __name__ == '__main__':`."""
-    def refuse(*_):
+    def refuse(*_: object) -> NoReturn:
         raise InputAsked
 
     saved = builtins.input, sys.stdin, sys.stdout
@@ -73,7 +73,7 @@ def within(seconds: float, function: Callable[[], T]) -> T:
     of Python code gives up the interpreter every few milliseconds, and the wait
     ends on time. A function that does not return is left running, on a daemon
     thread, which does not keep the process alive: its caller is to stop soon."""
-    outcome: dict = {}
+    outcome: dict[str, Any] = {}  # 'value', function's T, or 'error'
 
     def run() -> None:
         try:
@@ -88,7 +88,8 @@ def within(seconds: float, function: Callable[[], T]) -> T:
         raise TooLong(f'did not finish within {seconds:g} s')
     if 'error' in outcome:
         raise outcome['error']
-    return outcome['value']
+    value: T = outcome['value']
+    return value
 
 
 def places(error: BaseException, filename: str) -> list[tuple[str, int]]:

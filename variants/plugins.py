@@ -134,7 +134,7 @@ def _used_packages(used: tuple[PluginEntry, ...]) -> AllowedPackages:
     return AllowedPackages(names, tuple(sorted({**found, **imported_paths(tops)}.items())))
 
 
-def _ours(distribution) -> bool:
+def _ours(distribution: importlib.metadata.Distribution) -> bool:
     """Is distribution this project's (a plugin may require it)?"""
     return __name__.split('.')[0] in (distribution.read_text('top_level.txt') or '').split()
 
