@@ -26,6 +26,7 @@ from games.specs import parse_call
 from games.stochastic import from_json
 
 from .game_answers import Said, method_fault, shown_label, shown_moves, shown_values
+from .jailed.messages import PerftDone, PerftRequest, PositionsRequest, RulesDone
 from .reference import PERFT_DEPTH, PERFT_LIMIT, Probe, Reference, where
 from .session import Session, StudentFault
 
@@ -47,15 +48,15 @@ class Exchange:
     """The student's class's answers at the reference's positions, and its perft."""
 
     reference: Reference
-    said: list = field(default_factory=list)
-    perft: dict = field(default_factory=dict)
+    said: list[dict[str, Any]] = field(default_factory=list)
+    perft: PerftDone = PerftDone(())
     error: str | None = None
     """Why the class cannot be made, if it cannot."""
 
     @cached_property
     def answers(self) -> list:
         """What the student's class said at each of the reference's positions, a Said each."""
-        return [Said(answer if isinstance(answer, dict) else {}) for answer in self.said]
+        return [Said(answer) for answer in self.said]
 
     def positions(self) -> Iterator[tuple[int, Probe, Said]]:
         """Each of the reference's positions, by index, with what the class said there."""
@@ -152,15 +153,15 @@ def _ask(session: Session, reference: Reference, timeout: float) -> Exchange:
     """Ask the jail the class's perft, then what it says at the reference's positions,
     ply by ply (see _plies), telling it only the moves that reach them."""
     exchange = Exchange(reference)
-    asking = {'rules': reference.game, 'seconds': timeout / CALL_SHARE}
-    _, exchange.perft = session.ask({**asking, 'perft': PERFT_DEPTH, 'limit': PERFT_LIMIT},
-                                    'positions', 0, timeout)
+    seconds = timeout / CALL_SHARE
+    _, exchange.perft = session.ask(PerftRequest(reference.game, seconds, PERFT_DEPTH,
+                                                 PERFT_LIMIT), PerftDone, 0, timeout)
     for start, batch in _plies(reference.probes):
-        said, done = session.ask({**asking, 'first': start, 'positions': [
-            [probe.parent, probe.moves[-1] if probe.moves else None] for probe in batch]},
-            'positions', len(batch), timeout)
-        if done.get('error'):
-            exchange.error = str(done['error'])[:500]
+        said, done = session.ask(PositionsRequest(reference.game, seconds, start, tuple(
+            (probe.parent, probe.moves[-1] if probe.moves else None) for probe in batch)),
+            RulesDone, len(batch), timeout)
+        if done.error:
+            exchange.error = done.error[:500]
             return exchange
         if len(said) != len(batch):
             session.close()
@@ -276,16 +277,16 @@ def _judge_utility(probe: Probe, said: Said, players: dict) -> str | None:
 def _judge_perft(exchange: Exchange) -> tuple[bool, str]:
     """Compare the student's perft with the reference's."""
     want = list(exchange.reference.perft)
-    got = exchange.perft.get('perft')
+    got = list(exchange.perft.perft)
     if not want:
         return True, f'not counted: the reference has more than {PERFT_LIMIT} moves at the start'
-    if exchange.perft.get('error'):
-        return False, f"{exchange.perft['error']} while counting move sequences"
+    if exchange.perft.error:
+        return False, f'{exchange.perft.error} while counting move sequences'
     if got == want:
         depths = f'1 to {len(want)}' if len(want) > 1 else '1'
         return True, (f'{", ".join(map(str, want))} move sequences of {depths} plies from the '
                       "start, as the reference's")
-    shown = _sequences(got) if isinstance(got, list) else 'nothing'
+    shown = _sequences(got)
     return False, (f'counted {shown} move sequences of 1 to {PERFT_DEPTH} plies from the start, '
                    f"the reference's {_sequences(want)} (as a search makes them with actions, "
                    'result and terminal_test)')

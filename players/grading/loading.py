@@ -11,6 +11,7 @@ from players.remote.player_code import (FolderLimits, PlayerCode, beside, folder
 from players.sandbox.allowed import imported_modules
 
 from .checks import Check
+from .jailed.messages import LoadFailed
 from .report import Report, Result
 from .session import Session, StudentFault
 from .settings import FUNCTIONS, Settings
@@ -108,7 +109,7 @@ def load(session: Session, report: Report) -> list[str]:
         report.load_error = (f'did not load within {session.load_seconds:g} s (an infinite loop '
                              'at import?)' if error.reason == 'timeout' else str(error))
         return []
-    if 'error' in answer:
-        report.load_error = answer['error']
+    if isinstance(answer, LoadFailed):
+        report.load_error = answer.error
         return []
-    return [name for name in answer['defined'] if name in FUNCTIONS]
+    return [name for name in answer.defined if name in FUNCTIONS]

@@ -146,7 +146,7 @@ def _play(trial: PlayerTrial, fixture: Fixture) -> referee.PlayedGame:
         if trial.program_code is not None:  # a session's jail serves every check
             student.close()
     if trial.session and record.offender == seat and record.detail.startswith('ReferenceUsed'):
-        trial.session.note({'reference': record.detail.split(': ', 1)[-1]})
+        trial.session.note(record.detail.split(': ', 1)[-1])
     if record.offender == seat and record.termination == referee.TIMEOUT:
         raise PlayerTimeout(_fault(name, game, record, seat))
     return record

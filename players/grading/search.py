@@ -23,6 +23,7 @@ from .jailed.counting import counting
 from .jailed.plain import position_text, state_key, text
 from .models import (ALPHA_BETA_MISTAKES, CUTOFF_MISTAKES, EAGER, MINIMAX_MISTAKES, AlphaBeta,
                      Mistake)
+from .session import Searched
 
 SEARCHES = {
     'minmax_decision': (textbook.minmax_decision, MINIMAX_MISTAKES),
@@ -86,22 +87,22 @@ def _expected(function: str, spec: str, case: Case) -> Trace:
     return trace(SEARCHES[function][0], case)
 
 
-def judge_search(case: Case, answer: dict) -> tuple[bool, str]:
-    """Judge the jail's answer to a search check (see jailed.inmate): return whether
-    it passes and the message for the student."""
-    function = case.function
-    if answer.get('not_implemented'):
+def judge_search(case: Case, searched: Searched) -> tuple[bool, str]:
+    """Judge the jail's answer to a search check (see jailed.inmate), followed in the
+    grader's game: return whether it passes and the message for the student."""
+    function, done = case.function, searched.done
+    if searched.forged is not None:
+        return False, f"its record of the states it generated is not its game's: {searched.forged}"
+    if done.not_implemented:
         return False, f'not implemented ({function} raises NotImplementedError)'
-    if 'forged' in answer:
-        return False, f"its record of the states it generated is not its game's: {answer['forged']}"
-    if answer.get('stopped'):
+    if done.stopped:
         wanted = len(expected(case).keys)
         return False, (f'stopped after {state_limit(case)} states, where the textbook generates '
                        f'{wanted}: does it search on below finished games, or search states '
                        f'again? ({case.note})')
-    if 'error' in answer:
-        return False, str(answer['error'])
-    got = Trace(text(answer.get('move')), list(answer.get('keys', [])))
+    if done.error is not None:
+        return False, done.error
+    got = Trace(text(done.move), list(searched.keys))
     want = expected(case)
     if got.move == want.move and got.counts == want.counts:
         return True, f'chose {_move(got.move)} and generated the {len(want.keys)} states of the textbook'

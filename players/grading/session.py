@@ -1,12 +1,14 @@
 """A student's file in a jail: loaded once, asked for each check, and started
-again after a timeout or a crash. Only JSON comes back, read as data; a jail that
-fails to answer as it should, whatever it does, raises StudentFault, its reason said."""
+again after a timeout or a crash. Only JSON comes back, read as hostile data into
+jailed.messages' records, field by field; a jail that fails to answer as it
+should, whatever it does, raises StudentFault, its reason said."""
 
 from __future__ import annotations
 
 import contextlib
 import time
-from typing import Any, Iterator
+from dataclasses import dataclass
+from typing import Any, Iterator, TypeVar
 
 from games import game_files
 from players.sandbox import folder_image
@@ -14,11 +16,16 @@ from players.sandbox.allowed import allowed_packages
 from players.sandbox.jail import Jail, JailDied, JailError, JailGarbled, Limits
 from players.sandbox.servers import ServerLost, server
 from players.remote.plain_json import to_plain
+from players.remote.protocol import ProtocolError
 
 from .cases import Case
+from .jailed.messages import (REFERENCE_LIMIT, Answer, Calls, Load, LoadFailed, Loaded,
+                              PerftDone, PerftRequest, PositionAnswers, PositionsRequest,
+                              RulesDone, SearchDone, SearchRequest, read_answer)
 from .jailed.plain import state_key, text
 
 ENTRY = 'players.grading.jailed.inmate:serve'
+Done = TypeVar('Done', SearchDone, PerftDone, RulesDone)
 PACKAGES = ('games', 'variants', 'players.remote', 'players.grading.jailed')
 """What a student's jail may import from this project: not the reference searches."""
 REFERENCE_PACKAGES = ('games', 'variants', 'players', 'players.grading.jailed')
@@ -65,6 +72,17 @@ def _garbled(session: Session, what: str) -> StudentFault:
     return StudentFault(f'the jail sent {what}', JailGarbled.reason)
 
 
+@dataclass(frozen=True)
+class Searched:
+    """The jail's answer to a search check, followed here: its last answer, and the
+    keys of the states its calls of result made in this process's own game (see
+    follow), or, as forged, why those calls are not a game's."""
+
+    done: SearchDone
+    keys: tuple[str, ...] = ()
+    forged: str | None = None
+
+
 class Session:
     """One student's file, loaded in a jail that serves all of its checks."""
 
@@ -84,25 +102,24 @@ class Session:
         """Answers that several checks share (a game class's, see game_checks), by
         what was asked."""
 
-    def load(self) -> dict:
-        """Start the jail and load the file; return the jail's answer ({'defined': [...]}
-        or {'error': ...}); raise StudentFault if it hangs, dies or answers anything
-        else while loading."""
+    def load(self) -> Loaded | LoadFailed:
+        """Start the jail and load the file; return the jail's answer; raise
+        StudentFault if it hangs, dies or answers anything else while loading."""
         return self._start()[1]
 
-    def _start(self) -> tuple[Jail, dict]:
+    def _start(self) -> tuple[Jail, Loaded | LoadFailed]:
         """Start the jail and load the file; return the jail and its answer (see load)."""
         self.close()
         self.loads += 1
         image = folder_image.image_fd(self.files) if self.files else None
         jail = self.jail = Jail(ENTRY, self.level, self.limits, packages(self.allow_reference),
                                 image, allowed_packages(self.allow))
-        self._send(jail, {'source': self.source, 'filename': self.filename,
-                          'folder': bool(self.files), 'functions': list(self.functions),
-                          'allow_reference': self.allow_reference})
-        answer = self._receive(jail, time.monotonic() + self.load_seconds)
-        if not _loaded(answer):
-            raise _garbled(self, 'something that is not the answer to loading the file')
+        self._send(jail, Load(self.source, self.filename, bool(self.files),
+                              tuple(self.functions), self.allow_reference))
+        unloaded = 'something that is not the answer to loading the file: '
+        answer = self._receive(jail, time.monotonic() + self.load_seconds, unloaded)
+        if not isinstance(answer, (Loaded, LoadFailed)):
+            raise _garbled(self, f'{unloaded}a {answer.KIND!r} message')
         return jail, answer
 
     def ready_jail(self) -> Jail:
@@ -110,58 +127,67 @@ class Session:
         jail = self.jail
         if jail is None or jail.status is not None:
             jail, answer = self._start()
-            if 'error' in answer:  # it loaded before, so this is the file's own luck
-                raise StudentFault(f'cannot load again: {answer["error"]}', 'died')
+            if isinstance(answer, LoadFailed):  # it loaded before: this is the file's own luck
+                raise StudentFault(f'cannot load again: {answer.error}', 'died')
         return jail
 
-    def search(self, case: Case, limit: int, timeout: float) -> dict:
-        """Run the student's search on a case; return the answer with, under 'keys',
-        the states its calls of result generated, as this process's own game makes
-        them (see follow), or, under 'forged', why those calls are not a game's.
-        Raise StudentFault for a timeout, a crash or garbage."""
+    def search(self, case: Case, limit: int, timeout: float) -> Searched:
+        """Run the student's search on a case; return its answer, followed here (see
+        Searched). Raise StudentFault for a timeout, a crash or garbage."""
         source = game_files.message(case.spec['variant']) if 'variant' in case.spec else None
-        calls, answer = self.ask({'search': case.function, 'position': case.spec, 'limit': limit,
-                                  'game_source': source}, 'results', limit, timeout)
+        calls, done = self.ask(SearchRequest(case.function, case.spec, limit, source), SearchDone,
+                               limit, timeout)
         try:
-            return {**answer, 'keys': follow(case, calls)}
+            return Searched(done, tuple(follow(case, calls)))
         except ValueError as forged:
-            return {'forged': str(forged)}
+            return Searched(done, forged=str(forged))
 
-    def ask(self, request: dict, key: str, limit: int, timeout: float) -> tuple[list, dict]:
-        """Send a request whose answer comes in chunks {key: [item, ...]} and then a
-        last message {"done": true, ...}; return the items (at most limit of them)
-        and the last message. Raise StudentFault for a timeout, a crash or garbage."""
+    def ask(self, request: SearchRequest | PerftRequest | PositionsRequest, done: type[Done],
+            limit: int, timeout: float) -> tuple[list, Done]:
+        """Send a request whose answer comes in chunks (Calls of a search, PositionAnswers
+        of a PositionsRequest) and then a last message of the kind done; return the
+        chunks' items (at most limit of them) and the last message. Raise StudentFault
+        for a timeout, a crash or garbage: an answer of another kind among them."""
         jail = self.ready_jail()
         deadline = time.monotonic() + timeout
         self._send(jail, request)
         items: list = []
         while True:
             answer = self._receive(jail, deadline)
-            if not isinstance(answer, dict):
-                raise _garbled(self, 'something that is not an answer')
-            if answer.get('done'):
+            if isinstance(answer, done):
                 return items, answer
-            chunk = answer.get(key)
-            if not isinstance(chunk, list) or len(items) + len(chunk) > limit:
+            if isinstance(answer, Calls) and isinstance(request, SearchRequest):
+                chunk: tuple = answer.calls
+            elif isinstance(answer, PositionAnswers) and isinstance(request, PositionsRequest):
+                chunk = answer.positions
+            else:
+                raise _garbled(self, f'a {answer.KIND!r} message in answer to a '
+                                     f'{request.KIND!r} request')
+            if len(items) + len(chunk) > limit:
                 raise _garbled(self, 'more than it was asked for')
             items += chunk
 
-    def note(self, answer: Any) -> None:
-        """Keep the first refused use of a reference implementation an answer reports."""
-        if isinstance(answer, dict) and isinstance(answer.get('reference'), str):
-            self.reference = self.reference or answer['reference'][:300]
+    def note(self, reference: str | None) -> None:
+        """Keep the first refused use of a reference implementation the jail reports."""
+        self.reference = self.reference or (reference and reference[:REFERENCE_LIMIT])
 
-    def _send(self, jail: Jail, request: dict) -> None:
+    def _send(self, jail: Jail, request: Load | SearchRequest | PerftRequest | PositionsRequest
+              ) -> None:
         """Send jail a request; raise StudentFault if it has gone."""
         with faults(self):
-            jail.send(request)
+            jail.send(request.message())
 
-    def _receive(self, jail: Jail, deadline: float):
-        """Receive one answer from jail before the deadline; raise StudentFault if none
-        comes, or garbage."""
+    def _receive(self, jail: Jail, deadline: float, garbled: str = '') -> Answer:
+        """Receive one answer from jail before the deadline, read as its record; raise
+        StudentFault if none comes, or garbage: JSON of no kind of answer, or of the
+        wrong shape, said after garbled."""
         with faults(self):
-            answer = jail.receive(max(0.0, deadline - time.monotonic()))
-        self.note(answer)
+            message = jail.receive(max(0.0, deadline - time.monotonic()))
+        try:
+            answer = read_answer(message)
+        except ProtocolError as error:
+            raise _garbled(self, f'{garbled}{error}') from None
+        self.note(answer.reference)
         return answer
 
     def close(self) -> None:
@@ -171,30 +197,22 @@ class Session:
             self.jail = None
 
 
-def _loaded(answer: Any) -> bool:
-    """Is answer one to loading a file: {'defined': [names]} or {'error': why}?"""
-    return isinstance(answer, dict) and (isinstance(answer.get('error'), str) or isinstance(
-        answer.get('defined'), list) and all(isinstance(name, str) for name in answer['defined']))
-
-
 _FOLLOWED: dict = {}
 """For each case (by its spec), the states its game has made here, by key, and each
 call already followed: (state key, move text) -> the key of the state it makes."""
 
 
-def follow(case: Case, calls: list) -> list[str]:
+def follow(case: Case, calls: list[tuple[str, Any]]) -> list[str]:
     """Return the keys of the states that the calls of result a jail reported make
-    in the case's own game here, in order, each call [key of the state it was made
-    on, move]. Raise ValueError if a call starts from a state that neither the
-    case's root nor an earlier call made, or plays a move that is not legal there:
-    the record of a search that made its states without the game, or a forgery."""
+    in the case's own game here, in order, each call (the key of the state it was
+    made on, the move), as messages.Calls reads them. Raise ValueError if a call
+    starts from a state that neither the case's root nor an earlier call made, or
+    plays a move that is not legal there: the record of a search that made its
+    states without the game, or a forgery."""
     states, made = _FOLLOWED.setdefault(text(case.spec), ({state_key(case.state): case.state}, {}))
     seen = {state_key(case.state)}
     keys = []
-    for call in calls:
-        if not (isinstance(call, list) and len(call) == 2 and isinstance(call[0], str)):
-            raise ValueError('reported a call of result that is not one')
-        parent, move = call
+    for parent, move in calls:
         if parent not in seen:
             raise ValueError('called result on a state that the game it was given never made '
                              '(a state made some other way, or an altered record)')

@@ -102,17 +102,28 @@ def found(name):
     return frame.f_locals[name]
 
 
-def forge(answer):
+def field(request, name):
+    """A field of the grader's request: the jail's record of it (its kind as KIND), or
+    the message itself, as it came."""
+    if isinstance(request, dict):
+        return request[name]
+    return request.KIND if name == 'type' else getattr(request, name)
+
+
+def forge(answer, kind='said', field_name='positions'):
     """Answer the grader's requests in the jail's stead, from the one under way on: a
-    perft with the reference's counts, each position with answer(index)."""
+    perft with the reference's counts, each position with answer(index), in a message
+    of kind whose field field_name lists them."""
     request, channel = found('request'), found('channel')
     while True:
-        if 'perft' in request:
-            lines = [{'done': True, 'perft': [4, 9, 10]}]
+        if field(request, 'type') == 'perft':
+            lines = [{'type': 'perft_done', 'perft': [4, 9, 10], 'error': None, 'reference': None}]
         else:
-            first = request['first']
-            said = [answer(index) for index in range(first, first + len(request['positions']))]
-            lines = [{'positions': said}, {'done': True}]
+            first = field(request, 'first')
+            said = [answer(index)
+                    for index in range(first, first + len(field(request, 'positions')))]
+            lines = [{'type': kind, field_name: said, 'reference': None},
+                     {'type': 'rules_done', 'error': None, 'reference': None}]
         os.write(4, ''.join(json.dumps(line) + '\\n' for line in lines).encode())
         try:
             request = channel.receive()
@@ -149,6 +160,27 @@ class GameOfNim(Game):
 '''
 """A class that writes the grader answers silent on what result did."""
 
+WRONG_KIND = FORGING + '''
+
+class GameOfNim(Game):
+    """Answers the grader's perft itself, rightly, and its questions about positions
+    with calls of result, as if they were a search's."""
+
+    def __init__(self, board=(3, 1)):
+        forge(lambda index: ['"MAX"', [0, 1]], 'calls', 'calls')
+'''
+"""A class that writes the grader an answer of the wrong kind about its positions."""
+WRONG_FIELD = FORGING + '''
+
+class GameOfNim(Game):
+    """Answers the grader's questions about positions itself, with a message whose
+    positions are not a list."""
+
+    def __init__(self, board=(3, 1)):
+        forge(lambda index: {'to_move': '"MAX"'}, 'said', 'says')
+'''
+"""A class that writes the grader an answer about its positions without its field."""
+
 PEEKING = SOLUTION.replace('return len(state.moves) == 0', 'return sum(state.board) <= 1') + '''
 import sys
 
@@ -175,18 +207,19 @@ class Peeks(GameOfNim):
 
     def terminal_test(self, state):
         request = asked()
-        if request is not None and 'positions' in request:
+        if getattr(request, 'KIND', None) == 'positions':
             self.learn(request)
         return self.peek(state)
 
     def learn(self, request):
         """Note the state of each position the request lists, and whether the reference's
         game is over there if the request says."""
-        for index, (parent, move) in enumerate(request['positions'], request['first']):
+        ends = getattr(request, 'ends', None)
+        for index, (parent, move) in enumerate(request.positions, request.first):
             before = self.initial if parent is None else self.listed[parent]
             self.listed[index] = before if move is None else self.result(before, tuple(move))
-            if 'ends' in request:
-                self.over[seen(self.listed[index])] = index in request['ends']
+            if ends is not None:
+                self.over[seen(self.listed[index])] = index in ends
 
     def peek(self, state):
         """Is the game over at state, as the requests said? Else, by its own wrong rule."""
@@ -309,3 +342,17 @@ def test_a_class_reading_the_reference_in_the_requests_scores_no_better(tmp_path
     assert set(honest) == {'terminal_test', 'perft'}, honest
     cheat = failures(tmp_path, PEEKING, reference, name, level)
     assert set(cheat) >= set(honest), cheat
+
+
+@pytest.mark.parametrize('level', LEVELS)
+@pytest.mark.parametrize('source, sent', [
+    (WRONG_KIND, "a 'calls' message in answer to a 'positions' request"),
+    (WRONG_FIELD, "a 'said' message without exactly the fields positions, reference: "
+                  '{"type":"said","says":[{"to_move":"\\"MAX\\""}],"reference":n…')],
+    ids=['wrong kind', 'wrong field'])
+def test_an_answer_of_the_wrong_kind_or_shape_fails_every_rule_saying_what_was_sent(
+        tmp_path, reference, level, source, sent):
+    failed = failures(tmp_path, source, reference, level=level)
+    assert failed == dict.fromkeys((*RULES, 'perft'), (
+        f"the process ended without an answer (the jail sent {sent}); does the code write to "
+        "the grader's pipe?"))

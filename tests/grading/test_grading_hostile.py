@@ -31,7 +31,9 @@ def alpha_beta_search(state, game):
     move = game.actions(state)[0]
     if len(calls) == 2:
         os.close(3)
-        os.write(4, (json.dumps({'done': True, 'move': move}) + '\\n').encode())
+        done = {'type': 'search_done', 'move': move, 'error': None, 'not_implemented': False,
+                'stopped': False, 'reference': None}
+        os.write(4, (json.dumps(done) + '\\n').encode())
         os._exit(0)
     return move
 '''
@@ -47,7 +49,9 @@ def alpha_beta_search(state, game):
     move = 0
     for _ in range(700):
         move = [move]
-    os.write(4, (json.dumps({'done': True, 'move': move}) + '\\n').encode())
+    done = {'type': 'search_done', 'move': move, 'error': None, 'not_implemented': False,
+            'stopped': False, 'reference': None}
+    os.write(4, (json.dumps(done) + '\\n').encode())
     time.sleep(60)
 '''
 
@@ -76,9 +80,10 @@ class GameOfNim:
             frame = frame.f_back
         label = '[' * 5000 + ']' * 5000
         while True:
-            lines = [{'positions': [{'to_move': label, 'utilities': [[label, 1]]}]}
-                     for _ in request['positions']]
-            lines.append({'done': True})
+            asked = request['positions'] if isinstance(request, dict) else request.positions
+            lines = [{'type': 'said', 'positions': [{'to_move': label, 'utilities': [[label, 1]]}],
+                      'reference': None} for _ in asked]
+            lines.append({'type': 'rules_done', 'error': None, 'reference': None})
             os.write(4, ''.join(json.dumps(line) + '\\n' for line in lines).encode())
             request = frame.f_locals['channel'].receive()
 '''
@@ -96,14 +101,49 @@ def player(game, state):
 FORGED_LOAD = '''
 import os
 
-os.write(4, b'{"defined": 5}\\n')  # the grader's answer to loading it, of the wrong shape
+# the grader's answer to loading it, of the wrong shape
+os.write(4, b'{"type": "loaded", "defined": 5, "reference": null}\\n')
 
 
 def alpha_beta_search(state, game):
     return game.actions(state)[0]
 '''
 
+SENDS = """
+import json
+import os
+import time
+
+
+def alpha_beta_search(state, game):
+    \"\"\"Writes the grader an answer of its own to its search, then waits.\"\"\"
+    os.write(4, (json.dumps(MESSAGE) + '\\n').encode())
+    time.sleep(60)
+
+
+class GameOfNim:
+    \"\"\"Writes the grader an answer of its own as it is made, then waits.\"\"\"
+
+    def __init__(self, **options):
+        alpha_beta_search(None, None)
+"""
+"""A student's file whose search, or Game class, writes MESSAGE to the grader's pipe."""
+DONE = {'type': 'search_done', 'move': 1, 'error': None, 'not_implemented': False,
+        'stopped': False, 'reference': None}
+"""A finished answer to a search, of the right shape."""
+MESSAGES = {
+    'wrong kind': {'type': 'loaded', 'defined': [], 'reference': None},
+    'missing field': {'type': 'search_done', 'move': 1},
+    'wrongly typed field': {**DONE, 'not_implemented': 'yes'},
+    'extra field': {**DONE, 'passed': True},
+    'unknown kind': {'type': 'verdict', 'passed': True},
+    'wrongly typed perft': {'type': 'perft_done', 'perft': ['4', 9], 'error': None,
+                            'reference': None},
+}
+"""The messages of the wrong kind or shape a student's file writes (see SENDS)."""
 SEARCH = ['--functions', 'alpha_beta_search', '--variants', 'nim']
+GAME = ['--game', 'GameOfNim(piles=(3, 1))', '--reference', 'nim(piles=(3, 1))']
+GARBLED = 'the process ended without an answer (the jail sent '
 ATTACKS = {
     'exits between requests': (EXITS, SEARCH, 'alpha_beta_search on deep-pruning',
                                'the process ended without an answer (its process exited '
@@ -112,8 +152,7 @@ ATTACKS = {
                              'the process ended without an answer (sent a message nested '
                              "deeper than 64 lists or objects); does the code write to the "
                              "grader's pipe?"),
-    'forged label 5,000 deep': (DEEP_LABEL, ['--game', 'GameOfNim(piles=(3, 1))', '--reference',
-                                             'nim(piles=(3, 1))'], 'GameOfNim.utility',
+    'forged label 5,000 deep': (DEEP_LABEL, GAME, 'GameOfNim.utility',
                                 'after (1, 3); (2, 1): no player that its to_move names plays '
                                 "as the reference's 'P1'"),
     'forged load answer': (FORGED_LOAD, SEARCH, 'alpha_beta_search on fig52',
@@ -122,6 +161,20 @@ ATTACKS = {
     'gone before its games': (GONE, ['--functions', 'player', '--variants', 'nim'],
                               'player: legal moves',
                               'the process ended without an answer (its process exited'),
+    **{f'an answer with a {attack}': (SENDS.replace('MESSAGE', repr(MESSAGES[attack])),
+                                      GAME if 'perft' in attack else SEARCH,
+                                      'GameOfNim.to_move' if 'perft' in attack else
+                                      'alpha_beta_search on fig52', GARBLED + reason)
+       for attack, reason in {
+           'wrong kind': "a 'loaded' message in answer to a 'search' request)",
+           'missing field': "a 'search_done' message without exactly the fields error, move, "
+                            'not_implemented, reference, stopped: {"type":"search_done",',
+           'wrongly typed field': "a 'search_done' message whose not_implemented is not true or "
+                                  'false: "yes")',
+           'extra field': "a 'search_done' message without exactly the fields",
+           'unknown kind': 'a message of no kind the grader knows: {"type":"verdict",',
+           'wrongly typed perft': "a 'perft_done' message whose perft is not a list of whole "
+                                  'numbers: ["4",9])'}.items()},
 }
 """Each attack: the student's file, the options it is graded with, and the check it
 fails with how its message starts (a forged label is read as none, so utility finds

@@ -1,22 +1,19 @@
 """The jail's side of grading: load a student's file once, then answer the
-grader's requests, each a line of JSON, until the grader goes.
+grader's requests, each a line of JSON, until the grader goes. The messages are
+jailed.messages' records; the jail dispatches on each request's kind:
 
-The grader first sends {"source", "filename", "functions", "allow_reference"};
-the jail answers {"defined": [names]} or {"error": why it cannot load}. Then:
-
-- {"search": name, "position": spec, "limit": N}: run the student's search on
-  the position (see plain.build) with a counting game; answer with chunks
-  {"results": [[state key, move], ...]}, each call of result that made a state,
-  and then {"done": true, "move": move} (or "error", "not_implemented" or
-  "stopped"). The grader follows the calls with its own game.
-- {"rules": a class's call, ...}: questions about the student's Game class, answered
-  as jailed.rules says.
+- Load first, answered by Loaded (the functions the file defines) or LoadFailed;
+- a SearchRequest: run the student's search on the position (see plain.build)
+  with a counting game; answer with Calls, each call of result that made a state,
+  in chunks, and then SearchDone. The grader follows the calls with its own game;
+- a PerftRequest or a PositionsRequest: questions about the student's Game class,
+  answered as jailed.rules says;
 - a game's start, then requests for moves, in players.remote.protocol's jail
   protocol: the student's player answers them.
 
-The answers to loading and to searches carry "reference": the first use of a
-reference implementation refused so far (see guard), or null; in a game, such a
-use is the player's error."""
+Every answer but a game's carries "reference": the first use of a reference
+implementation refused so far (see guard), or null; in a game, such a use is the
+player's error."""
 
 from __future__ import annotations
 
@@ -24,110 +21,120 @@ import copy
 import os
 import random
 import sys
-from typing import Any
+from dataclasses import replace
+from types import ModuleType
+from typing import Any, Iterator
 
 import variants
-from games import Game, game_files
+from games import game_files
+from games.base import Game
 from games.referee import DETAIL_LIMIT, describe
 from games.sources import places, run_source
 from players.remote.plain_json import to_plain
-from players.remote.protocol import READY, ErrorAnswer, JailStart, MoveAnswer, read_request
+from players.remote.protocol import READY, ErrorAnswer, JailStart, MoveAnswer, ProtocolError
 from players.remote.serving import answer_move, replay_history
 
 from . import guard, rules
 from .counting import Recorder, counting
+from .messages import (Answer, Calls, Load, LoadFailed, Loaded, PerftRequest, PositionsRequest,
+                       SearchDone, SearchRequest, read_request)
 from .plain import build
 
 CHUNK = 1 << 15
 """The most characters of calls in one message (a jail's message is at most 64 KiB)."""
 
 
-def serve(channel) -> None:
-    """Load the student's file, say which functions it defines, then answer requests."""
-    setup = channel.receive()
-    filename = setup['filename']
-    if setup['folder']:  # a submission folder, the jail's working folder: its modules import
+def serve(channel: Any) -> None:
+    """Load the student's file, say which functions it defines, then answer requests
+    (channel: players.sandbox.jail_server's Channel)."""
+    setup = read_request(channel.receive())
+    if not isinstance(setup, Load):
+        raise ProtocolError(f'the first request is not Load: {setup!r}'[:200])
+    filename = setup.filename
+    if setup.folder:  # a submission folder, the jail's working folder: its modules import
         sys.path.insert(0, os.getcwd())
         filename = os.path.join(os.getcwd(), filename)
     random.seed(0)
-    if not setup['allow_reference']:
+    if not setup.allow_reference:
         guard.guard()
     try:
-        module = load(setup['source'], filename)
+        module = load(setup.source, filename)
     except BaseException as error:  # whatever the file does as it loads
-        channel.send(_with_reference({'error': explain(error, filename)}))
+        channel.send(_with_reference(LoadFailed(explain(error, filename))))
         return
-    defined = [name for name in setup['functions'] if callable(getattr(module, name, None))
-               and not getattr(getattr(module, name), 'stand_in', False)]
-    channel.send(_with_reference({'defined': defined}))
+    defined = tuple(name for name in setup.functions if callable(getattr(module, name, None))
+                    and not getattr(getattr(module, name), 'stand_in', False))
+    channel.send(_with_reference(Loaded(defined)))
     game: Game | None = None
     view: Game | None = None
     state = player = None
     while True:
         try:
-            request = channel.receive()
+            request = read_request(channel.receive())
         except EOFError:
             return
-        if 'search' in request:
+        if isinstance(request, SearchRequest):
             for answer in search(module, request, filename):
                 channel.send(_with_reference(answer))
-        elif 'rules' in request:
+        elif isinstance(request, (PerftRequest, PositionsRequest)):
             for answer in rules.answer(module, request, lambda error: explain(error, filename),
                                        os.path.basename(filename)):
                 channel.send(_with_reference(answer))
+        elif isinstance(request, Load):
+            raise ProtocolError('a second Load')
         else:  # a game's start or a request for a move, as a player's jail has them
-            asked = read_request(request)
             reply: ErrorAnswer | MoveAnswer | None
-            if isinstance(asked, JailStart):
-                game, view, state, player, reply = start_game(module, asked, filename)
+            if isinstance(request, JailStart):
+                game, view, state, player, reply = start_game(module, request, filename)
             elif game is None or view is None:
                 reply = ErrorAnswer('a move was asked before a game was set up')
             else:
-                state, reply = answer_move(player, game, view, state, asked, filename)
+                state, reply = answer_move(player, game, view, state, request, filename)
             channel.send(READY if reply is None else reply.message())
 
 
-def load(source: str, filename: str):
+def load(source: str, filename: str) -> ModuleType:
     """Run a student's source as a module of its own and return the module."""
     return run_source(source, filename, 'student')
 
 
-def search(module, request: dict, filename: str):
+def search(module: ModuleType, request: SearchRequest, filename: str) -> Iterator[Answer]:
     """Run the student's search on a position; yield the answer's messages."""
-    game_files.provide(request.get('game_source'))
-    position = build(request['position'], variants.make)
-    recorder = Recorder(request['limit'])
+    game_files.provide(request.game_source)
+    position = build(request.position, variants.make)
+    recorder = Recorder(request.limit)
     proxy = counting(position.game, recorder.record)
     random.seed(0)
-    answer: dict[str, Any] = {}
+    done = SearchDone()
     try:
-        move = getattr(module, request['search'])(copy.deepcopy(position.state), proxy,
-                                                  **position.options)
+        move = getattr(module, request.function)(copy.deepcopy(position.state), proxy,
+                                                 **position.options)
     except NotImplementedError:
-        answer['not_implemented'] = True
+        done = SearchDone(not_implemented=True)
     except BaseException as error:  # the student's fault, reported with its place
         said = explain(error, filename)
-        answer['error'] = said if isinstance(error, SystemExit) else f'raised {said}'
+        done = SearchDone(error=said if isinstance(error, SystemExit) else f'raised {said}')
     else:
         try:
-            answer['move'] = to_plain(move)
+            done = SearchDone(move=to_plain(move))
         except TypeError as error:
-            answer['error'] = f'returned {_shown(move)}, which is not a move: {error}'
+            done = SearchDone(error=f'returned {_shown(move)}, which is not a move: {error}')
     if recorder.stopped:  # even if the search caught TooManyStates and went on
-        answer = {'stopped': True}
-    chunk, size = [], 0
-    for call in recorder.calls:
-        chunk.append(call)
-        size += len(call[0]) + len(repr(call[1])) + 8
+        done = SearchDone(stopped=True)
+    chunk: list[tuple[str, Any]] = []
+    size = 0
+    for key, made in recorder.calls:
+        chunk.append((key, made))
+        size += len(key) + len(repr(made)) + 8
         if size > CHUNK:
-            yield {'results': chunk}
+            yield Calls(tuple(chunk))
             chunk, size = [], 0
     if chunk:
-        yield {'results': chunk}
-    yield {**answer, 'done': True}
+        yield Calls(tuple(chunk))
+    yield done
 
 
-def start_game(module, start: JailStart, filename: str) -> tuple:
+def start_game(module: ModuleType, start: JailStart, filename: str) -> tuple[Any, ...]:
     """Start a game of the player checks; return the game, the player's copy of it
     for the game, the state, the player and the ErrorAnswer to the start (None:
     ready)."""
@@ -160,9 +167,10 @@ def explain(error: BaseException, filename: str) -> str:
     return text[:DETAIL_LIMIT]
 
 
-def _with_reference(answer: dict) -> dict:
-    """The answer with the first refused use of a reference implementation, if any."""
-    return {**answer, 'reference': guard.violations[0] if guard.violations else None}
+def _with_reference(answer: Answer) -> dict[str, Any]:
+    """The answer's message, with the first refused use of a reference implementation,
+    if any."""
+    return replace(answer, reference=guard.violations[0] if guard.violations else None).message()
 
 
 def _shown(value: Any) -> str:

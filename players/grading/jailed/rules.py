@@ -2,17 +2,15 @@
 moves on it, and say what its methods answer at each position reached, as plain
 data; and count its move sequences to a small depth (perft).
 
-A request is {"rules": the class's call, such as "GameOfNim(board=[3, 1])",
-"seconds": the time each call of the class's methods may take} with either
-"perft" (a depth) and "limit" (see perft.count_sequences), answered by {"done": true,
-"perft": [count at depth 1, ...]} (or "error"); or "positions" (each [the index of
-the position before it, or null for the start; the move from there, as plain
-data], numbered from "first", every position after the one before it), answered
-by chunks {"positions": [answer, ...]} and then {"done": true}. A class that
-cannot be made is answered by {"done": true, "error": why}. A request says nothing
-of what the reference's methods say: the grader asks perft first, and the
-positions ply by ply, so that the moves from a position are sent only once it has
-been answered.
+A request (see messages) names the class's call, such as "GameOfNim(board=[3, 1])",
+and how long each call of its methods may take: a PerftRequest (a depth and a limit,
+see perft.count_sequences) is answered by PerftDone, the count at each depth or why
+not; a PositionsRequest (positions numbered from "first", each the index of the one
+before it, or null for the start, and the move from there, as plain data) by chunks
+of PositionAnswers, then RulesDone (with why, if the class cannot be made). A request
+says nothing of what the reference's methods say: the grader asks perft first, and
+the positions ply by ply, so that the moves from a position are sent only once it
+has been answered.
 
 An answer says, for a position reached: "to_move" (the label, as
 plain.state_key's text), "terminal", "actions" (as plain data; asked everywhere, so
@@ -42,11 +40,14 @@ import json
 import math
 import numbers
 import signal
+from types import ModuleType
 from typing import Any, Callable, Iterator
 
 from games.specs import parse_call
 from players.remote.plain_json import canonical, to_plain
 
+from .messages import (Answer, PerftDone, PerftRequest, PositionAnswers, PositionsRequest,
+                       RulesDone)
 from .perft import count_sequences
 from .plain import state_key
 
@@ -303,17 +304,17 @@ class StudentGame(Timed):
         except Failed as failure:
             raise Unreached(index, 'result', str(failure)) from None
 
-    def perft(self, depth: int, limit: int) -> dict:
+    def perft(self, depth: int, limit: int) -> PerftDone:
         """The class's perft (see count_sequences), made with its actions, result and
         terminal_test, or why it cannot be counted."""
         try:
-            return {'perft': count_sequences(
+            return PerftDone(tuple(count_sequences(
                 self.call('initial', copy.deepcopy, self.start),
                 lambda state: [move for move, _, _ in self._actions(state)],
                 lambda state, move: self.call('result', self.game.result, state, move),
-                self.terminal_test, depth, limit)}
+                self.terminal_test, depth, limit)))
         except Failed as failure:
-            return {'perft': [], 'error': str(failure)}
+            return PerftDone((), str(failure))
 
 
 def _plain(move) -> tuple[Any, Any, str]:
@@ -348,7 +349,8 @@ _made: dict[str, StudentGame | str] = {}
 """The student's game of each call, made once, or why it cannot be made."""
 
 
-def make(module, spec: str, explain: Callable, seconds: float, filename: str) -> StudentGame | str:
+def make(module: ModuleType, spec: str, explain: Callable, seconds: float,
+         filename: str) -> StudentGame | str:
     """The student's game of a call such as 'GameOfNim(board=[3, 1])', or why it cannot be made."""
     if spec not in _made:
         name, keywords = parse_call(spec, 'game')
@@ -369,19 +371,20 @@ def make(module, spec: str, explain: Callable, seconds: float, filename: str) ->
     return _made[spec]
 
 
-def answer(module, request: dict, explain: Callable, filename: str) -> Iterator[dict]:
+def answer(module: ModuleType, request: PerftRequest | PositionsRequest, explain: Callable,
+           filename: str) -> Iterator[Answer]:
     """Answer a request about the student's game class (see the module's docstring)."""
-    game = make(module, request['rules'], explain, request['seconds'], filename)
+    game = make(module, request.game, explain, request.seconds, filename)
     if isinstance(game, str):
-        yield {'done': True, 'error': game}
+        yield PerftDone((), game) if isinstance(request, PerftRequest) else RulesDone(game)
         return
-    game.seconds = request['seconds']
+    game.seconds = request.seconds
     signal.signal(signal.SIGALRM, _on_alarm)
-    if 'perft' in request:
-        yield {'done': True, **game.perft(request['perft'], request['limit'])}
+    if isinstance(request, PerftRequest):
+        yield game.perft(request.depth, request.limit)
         return
     chunk, size = [], 0
-    for index, (parent, move) in enumerate(request['positions'], request['first']):
+    for index, (parent, move) in enumerate(request.positions, request.first):
         said = game.position(index, parent, move)
         text = _json(said)
         if text is None or len(text) > CHUNK:  # only actions can be so big
@@ -390,8 +393,8 @@ def answer(module, request: dict, explain: Callable, filename: str) -> Iterator[
         chunk.append(said)
         size += len(text) + 1
         if size > CHUNK:
-            yield {'positions': chunk}
+            yield PositionAnswers(tuple(chunk))
             chunk, size = [], 0
     if chunk:
-        yield {'positions': chunk}
-    yield {'done': True}
+        yield PositionAnswers(tuple(chunk))
+    yield RulesDone()
