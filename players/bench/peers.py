@@ -66,9 +66,9 @@ def easyai_solve(game: Game) -> tuple:
     class EasyNim(TwoPlayerGame):
         """Nim for easyAI, as its Nim example writes it, in normal or misère play."""
 
-        def __init__(self):
+        def __init__(self, nim: Nim):
             self.players, self.current_player = [None, None], 1
-            self.piles = list(nim.piles)
+            self.piles, self.misere = list(nim.piles), nim.misere
 
         def possible_moves(self):
             return [(i, n) for i, pile in enumerate(self.piles) for n in range(1, pile + 1)]
@@ -86,12 +86,12 @@ def easyai_solve(game: Game) -> tuple:
         def scoring(self):
             if not self.is_over():
                 return 0
-            return 100 if nim.misere else -100
+            return 100 if self.misere else -100
 
         def ttentry(self):
             return tuple(self.piles) + (self.current_player,)
 
-    position = CountedTicTacToe([None, None]) if nim is None else EasyNim()
+    position = CountedTicTacToe([None, None]) if nim is None else EasyNim(nim)
     depth = 9 if nim is None else sum(nim.piles)
     solver = Negamax(depth, tt=TranspositionTable())
     solver(position)

@@ -3,9 +3,12 @@ keyboard against jailed players, or jailed players against each other."""
 
 from __future__ import annotations
 
+from typing import cast
+
 import games
 import players
 from games import referee
+from games.stochastic import StochasticGame
 from players.sandbox import jail
 from players.remote import program
 from players.sandbox.allowed import allowed_packages
@@ -59,7 +62,8 @@ def play_shown(variant: str, first: str, second: str, sandbox: str = 'auto',
 
     def show_roll(state, chance, new_state):
         mover = game.to_move(state)
-        say(f'{names[mover]} ({mover}) {game.describe_chance(chance)}')
+        rolled = cast(StochasticGame, game).describe_chance(chance)  # only games of chance roll
+        say(f'{names[mover]} ({mover}) {rolled}')
 
     jailed = [player for player, code in zip(chosen, codes) if code is not None]
     try:
