@@ -24,7 +24,8 @@ def write_json(path: str, settings: RunSettings, records: Iterable[GameRecord],
     opening = ''.join(f'{json.dumps(key)}: {json.dumps(value)}, ' for key, value in
                       (counts or {}).items())
     with open(path, 'w') as out:
-        out.write('{' + opening + '"settings": ' + json.dumps(settings.to_json()) + ',\n "games": [')
+        out.write('{' + opening + '"settings": ' + json.dumps(settings.to_json())
+                  + ',\n "games": [')
         for number, record in enumerate(records):
             out.write((',\n  ' if number else '\n  ') + json.dumps(record.plain()))
         out.write('\n ],\n "standings": ' + json.dumps(plain, indent=1) + '}\n')

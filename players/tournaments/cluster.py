@@ -21,6 +21,9 @@ them, which stays the single writer of the results.
 Importing this module does not import `distributed` (a jail's preloading imports
 every module of the project): only making a DaskExecutor and running its tasks do."""
 
+# Dask's functions carry no types: calls into it are let through, as Any.
+# mypy: untyped-calls-exclude=distributed
+
 from __future__ import annotations
 
 import functools
@@ -36,11 +39,17 @@ import time
 import uuid
 from concurrent.futures import Executor, Future
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, ParamSpec, TypeVar
 
 from players import PROJECT_PACKAGES
 from players.sandbox import level_choice
 from .workers import WorkerPool
+
+if TYPE_CHECKING:
+    import distributed
+
+P = ParamSpec('P')
+R = TypeVar('R')
 
 CONNECT_SECONDS = 10.0
 """How long to try reaching a scheduler before giving up."""
@@ -67,7 +76,7 @@ class DaskExecutor(Executor):
                  connect_seconds: float = CONNECT_SECONDS):
         import distributed
         self.address = scheduler
-        self._cluster = None
+        self._cluster: distributed.LocalCluster | None = None
         if scheduler is None:
             self._cluster = distributed.LocalCluster(
                 n_workers=workers, threads_per_worker=1, processes=True,
@@ -85,8 +94,8 @@ class DaskExecutor(Executor):
         self._needs: dict[str, Any] = dict(hard_timeout=hard_timeout, sandbox=sandbox,
                                            project=project_fingerprint())
         self._plugin = distributed.WorkerPlugin
-        self._jobs: dict[int, tuple[Callable, str]] = {}
-        self._futures: set = set()
+        self._jobs: dict[int, tuple[Callable[..., object], str]] = {}
+        self._futures: set[distributed.Future[object]] = set()
         self._lock = threading.Lock()
         self._closed = False
         self._slots, self._slots_read = 0, -SLOTS_SECONDS
@@ -112,7 +121,7 @@ class DaskExecutor(Executor):
             self._slots_read = now
         return self._slots
 
-    def submit(self, fn: Callable, /, *args, **kwargs) -> Future:
+    def submit(self, fn: Callable[P, R], /, *args: P.args, **kwargs: P.kwargs) -> Future[R]:
         """Schedule fn(*args, **kwargs) on a worker of the cluster and return its Future."""
         with self._lock:
             if self._closed:
@@ -125,11 +134,11 @@ class DaskExecutor(Executor):
                 self._jobs[id(fn)] = fn, name
             task = self._client.submit(_play, self._jobs[id(fn)][1], args, kwargs, pure=False)
             self._futures.add(task)
-        future: Future = Future()
+        future: Future[R] = Future()
         task.add_done_callback(functools.partial(self._settle, future))
         return future
 
-    def _settle(self, future: Future, task) -> None:
+    def _settle(self, future: Future[Any], task: distributed.Future[object]) -> None:
         """Give future the outcome of the finished task (called in a thread of Dask's)."""
         with self._lock:
             self._futures.discard(task)
@@ -163,7 +172,7 @@ class DaskExecutor(Executor):
             self._cluster.close()
 
 
-def dask_setup(worker) -> None:
+def dask_setup(worker: distributed.Worker) -> None:
     """Make a worker process of this machine's LocalCluster (which preloads this
     module) ignore Ctrl-C, as WorkerPool's do: the process that runs the tournament
     handles it, and closes the cluster."""
@@ -190,7 +199,8 @@ class Job:
     """What each worker keeps of a tournament: the function its tasks call, and
     what the worker must be able to do to call it as the tournament's machine would."""
 
-    fn: Callable
+    fn: Callable[..., object]
+    """The function every task of the tournament calls."""
     hard_timeout: float | None
     """Seconds a call may go without a heartbeat before its referee process is killed."""
     sandbox: str
@@ -215,7 +225,7 @@ _pools: dict[float | None, WorkerPool] = {}
 _pools_lock = threading.Lock()
 
 
-def _play(name: str, args: tuple, kwargs: dict) -> object:
+def _play(name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> object:
     """Call the job of the plugin name with args and kwargs in one of this Dask
     worker's referee processes, and return what it returns (run by Dask on a worker)."""
     import distributed
@@ -239,7 +249,7 @@ def _play(name: str, args: tuple, kwargs: dict) -> object:
     return pool.submit(_referee, job.fn, args, kwargs).result()
 
 
-def _referee(fn: Callable, args: tuple, kwargs: dict) -> object:
+def _referee(fn: Callable[..., object], args: tuple[Any, ...], kwargs: dict[str, Any]) -> object:
     """Return fn(*args, **kwargs), called in a referee process (a WorkerPool's
     process, which starts its own jail servers)."""
     return fn(*args, **kwargs)

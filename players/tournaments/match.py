@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Callable, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from games import game_files, referee
 from games.base import Game
@@ -57,15 +57,18 @@ class Rules:
         return TimeControl(self.move_timeout, base, increment)
 
 
-_games: dict = {}
+_games: dict[str, Game] = {}
 """The games a worker has made, by variant (the referee never changes a game)."""
 
 
-def play_opening(game: Game, plies: int, seed, dice: random.Random) -> tuple[list, object]:
-    """Return the history (see event) and the state of plies random moves
+def play_opening(game: Game, plies: int, seed: int | str,
+                 dice: random.Random) -> tuple[list[Any], object]:
+    """Return the history (events, [kind, plain JSON value] each: see event) and the
+    state of plies random moves
     from the start, chosen by a random.Random(seed) among the moves that do not
     end the game; in a game of chance the dice roll with dice between them."""
-    chooser, state, history = random.Random(seed), game.initial, []
+    chooser, state = random.Random(seed), game.initial
+    history: list[Any] = []
     for _ in range(plies):
         while is_chance_node(game, state):
             chance = game.roll(state, dice)
@@ -83,9 +86,9 @@ def play_opening(game: Game, plies: int, seed, dice: random.Random) -> tuple[lis
 
 def play_scheduled_game(spec: ScheduledGame, rules: Rules,
                         players: Mapping[str, PlayerCode | ProgramCode],
-                        make_game: Callable[[str], Game], load_player: Callable,
+                        make_game: Callable[[str], Game], load_player: Callable[[str], object],
                         broken: Mapping[str, str] | None = None,
-                        sources: Sequence[dict] = ()) -> GameRecord:
+                        sources: Sequence[dict[str, object]] = ()) -> GameRecord:
     """Play the game spec describes and return its record.
     players gives the code of each player by name; make_game(variant) makes the
     game, here and in the jails, where load_player(spec) loads registry players.
@@ -135,7 +138,8 @@ def play_scheduled_game(spec: ScheduledGame, rules: Rules,
             player.close()
 
 
-def unplayed(spec: ScheduledGame, seats: tuple, broken: Mapping[str, str]) -> GameRecord:
+def unplayed(spec: ScheduledGame, seats: tuple[object, ...],
+             broken: Mapping[str, str]) -> GameRecord:
     """Return the record of a game that a player of broken ({name: why it cannot
     play}) cannot play, no move played: it forfeits, the termination 'cannot load'
     and its reason the detail. When neither player can play, the game is a draw
@@ -154,7 +158,7 @@ def unplayed(spec: ScheduledGame, seats: tuple, broken: Mapping[str, str]) -> Ga
     return GameRecord.from_play(spec, [], played)
 
 
-def _ended(jailed: list, played: referee.PlayedGame) -> list:
+def _ended(jailed: list[RemotePlayer], played: referee.PlayedGame) -> list[str | None]:
     """Tell the players how their game ended; return what each wrote on standard
     error (a program's, for the record; None for a Python player)."""
     for player in jailed:

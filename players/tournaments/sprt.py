@@ -20,6 +20,7 @@ log((1 - beta) / alpha)): below, H0 is accepted; above, H1."""
 from __future__ import annotations
 
 import math
+from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import Callable, Iterator, Sequence
 
@@ -69,7 +70,7 @@ class Hypotheses:
 class Pentanomial:
     """The pairs played so far, counted by the player's points in each."""
 
-    counts: list = field(default_factory=lambda: [0] * 5)
+    counts: list[int] = field(default_factory=lambda: [0] * 5)
     """counts[k]: pairs in which the player scored k / 2 points (0, ½, 1, 1½, 2)."""
 
     def add(self, points: float) -> None:
@@ -84,7 +85,7 @@ class Pentanomial:
     @property
     def points(self) -> float:
         """The player's points over all the pairs' games."""
-        return sum(count * k / 2 for k, count in enumerate(self.counts))
+        return sum((count * k / 2 for k, count in enumerate(self.counts)), 0.0)
 
     def _weights(self) -> list[float]:
         """Each bin's count and its share of the prior."""
@@ -136,7 +137,7 @@ def verdict(llr: float, bounds: tuple[float, float]) -> str | None:
     return None
 
 
-def pair_specs(player: str, baseline: str, variants: Sequence[str], seed,
+def pair_specs(player: str, baseline: str, variants: Sequence[str], seed: int,
                pairs: int | None = None) -> Iterator[ScheduledGame]:
     """Generate the games of the test: pair k on variants[k % len(variants)], the
     player first in its first game and second in the other, both from the same
@@ -161,7 +162,7 @@ class Sequential:
         self.tally = Pentanomial()
         self.result: str | None = None
         self.llr = 0.0
-        self._scores: dict[int, list] = {}
+        self._scores: dict[int, list[float]] = {}
 
     def add(self, record: GameRecord) -> None:
         """Count a finished game; count each pair once both its games and every
@@ -174,7 +175,7 @@ class Sequential:
             self.result = verdict(self.llr, self.bounds)
             self.on_pair(self)
 
-    def summary(self) -> dict:
+    def summary(self) -> dict[str, object]:
         """The test's outcome as plain data, for --json."""
         tally = self.tally
         return {'result': self.result or 'none', 'games': 2 * tally.pairs,
@@ -215,7 +216,7 @@ class _Feed:
 
 def run_test(test: Sequential, specs: Iterator[ScheduledGame],
              job: Callable[[ScheduledGame], GameRecord],
-             executor, in_flight: int) -> Sequential:
+             executor: Executor, in_flight: int) -> Sequential:
     """Play the games of specs with job on the executor (as the tournament's runner
     does, each player in its jail) until the test has its verdict or specs run out;
     the games still running then are stopped. Returns the test."""

@@ -65,7 +65,8 @@ class Outcome:
         settings = store.settings
         records = list(store.records())
         results = Results(settings.players, settings.variants).add_all(records)
-        return cls(settings, records, results, ranking.standings_by_variant(results), played, reused)
+        return cls(settings, records, results, ranking.standings_by_variant(results), played,
+                   reused)
 
 
 @dataclass(frozen=True)

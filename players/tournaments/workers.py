@@ -16,7 +16,10 @@ import sys
 import threading
 import time
 from concurrent.futures import Executor, Future
-from typing import Callable
+from multiprocessing.connection import Connection
+from multiprocessing.context import BaseContext
+from multiprocessing.process import BaseProcess
+from typing import Any, Callable, ParamSpec, TypeVar
 
 from players.sandbox import jail
 
@@ -27,7 +30,13 @@ BEAT_SECONDS = 0.25
 """The least time between two heartbeats a worker sends: a hard time limit is
 seconds, where a move often takes a millisecond."""
 
-_connection = None
+P = ParamSpec('P')
+R = TypeVar('R')
+Task = tuple['Future[Any]', Callable[..., Any], tuple[Any, ...], dict[str, Any]]
+"""A submitted call waiting for a worker: its future, function, arguments and
+keyword arguments (any, as Executor.submit takes)."""
+
+_connection: Connection | None = None
 """Inside a worker, its end of the pipe to the parent; None elsewhere."""
 _last_beat = -math.inf
 """When this worker last sent a heartbeat (time.monotonic())."""
@@ -58,18 +67,21 @@ class WorkerLost(Exception):
 class _Worker:
     """A worker process, its pipe, and the task it is running."""
 
-    def __init__(self, context):
+    def __init__(self, context: BaseContext):
         self.connection, child_end = context.Pipe()
-        self.process = context.Process(target=_work, args=(child_end,), daemon=True)
+        # every context get_context returns has Process; typeshed's BaseContext lacks it
+        process = context.Process  # type: ignore[attr-defined]
+        self.process: BaseProcess = process(target=_work, args=(child_end,), daemon=True)
         self.process.start()
         child_end.close()
-        self.future: Future | None = None
+        self.future: Future[Any] | None = None
         self.last_beat = 0.0
-        self.sent = None
+        self.sent: Callable[..., Any] | None = None
         """The function of the last task sent, which the worker keeps: a task of the same
         function is sent without it (a tournament's job holds every player's code)."""
 
-    def start(self, future: Future, fn, args, kwargs) -> None:
+    def start(self, future: Future[Any], fn: Callable[..., Any], args: tuple[Any, ...],
+              kwargs: dict[str, Any]) -> None:
         """Send the worker a task."""
         self.future, self.last_beat = future, time.monotonic()
         self.connection.send((None if fn is self.sent else fn, args, kwargs))
@@ -104,7 +116,7 @@ class WorkerPool(Executor):
             start_method = 'fork'
         self._context = multiprocessing.get_context(start_method)
         self._hard_timeout = hard_timeout
-        self._tasks: collections.deque = collections.deque()
+        self._tasks: collections.deque[Task] = collections.deque()
         self._lock = threading.Lock()
         self._wake, self._waker = os.pipe2(os.O_NONBLOCK | os.O_CLOEXEC)
         """A pipe the manager waits on with the busy workers' pipes: a byte on it says
@@ -115,9 +127,9 @@ class WorkerPool(Executor):
         self._manager = threading.Thread(target=self._manage, name='sandbox-manager', daemon=True)
         self._manager.start()
 
-    def submit(self, fn: Callable, /, *args, **kwargs) -> Future:
+    def submit(self, fn: Callable[P, R], /, *args: P.args, **kwargs: P.kwargs) -> Future[R]:
         """Schedule fn(*args, **kwargs) in a worker process and return its Future."""
-        future: Future = Future()
+        future: Future[R] = Future()
         with self._lock:
             if self._closing:
                 raise RuntimeError('cannot submit after shutdown')
@@ -221,7 +233,7 @@ class WorkerPool(Executor):
         self._workers[self._workers.index(worker)] = _Worker(self._context)
 
 
-def _work(connection) -> None:
+def _work(connection: Connection) -> None:
     """A worker process's loop: run each task it is sent and send back its outcome."""
     global _connection
     _connection = connection
@@ -231,7 +243,7 @@ def _work(connection) -> None:
     for fd in (0, 1, 2):
         os.dup2(null, fd)
     threading.Thread(target=_watch_parent, args=(os.getppid(),), daemon=True).start()
-    fn: Callable  # the last function sent: a task of the same one comes without it
+    fn: Callable[..., Any]  # the last function sent: a task of the same one comes without it
     while True:
         try:
             task = connection.recv()
