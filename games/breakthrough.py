@@ -5,10 +5,14 @@ from __future__ import annotations
 
 from collections import namedtuple
 from functools import lru_cache
+from typing import TYPE_CHECKING, Any, cast
 
 from . import pictures
 from .base import Fixed, Game, IllegalMoveError
-from .discs import Discs, check_size, grid_text
+from .discs import Discs, Square, check_size, grid_text
+
+BreakthroughMove = tuple[Square, Square]
+"""A move of Breakthrough: the square of the piece and the square it moves to."""
 
 
 class BreakthroughState(namedtuple('BreakthroughState',
@@ -18,6 +22,13 @@ class BreakthroughState(namedtuple('BreakthroughState',
     board's size; board reads them as a Discs mapping of squares to 'B' and 'W'."""
 
     __slots__ = ()
+    if TYPE_CHECKING:  # the fields' types, for mypy
+        to_move: str
+        utility: int
+        black: int
+        white: int
+        columns: int
+        rows: int
 
     @property
     def board(self) -> Discs:
@@ -41,7 +52,7 @@ class Shape(Fixed):
     leaving the board), every move as a tuple ((x, y), (x2, y2)), found by its step
     (listed) and by itself (bits), and the far row."""
 
-    def __init__(self, columns: int, rows: int):
+    def __init__(self, columns: int, rows: int) -> None:
         self.columns, self.rows = columns, rows
         full = self.full = (1 << columns * rows) - 1
         column = sum(1 << (y * columns) for y in range(rows))
@@ -52,10 +63,11 @@ class Shape(Fixed):
         c = columns
         self.steps = {'B': ((c - 1, not_first), (c, full), (c + 1, not_last)),
                       'W': ((-c - 1, not_first), (-c, full), (-c + 1, not_last))}
-        self.listed: dict[str, list] = {player: [None] * 3 * columns * rows
-                                        for player in self.steps}
+        no_move: list[BreakthroughMove | None] = [None]  # for mypy: a list that takes moves
+        self.listed = {player: no_move * 3 * columns * rows for player in self.steps}
         """For each player, the move of the piece on bit i with step s at index 3 i + s."""
-        self.bits: dict[str, dict[tuple, tuple[int, int, bool, tuple]]] = {
+        self.bits: dict[str, dict[BreakthroughMove,
+                                  tuple[int, int, bool, BreakthroughMove]]] = {
             player: {} for player in self.steps}
         """For each player, each move's (start bit, end bit, straight ahead, the move)."""
         for player, steps in self.steps.items():
@@ -73,17 +85,17 @@ class Shape(Fixed):
         """The shape of a board, built once per process."""
         return cls(columns, rows)
 
-    def square(self, index: int) -> tuple:
+    def square(self, index: int) -> Square:
         """The square (x, y) of a bit index."""
         return index % self.columns + 1, index // self.columns + 1
 
-    def rows_ahead(self, pieces: int, player) -> int:
+    def rows_ahead(self, pieces: int, player: str) -> int:
         """The rows player's pieces have advanced from player's first row, in all."""
         last = self.rows - 1
         return sum((y if player == 'B' else last - y) * (pieces & mask).bit_count()
                    for y, mask in enumerate(self.row_masks))
 
-    def moves(self, own: int, other: int, player) -> list:
+    def moves(self, own: int, other: int, player: str) -> list[BreakthroughMove]:
         """Player's moves, own being player's pieces: straight ahead onto an empty
         square, diagonally onto any but an own piece; ordered by the piece's square,
         then by the target's column."""
@@ -97,7 +109,8 @@ class Shape(Fixed):
                 targets ^= low
         found.sort()
         listed = self.listed[player]
-        return [listed[key] for key in found]
+        # each key found is that of a move on the board, never one of listed's Nones
+        return cast('list[BreakthroughMove]', [listed[key] for key in found])
 
 
 class Breakthrough(Game):
@@ -115,7 +128,7 @@ class Breakthrough(Game):
     TWO_ROWS_FROM = 6
     """The fewest rows on which each side starts with two rows of pieces; one on fewer."""
 
-    def __init__(self, rows: int = 8, columns: int = 8):
+    def __init__(self, rows: int = 8, columns: int = 8) -> None:
         self.rows = check_size('rows', rows, 2, 16)
         self.columns = check_size('columns', columns, 2, 16)
         self.shape = Shape.of(columns, rows)
@@ -124,11 +137,11 @@ class Breakthrough(Game):
         self.initial = BreakthroughState('B', 0, pieces, pieces << columns * (rows - home),
                                          columns, rows)
 
-    def params(self) -> dict:
+    def params(self) -> dict[str, Any]:
         """Return the constructor arguments that make this game."""
         return {'rows': self.rows, 'columns': self.columns}
 
-    def actions(self, state) -> list:
+    def actions(self, state: BreakthroughState) -> list[BreakthroughMove]:
         """Every move of the player to move, ((x, y), (x2, y2)), by the square of the
         piece (row by row from y = 1), then by the target's column; none once someone
         has won."""
@@ -139,7 +152,7 @@ class Breakthrough(Game):
             return self.shape.moves(black, white, mover)
         return self.shape.moves(white, black, mover)
 
-    def result(self, state, move) -> BreakthroughState:
+    def result(self, state: BreakthroughState, move: BreakthroughMove) -> BreakthroughState:
         """Return the state after the player to move makes move, capturing what it lands on."""
         mover, utility, black, white, columns, rows = state
         own, other = (black, white) if mover == 'B' else (white, black)
@@ -160,7 +173,7 @@ class Breakthrough(Game):
             return _make(BreakthroughState, ('W', utility, own, other, columns, rows))
         return _make(BreakthroughState, ('B', utility, other, own, columns, rows))
 
-    def _bits(self, state, move) -> tuple:
+    def _bits(self, state: BreakthroughState, move: Any) -> tuple[int, int, bool]:
         """Return the bits of a move's two squares, ((x, y), (x2, y2)) of whole numbers
         one step forward for the player to move, and whether it goes straight ahead;
         raise IllegalMoveError for anything else."""
@@ -172,23 +185,23 @@ class Breakthrough(Game):
             pass
         raise self._illegal(state, move)
 
-    def _illegal(self, state, move) -> IllegalMoveError:
+    def _illegal(self, state: BreakthroughState, move: Any) -> IllegalMoveError:
         """The error for an illegal move, naming some legal ones."""
         shown = ', '.join(self.typed_move(legal) for legal in self.actions(state)[:8])
         return IllegalMoveError(f'illegal move {move!r}: a move is ((x, y), (x2, y2)), one '
                                 f'piece one square forward; the legal moves include '
                                 f'{shown or "none (the game is over)"}')
 
-    def utility(self, state, player) -> float:
+    def utility(self, state: BreakthroughState, player: str) -> float:
         """Return the value to player: 1 for a win, -1 for a loss, 0 while play goes on."""
         return state.utility if player == 'B' else -state.utility
 
-    def terminal_test(self, state) -> bool:
+    def terminal_test(self, state: BreakthroughState) -> bool:
         """The game is over once a piece has reached its far row or a side has no
         pieces left (a player always has a move until then)."""
         return state.utility != 0
 
-    def advance(self, state, player) -> tuple:
+    def advance(self, state: BreakthroughState, player: str) -> tuple[int, int]:
         """Return player's pieces and the rows they have advanced, in all."""
         pieces = state.black if player == 'B' else state.white
         rows = self.shape.rows_ahead(pieces, player)
@@ -197,7 +210,7 @@ class Breakthrough(Game):
     PIECE_WEIGHT = 10
     """What a piece is worth in evaluate, in rows advanced."""
 
-    def evaluate(self, state, player) -> float:
+    def evaluate(self, state: BreakthroughState, player: str) -> float:
         """Material and advancement: PIECE_WEIGHT for each of player's pieces and one
         for each row they have advanced, less the same for the opponent, squashed into
         (-0.9, 0.9)."""
@@ -206,7 +219,7 @@ class Breakthrough(Game):
         lead = self.PIECE_WEIGHT * (mine - theirs) + ahead - behind
         return 0.9 * lead / (abs(lead) + 20)
 
-    def plies_left(self, state) -> int:
+    def plies_left(self, state: BreakthroughState) -> int:
         """The most plies the game can last: each moves a piece one row nearer its far row."""
         if state.utility:
             return 0
@@ -214,17 +227,19 @@ class Breakthrough(Game):
         return ((self.rows - 1) * pieces - self.advance(state, 'B')[1]
                 - self.advance(state, 'W')[1])
 
-    def board_text(self, state, last_move=None) -> str:
+    def board_text(self, state: BreakthroughState,
+                   last_move: BreakthroughMove | None = None) -> str:
         """Return the board, row `rows` at the top, columns and rows numbered, both
         squares of last_move in brackets."""
         return grid_text(state.board, self.columns, self.rows, last_move or ())
 
-    def state_json(self, state) -> dict:
+    def state_json(self, state: BreakthroughState) -> dict[str, Any]:
         """Return the player to move and the board as rows of pieces and '.', row 1
         first: rows[y - 1][x - 1] is the square (x, y)."""
         return {'to_move': state.to_move, 'rows': state.board.rows()}
 
-    def drawing(self, state, last_move=None) -> dict:
+    def drawing(self, state: BreakthroughState,
+                last_move: BreakthroughMove | None = None) -> dict[str, Any]:
         """Return the board as a grid of black and white pieces (see TicTacToe.drawing),
         and both squares of last_move."""
         board = state.board
@@ -233,17 +248,17 @@ class Breakthrough(Game):
         return {'kind': 'grid', 'style': 'pieces', 'columns': self.columns, 'rows': self.rows,
                 'cells': cells, 'marks': [list(square) for square in last_move or ()]}
 
-    def typed_move(self, move) -> str:
+    def typed_move(self, move: BreakthroughMove) -> str:
         """A move is typed as its two squares: ((2, 2), (3, 3)) as '2 2 3 3'."""
         (x, y), (x2, y2) = move
         return f'{x} {y} {x2} {y2}'
 
-    def describe_move(self, move) -> str:
+    def describe_move(self, move: BreakthroughMove) -> str:
         """'2 2 -> 3 3'."""
         (x, y), (x2, y2) = move
         return f'{x} {y} -> {x2} {y2}'
 
-    def parse_move(self, text: str, state):
+    def parse_move(self, text: str, state: BreakthroughState) -> BreakthroughMove:
         """Read four numbers, 'x y x2 y2', as ((x, y), (x2, y2))."""
         numbers = super().parse_move(text.replace('-', ' ').replace('>', ' '), state)
         if not isinstance(numbers, tuple) or len(numbers) != 4:
