@@ -19,7 +19,8 @@ from .search.timing import OutOfTime, move_deadline
 from .textbook import monte_carlo_tree_search
 
 DEFAULT_SECONDS = 1.0
-"""The seconds a clocked player thinks about a move when no clock is set (a game at the keyboard)."""
+"""The seconds a clocked player thinks about a move when no clock is set (a game at the
+keyboard)."""
 
 
 def deepening(game: Game, state: State, deadline: float,

@@ -12,11 +12,19 @@ cost little; its evaluation is the game's own, computed on the masks."""
 
 from __future__ import annotations
 
-from games import Breakthrough, Hex, Kalah, Othello
-from games.discs import Discs
-from games.hex import HexState
+from typing import Any
 
-from .positions import KnownPositions
+from games.breakthrough import Breakthrough
+from games.discs import Discs
+from games.hex import Hex, HexState
+from games.kalah import Kalah
+from games.othello import Othello
+
+from .positions import Key, KnownPositions, Position
+from .shared import EvalFn, State
+
+HexPosition = tuple[int, int, str]
+"""A Hex position: the masks of B's and W's stones, and the player to move."""
 
 
 class StatePositions(KnownPositions):
@@ -24,16 +32,16 @@ class StatePositions(KnownPositions):
 
     game: Othello | Kalah | Breakthrough
 
-    def key(self, pos, sign: int):
+    def key(self, pos: Position, sign: int) -> Key | None:
         """The board's masks and the side to move."""
         return pos.board.masks, pos.to_move
 
-    def outcome(self, pos, sign: int):
+    def outcome(self, pos: Position, sign: int) -> float | None:
         """The value of a final state to the player to move, or None if play goes on."""
         game = self.game
         return sign * game.utility(pos, self.root) if game.terminal_test(pos) else None
 
-    def plies_left(self, pos) -> float:
+    def plies_left(self, pos: Position) -> float:
         """The game's bound on the plies left."""
         return self.game.plies_left(pos)
 
@@ -42,7 +50,7 @@ class PackedPositions(StatePositions):
     """A known game whose states are tuples of a few numbers (Breakthrough's masks,
     Kalah's packed counts), each its own key."""
 
-    def key(self, pos, sign: int):
+    def key(self, pos: Key, sign: int) -> Key | None:
         """The state itself."""
         return pos
 
@@ -53,9 +61,9 @@ class KalahPositions(PackedPositions):
     alternates = False
 
     @staticmethod
-    def same_mover(pos, child) -> bool:
+    def same_mover(pos: Position, child: Position) -> bool:
         """Does the player to move in pos move again in child?"""
-        return pos.to_move == child.to_move
+        return bool(pos.to_move == child.to_move)
 
 
 class HexPositions(KnownPositions):
@@ -66,31 +74,33 @@ class HexPositions(KnownPositions):
     centre first), or only the first that wins at once, if one does (no value is
     higher)."""
 
-    def __init__(self, game: Hex, root_player, eval_fn=None):
+    game: Hex
+
+    def __init__(self, game: Hex, root_player: Any, eval_fn: EvalFn | None = None):
         super().__init__(game, root_player, eval_fn)
         self.shape = game.shape
 
-    def encode(self, state) -> tuple:
+    def encode(self, state: State) -> HexPosition:
         """The masks of a state's stones and its player to move."""
         return (*state.board.masks, state.to_move)
 
-    def key(self, pos: tuple, sign: int) -> tuple:
+    def key(self, pos: HexPosition, sign: int) -> HexPosition:
         """The position itself."""
         return pos
 
-    def outcome(self, pos: tuple, sign: int):
+    def outcome(self, pos: HexPosition, sign: int) -> float | None:
         """-1 if the player who just moved has joined their sides, else None (a Hex
         board never fills without a winner)."""
         black, white, mover = pos
         last = (white, 'W') if mover == 'B' else (black, 'B')
         return -1 if self.shape.joined(*last) else None
 
-    def evaluate(self, pos: tuple, sign: int) -> float:
+    def evaluate(self, pos: HexPosition, sign: int) -> float:
         """The game's evaluation for the player to move."""
         black, white, mover = pos
         return self.shape.evaluate(black, white, mover)
 
-    def children(self, pos: tuple, sign: int) -> list:
+    def children(self, pos: HexPosition, sign: int) -> list[HexPosition]:
         """The positions after a stone on each empty cell; only a winning one if there is one."""
         black, white, mover = pos
         shape = self.shape
@@ -105,11 +115,11 @@ class HexPositions(KnownPositions):
             return [(black | bit, white, 'W') for bit in bits]
         return [(black, white | bit, 'B') for bit in bits]
 
-    def plies_left(self, pos: tuple) -> int:
+    def plies_left(self, pos: HexPosition) -> int:
         """One ply per empty cell."""
         return self.shape.n ** 2 - (pos[0] | pos[1]).bit_count()
 
-    def state(self, pos: tuple, sign: int) -> HexState:
+    def state(self, pos: HexPosition, sign: int) -> HexState:
         """The game state of a position."""
         black, white, mover = pos
         joined = self.shape.joined

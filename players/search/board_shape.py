@@ -5,8 +5,16 @@ the symmetry tables that give a position's key."""
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Callable
 
 from games.grid import TicTacToe
+
+LineTest = Callable[[int], int]
+"""A line test: does a mask hold a whole line (true or false, as a number or a bool)?"""
+KeyOf = Callable[[int, int], int]
+"""A key function: key(pos, sign), the position's table key."""
+Symmetry = Callable[[int, int], tuple[int, int]]
+"""A map of a board's squares onto themselves: (x, y) to its image."""
 
 
 class BoardShape:
@@ -24,8 +32,8 @@ class BoardShape:
         self.low = (1 << n) - 1
         self.full = sum(1 << i for i in index.values())
         degree = dict.fromkeys(index.values(), 0)
-        starts: dict = {}
-        lines = []
+        starts: dict[int, int] = {}
+        lines: list[int] = []
         for line in TicTacToe(h, v, k).lines:
             for square in line:
                 degree[index[square]] += 1
@@ -33,9 +41,10 @@ class BoardShape:
             starts[step] = starts.get(step, 0) | 1 << index[line[0]]
             lines.append(sum(1 << index[square] for square in line))
         self.order = [1 << i for i in sorted(degree, key=degree.__getitem__, reverse=True)]
-        self.won = _line_table(lines, n) if n <= 12 else _line_test(starts, k)
+        self.won: LineTest = _line_table(lines, n) if n <= 12 else _line_test(starts, k)
+        self.canonical: KeyOf
         if gravity:
-            self.canonical = lambda pos, sign=1: pos
+            self.canonical = _own_key
         else:
             perms = [[index[image(*square)] for square in self.squares]
                      for image in _symmetries(h, v)]
@@ -48,7 +57,12 @@ class BoardShape:
         return cls(h, v, k, gravity)
 
 
-def _line_table(lines: list, n: int):
+def _own_key(pos: int, sign: int = 1) -> int:
+    """A position is its own key (under gravity, where no symmetry is used)."""
+    return pos
+
+
+def _line_table(lines: list[int], n: int) -> LineTest:
     """Return a function telling whether an n-bit mask holds a whole line, by a
     table of every mask (made by marking each line with every set of other squares)."""
     table = bytearray(1 << n)
@@ -63,7 +77,7 @@ def _line_table(lines: list, n: int):
     return table.__getitem__
 
 
-def _line_test(starts: dict, k: int):
+def _line_test(starts: dict[int, int], k: int) -> LineTest:
     """Return a function telling whether a mask holds a whole line: starts maps
     the step from a line's first square to its last (in bits) to the mask of
     the first squares of the lines that way; a line is there when its first
@@ -82,9 +96,9 @@ def _line_test(starts: dict, k: int):
     return won
 
 
-def _symmetries(h: int, v: int) -> list:
+def _symmetries(h: int, v: int) -> list[Symmetry]:
     """The maps of squares that carry an h x v board onto itself."""
-    maps = [lambda x, y: (x, y), lambda x, y: (h + 1 - x, y),
+    maps: list[Symmetry] = [lambda x, y: (x, y), lambda x, y: (h + 1 - x, y),
             lambda x, y: (x, v + 1 - y), lambda x, y: (h + 1 - x, v + 1 - y)]
     if h == v:
         maps += [lambda x, y: (y, x), lambda x, y: (v + 1 - y, x),
@@ -92,7 +106,7 @@ def _symmetries(h: int, v: int) -> list:
     return maps
 
 
-def _canonical_key(perms: list, n: int):
+def _canonical_key(perms: list[list[int]], n: int) -> KeyOf:
     """Return a function giving the least image of a 2n-bit position under the
     square permutations. The images are added up side by side in one number, a
     field of 2n bits each: a table per 8-bit chunk of the position gives the

@@ -32,9 +32,13 @@ from __future__ import annotations
 import os
 import time
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Callable, TypeAlias
 
+from .shared import State
 from .timing import CHECK_EVERY, OutOfTime
+
+if TYPE_CHECKING:
+    from ._connect4 import Table
 
 compiled: ModuleType | None
 try:
@@ -45,6 +49,17 @@ kernel = None if os.environ.get('AIMA_GAMES_PURE_PYTHON') else compiled
 """The compiled kernel that new tables use (None: pure Python)."""
 
 WIN, DRAW, LOSS = 1, 0, -1
+
+Bounds = tuple[int, int]
+"""A table's entry: the least and the greatest value a position may have."""
+ExactTable: TypeAlias = 'dict[int, Bounds] | Table'
+"""The exact solver's table: a dict of bounds by key (mine + mask), or the kernel's."""
+Negamax = Callable[[int, int, int, int, int], int]
+"""The exact search: negamax(mine, mask, moves, alpha, threats) -> a bound."""
+Counts = Callable[[], tuple[int, int]]
+"""A search's counts so far: () -> (nodes, table hits)."""
+Position = tuple[int, int, int]
+"""A position as the searches take it: (mine, mask, moves)."""
 
 BOUNDS = {(low, high): (low, high) for low in (LOSS, DRAW, WIN) for high in (LOSS, DRAW, WIN)}
 """The table's entries, made once, so that storing one creates no tuple."""
@@ -68,7 +83,7 @@ def moves_to_search(possible: int, threats: int) -> int:
     return possible & ~(threats >> 1)
 
 
-_SHAPES: dict = {}
+_SHAPES: dict[tuple[int, int], Shape] = {}
 """The shapes made so far, by (h, v)."""
 
 
@@ -91,7 +106,7 @@ class Shape:
         self.winning = self.winning_squares()
 
     @property
-    def columns(self) -> list:
+    def columns(self) -> list[int]:
         """Each column's mask, left to right."""
         column, stride = (1 << self.v) - 1, self.stride
         return [column << x * stride for x in range(self.h)]
@@ -112,7 +127,7 @@ class Shape:
             shape = _SHAPES[h, v] = Shape(h, v)
         return shape
 
-    def encode(self, state) -> tuple:
+    def encode(self, state: State) -> Position:
         """Return (mine, mask, moves) for a game state: the stones of the player
         to move, all the stones, and how many there are. The square (x, y) of the
         game's moves (from 1) is bit (x - 1) * stride + y - 1."""
@@ -123,13 +138,14 @@ class Shape:
                 mine |= 1 << x * stride + y
             else:
                 theirs |= 1 << x * stride + y
-        return mine >> stride + 1, (mine | theirs) >> stride + 1, len(state.board)
+        moves: int = len(state.board)
+        return mine >> stride + 1, (mine | theirs) >> stride + 1, moves
 
-    def square(self, mask: int, x: int) -> tuple:
+    def square(self, mask: int, x: int) -> tuple[int, int]:
         """Return the game's move (x + 1, y) that drops a stone into column x (from 0)."""
         return (x + 1, (mask >> x * self.stride & (1 << self.v) - 1).bit_count() + 1)
 
-    def winning_squares(self):
+    def winning_squares(self) -> Callable[[int, int], int]:
         """Return a function (stones, empty) -> the squares of empty that would
         complete four in a row of stones. Along each direction d, a pair p of
         stones at i and i + d completes a line at i - d with i + 2d or i - 2d,
@@ -157,7 +173,7 @@ class Shape:
             return found & empty
         return winning
 
-    def evaluation(self):
+    def evaluation(self) -> Callable[[int, int], float]:
         """Return a function (mine, theirs) -> the game's evaluate for the player
         to move (TicTacToe.evaluate: each line open to one side only counts the
         square of its stones for that side, squashed by 0.9 s / (|s| + 10)),
@@ -165,7 +181,7 @@ class Shape:
         a line is known by its lowest square i, and one, two are bit planes of
         its stone count n (odd; at least two), so that n * n = one + 4 two + 4 one two."""
         board, up = self.board, self.stride
-        directions = []
+        directions: list[tuple[int, int, int, int]] = []
         for step in (1, up, up - 1, up + 1):
             starts = board & board >> step & board >> 2 * step & board >> 3 * step
             directions.append((step, 2 * step, 3 * step, starts))
@@ -187,13 +203,14 @@ class Shape:
         return evaluate
 
 
-def new_table(shape: Shape) -> Any:
+def new_table(shape: Shape) -> ExactTable:
     """Return an empty table for the exact solver on a board shape: the compiled
     kernel's (a players.search._connect4.Table) where it is in use and the board fits
     (at most 15 columns, 63 bits), else a dict."""
     if kernel is not None:
         try:
-            return kernel.Table(shape.h, shape.v)
+            table: Table = kernel.Table(shape.h, shape.v)
+            return table
         except ValueError:  # a board the kernel cannot hold
             pass
     return {}
@@ -206,14 +223,16 @@ class Solver:
     nodes counts the positions searched; past deadline (a time.monotonic()
     time, or None) a search raises OutOfTime."""
 
-    def __init__(self, shape: Shape, table: Any = None, deadline: float | None = None):
+    def __init__(self, shape: Shape, table: ExactTable | None = None,
+                 deadline: float | None = None):
         self.shape = shape
-        self.table = new_table(shape) if table is None else table
+        self.table: ExactTable = new_table(shape) if table is None else table
         self.deadline = deadline
         self.winning = shape.winning
-        self.compiled = not isinstance(self.table, dict)
-        self._negamax, self._counts = (self._compiled_negamax() if self.compiled
-                                       else self._make_negamax())
+        table = self.table
+        self.compiled = not isinstance(table, dict)
+        self._negamax, self._counts = (self._make_negamax(table) if isinstance(table, dict)
+                                       else self._compiled_negamax(table))
 
     @property
     def nodes(self) -> int:
@@ -230,16 +249,18 @@ class Solver:
         shape = self.shape
         return self.winning(mine, shape.board ^ mask) & (mask + shape.bottom)
 
-    def encode(self, state) -> tuple:
+    def encode(self, state: State) -> Position:
         """Return (mine, mask, moves) for a game state, as Shape.encode does."""
-        if self.compiled:
-            return self.table.encode(state.board, state.to_move)
+        table = self.table
+        if not isinstance(table, dict):  # the compiled kernel's
+            return table.encode(state.board, state.to_move)
         return self.shape.encode(state)
 
     def value(self, mine: int, mask: int, moves: int) -> int:
         """Return the value of a position that is not over, for the player to move."""
-        if self.compiled:
-            return _in_time(self.table.value(mine, mask, moves, self.deadline))
+        table = self.table
+        if not isinstance(table, dict):  # the compiled kernel's
+            return _in_time(table.value(mine, mask, moves, self.deadline))
         shape, winning = self.shape, self.winning
         empty = shape.board ^ mask
         if winning(mine, empty) & (mask + shape.bottom):
@@ -259,7 +280,7 @@ class Solver:
         threats = self.winning(mine ^ mask, self.shape.board ^ mask)
         return self._negamax(mine, mask, moves, bound, threats) <= bound
 
-    def best_move(self, mine: int, mask: int, moves: int) -> tuple:
+    def best_move(self, mine: int, mask: int, moves: int) -> tuple[int, int]:
         """Return (value, column) for a position that is not over: the column (from 0)
         is the first, left to right, of the best moves, as minmax_decision chooses."""
         value = self.value(mine, mask, moves)
@@ -276,11 +297,11 @@ class Solver:
                 return value, x
         raise AssertionError('no move reaches the value of its position')
 
-    def _make_negamax(self):
+    def _make_negamax(self, table: dict[int, Bounds]) -> tuple[Negamax, Counts]:
         """Return the search function, with everything it reads bound locally,
         and a function that returns its counts of nodes and table hits. (A search
         kernel: one long function on purpose, since a call per node costs time.)"""
-        shape, table, winning = self.shape, self.table, self.winning
+        shape, winning = self.shape, self.winning
         bottom, board, ordered = shape.bottom, shape.board, shape.ordered
         nearly_full = shape.size - 2
         get, bounds, limit = table.get, BOUNDS, TABLE_LIMIT
@@ -320,7 +341,7 @@ class Solver:
                     return low if low > alpha else high
             empty = board ^ mask
             theirs = mine ^ mask
-            children = []
+            children: list[tuple[int, int, int]] = []
             for rank, column in ordered if possible & (possible - 1) else ((0, possible),):
                 move = possible & column
                 if not move:
@@ -352,20 +373,20 @@ class Solver:
             table[key] = bounds[low, best]
             return best
 
-        def counts() -> tuple:
+        def counts() -> tuple[int, int]:
             return nodes, hits
         return negamax, counts
 
-    def _compiled_negamax(self):
-        """Return the compiled kernel's search on this solver's table, as
+    def _compiled_negamax(self, table: Table) -> tuple[Negamax, Counts]:
+        """Return the compiled kernel's search on a solver's table (its own), as
         _make_negamax returns its own, and the function that counts."""
-        table, deadline = self.table, self.deadline
+        deadline = self.deadline
         search, nodes, hits = table.negamax, table.nodes, table.hits
 
         def negamax(mine: int, mask: int, moves: int, alpha: int, threats: int) -> int:
             return _in_time(search(mine, mask, moves, alpha, threats, deadline))
 
-        def counts() -> tuple:
+        def counts() -> tuple[int, int]:
             return table.nodes - nodes, table.hits - hits
         return negamax, counts
 

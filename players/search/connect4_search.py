@@ -15,10 +15,14 @@ from __future__ import annotations
 
 import math
 import time
-from typing import Any
+from typing import Callable
 
-from .connect4 import DRAW, LOSS, TABLE_LIMIT, WIN, Shape, Solver, moves_to_search
+from .connect4 import (DRAW, LOSS, TABLE_LIMIT, WIN, Counts, ExactTable, Shape, Solver,
+                       moves_to_search)
 from .timing import CHECK_EVERY, OutOfTime
+
+Node = Callable[[int, int, int, float, float, int, int, int], float]
+"""The depth-limited search: node(mine, mask, moves, alpha, beta, depth, wins, threats)."""
 
 
 class DepthSearch:
@@ -26,7 +30,8 @@ class DepthSearch:
     live on between searches: bounds by position and depth, best moves by
     position, evaluations by position, and the exact solver's table."""
 
-    def __init__(self, shape: Shape, table: dict, hints: dict, scores: dict, exact_table: Any,
+    def __init__(self, shape: Shape, table: dict[int, tuple[float, float]], hints: dict[int, int],
+                 scores: dict[int, float], exact_table: ExactTable,
                  deadline: float | None = None, symmetric: bool = False):
         self.shape, self.table, self.hints, self.scores = shape, table, hints, scores
         self.symmetric = symmetric
@@ -53,7 +58,7 @@ class DepthSearch:
         return self._node(mine, mask, moves, alpha, beta, depth,
                           winning(mine, empty), winning(mine ^ mask, empty))
 
-    def _make_node(self):
+    def _make_node(self) -> tuple[Node, Counts]:
         """Return the search function, with everything it reads bound locally,
         and a function that returns its counts of nodes and table hits. (A search
         kernel: one long function on purpose, since a call per node costs time.)"""
@@ -117,7 +122,7 @@ class DepthSearch:
             if first and key != mine + mask:
                 first = mirror(first)
             first &= possible
-            children = []
+            children: list[tuple[int, int, int, int]] = []
             if depth > 1:
                 for rank, column in ordered:
                     move = possible & column
@@ -162,12 +167,13 @@ class DepthSearch:
             hints[key] = best_move if key == mine + mask else mirror(best_move)
             return best
 
-        def counts() -> tuple:
+        def counts() -> tuple[int, int]:
             return nodes, hits
         return node, counts
 
 
-def best_move(search: DepthSearch, mine: int, mask: int, moves: int, depth: int) -> tuple:
+def best_move(search: DepthSearch, mine: int, mask: int, moves: int,
+              depth: int) -> tuple[float, int]:
     """Return (value, column) for a position that is not over, depth plies ahead:
     the column (from 0) is the first, left to right, of the best moves, as
     AIMA's alpha_beta_cutoff_search chooses it. Shallower searches come first,

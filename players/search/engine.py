@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 import time
-from typing import Any, Callable, Hashable, Protocol, TypeGuard
+from typing import Callable, Hashable, Protocol, TypeGuard, cast
 
 from games.base import Game, Move
 from games.grid import ConnectFour
@@ -24,7 +24,8 @@ from . import connect4
 from .connect4_search import DepthSearch, best_move
 from .expectimax import search_chance, solve_chance
 from .pile_search import pile_search
-from .positions import GamePositions, Key, KnownPositions, Position, positions_for
+from .positions import (GamePositions, Key, KnownPositions, PilePositions, Position,
+                        is_won_or_lost, positions_for)
 from .shared import (EXACT, LOWER, TABLE_LIMIT, UPPER, EvalFn, SearchStats, Solution, State,
                      cached_table)
 from .timing import CHECK_EVERY, OutOfTime
@@ -138,10 +139,12 @@ class _Search:
                 sign: int) -> float:
         """Return node(...), or the exact value where every position is won or lost
         and the search goes to the end (by players.search.pile_search, without windows)."""
-        if depth >= 0 or not self.positions.won_or_lost:
+        positions = self.positions
+        if depth >= 0 or not is_won_or_lost(positions):
             return self.node(pos, key, alpha, beta, depth, sign)
-        if self._won is None:
-            self._won = pile_search(self.positions, self.table, TABLE_LIMIT, self.deadline)
+        if self._won is None:  # a solve's table holds pile_search's values alone (1 or -1)
+            table = cast('dict[Hashable, int]', self.table)
+            self._won = pile_search(positions, table, TABLE_LIMIT, self.deadline)
         won, counts = self._won
         try:
             return won(pos)
@@ -257,7 +260,7 @@ def solve(game: Game, state: State = None, stats: SearchStats | None = None,
             _report(stats, solver, -1)
         return Solution(result, shape.square(mask, x), solver.nodes)
     positions = positions_for(game, game.to_move(state))
-    if positions.won_or_lost:
+    if is_won_or_lost(positions):
         return _solve_won_or_lost(game, state, positions, stats, deadline)
     searcher = _searcher(positions, 'solve', False, deadline)
     try:
@@ -266,7 +269,7 @@ def solve(game: Game, state: State = None, stats: SearchStats | None = None,
         _report(stats, searcher, -1)
 
 
-def _solve_won_or_lost(game: Game, state: State, positions: GamePositions,
+def _solve_won_or_lost(game: Game, state: State, positions: PilePositions,
                        stats: SearchStats | None,
                        deadline: float | None) -> Solution:
     """Solve a state of a game whose every position is won or lost (by

@@ -76,7 +76,8 @@ class _ChanceSearch:
             value = best(child for child, _ in children)
             exact = all(child_exact for _, child_exact in children)
         if key is not None:
-            table = self.exact if exact else self.cutoff
+            # keyed by state where exact, by (state, depth) where not
+            table: dict[Any, float] = self.exact if exact else self.cutoff
             if len(table) >= TABLE_LIMIT:
                 table.clear()
             table[key if exact else (key, depth)] = value

@@ -13,15 +13,19 @@ abN on Gomoku searches the moves near the play, not every empty square."""
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Any
 
-from games.grid import Gomoku
-from games.grid import Board, GameState, Squares
+from games.grid import Board, Gomoku, Squares
+from games.textbook import GameState
 
 from .positions import KnownPositions
+from .shared import EvalFn, State
 
 MINE, THEIRS, NEAR, SCORE, WON = range(5)
 WIN_FIRST = 1 << 20
 """Added to a winning move's change when ordering the children, so that it comes first."""
+GomokuPosition = tuple[int, int, int, int, bool]
+"""A Gomoku position: (mine, theirs, near, score, won), as the module's docstring says."""
 
 
 def line_value(mine: int, theirs: int) -> int:
@@ -63,11 +67,11 @@ class _GomokuShape:
 class GomokuPositions(KnownPositions):
     """Gomoku for the engine: see the module's docstring."""
 
-    def __init__(self, game: Gomoku, root_player, eval_fn=None):
+    def __init__(self, game: Gomoku, root_player: Any, eval_fn: EvalFn | None = None):
         super().__init__(game, root_player, eval_fn)
         self.shape = _GomokuShape.of(game.h, game.v, game.k)
 
-    def encode(self, state) -> tuple:
+    def encode(self, state: State) -> GomokuPosition:
         """The position of a game state, its evaluation counted line by line."""
         shape = self.shape
         mine = theirs = 0
@@ -85,33 +89,33 @@ class GomokuPositions(KnownPositions):
                     for line in shape.lines)
         return (mine, theirs, near or shape.centre, score, state.utility != 0)
 
-    def key(self, pos, sign: int):
+    def key(self, pos: GomokuPosition, sign: int) -> int:
         """The stones of both sides, as one number."""
         return pos[MINE] | pos[THEIRS] << self.shape.n
 
-    def plies_left(self, pos) -> int:
+    def plies_left(self, pos: GomokuPosition) -> int:
         """One ply per empty square."""
         return self.shape.full.bit_count() - (pos[MINE] | pos[THEIRS]).bit_count()
 
-    def outcome(self, pos, sign: int):
+    def outcome(self, pos: GomokuPosition, sign: int) -> float | None:
         """-1 if the opponent's last stone made k in a row, 0 if the board is full, else None."""
         if pos[WON]:
             return -1
         return 0 if pos[MINE] | pos[THEIRS] == self.shape.full else None
 
-    def evaluate(self, pos, sign: int) -> float:
+    def evaluate(self, pos: GomokuPosition, sign: int) -> float:
         """TicTacToe.evaluate's squashed sum, for the player to move."""
         score = pos[SCORE]
         return 0.9 * score / (abs(score) + 10)
 
-    def children(self, pos, sign: int) -> list:
+    def children(self, pos: GomokuPosition, sign: int) -> list[GomokuPosition]:
         """The positions after a stone on each empty square near the stones, the
         best for the player to move by the change in the evaluation first."""
         mine, theirs, near, score, _ = pos
         shape = self.shape
         through, neighbours, gain, k = shape.through, shape.neighbours, shape.gain, shape.k
         free = near & ~(mine | theirs)
-        ranked = []
+        ranked: list[tuple[int, int, GomokuPosition]] = []
         while free:
             bit = free & -free
             free ^= bit
@@ -127,7 +131,7 @@ class GomokuPositions(KnownPositions):
         ranked.sort()
         return [child for _, _, child in ranked]
 
-    def state(self, pos, sign: int) -> GameState:
+    def state(self, pos: GomokuPosition, sign: int) -> GameState:
         """The game state of a position."""
         shape = self.shape
         mover = self.root if sign > 0 else ('O' if self.root == 'X' else 'X')

@@ -6,12 +6,25 @@ table keeps each position's value, which is always exact."""
 from __future__ import annotations
 
 import time
-from typing import Hashable
+from typing import Any, Callable, Hashable, Protocol
 
 from .timing import CHECK_EVERY, OutOfTime
 
 
-def pile_search(positions, table: dict, limit: int, deadline: float | None = None):
+class WonOrLost(Protocol):
+    """An encoding whose every position is won or lost by the player to move
+    (players.search.positions' pile encodings): its children, and the value of
+    its final position (the empty one)."""
+
+    final_value: int
+
+    def children(self, pos: Any, sign: int) -> list[Any]:
+        """The positions after each move from pos."""
+
+
+def pile_search(positions: WonOrLost, table: dict[Hashable, int], limit: int,
+                deadline: float | None = None
+                ) -> tuple[Callable[[Hashable], int], Callable[[], tuple[int, int]]]:
     """Return (value, counts) for a pile encoding (players.search.positions): value(pos)
     is 1 if the player to move wins, -1 if not; counts() gives the nodes searched
     and the positions the table answered. The table holds at most limit entries
@@ -51,6 +64,7 @@ def pile_search(positions, table: dict, limit: int, deadline: float | None = Non
         table[pos] = result
         return result
 
-    def counts() -> tuple:
+    def counts() -> tuple[int, int]:
+        """The nodes searched and the positions the table answered, so far."""
         return nodes, hits
     return value, counts

@@ -16,7 +16,7 @@ from __future__ import annotations
 import importlib
 import math
 from bisect import bisect_left
-from typing import Any, Hashable, cast
+from typing import Any, Hashable, TypeGuard, cast
 
 from games.base import Game, Move
 from games.breakthrough import Breakthrough
@@ -31,8 +31,7 @@ from .board_shape import BoardShape
 from .shared import EvalFn, State
 
 Position = Any
-"""A position as the engine sees it: a game state here, and in each encoding
-its own value (its subclasses give the type: a number, a tuple of masks, ...)."""
+"""A position: a game state here; in each encoding, its own value (a number, masks...)."""
 Key = Hashable
 """A position's key in a table (None where it is not stored)."""
 
@@ -121,7 +120,7 @@ class KnownPositions(GamePositions):
         raise NotImplementedError
 
 
-class _PilePositions(KnownPositions):
+class PilePositions(KnownPositions):
     """The encoding of pile games, whose positions are canonical: each is its own key."""
 
     game: Nim | GrundysGame
@@ -153,7 +152,12 @@ class _PilePositions(KnownPositions):
         return NimState(to_move=mover, board=self.piles(pos))
 
 
-class NimPositions(_PilePositions):
+def is_won_or_lost(positions: GamePositions) -> TypeGuard[PilePositions]:
+    """Is every position of an encoding won or lost (a flag the pile encodings alone set)?"""
+    return positions.won_or_lost
+
+
+class NimPositions(PilePositions):
     """Nim: a position is the multiset of the non-empty piles (order and empties
     are moot) as one number, a field of `width` bits for each pile size counting
     the piles of that size, so that a take is an addition."""
@@ -210,7 +214,8 @@ class NimPositions(_PilePositions):
         """The position after a take: one pile of the size taken from less, one of
         what is left more."""
         number, taken = cast('tuple[int, int]', move)  # Nim's moves are (pile, counters)
-        size, units = state.board[number - 1], self.units
+        size: int = state.board[number - 1]
+        units = self.units
         return pos - units[size] + units[size - taken]
 
     def children(self, pos: int, sign: int) -> list[int]:
@@ -225,7 +230,7 @@ class NimPositions(_PilePositions):
         return result
 
 
-class GrundyPositions(_PilePositions):
+class GrundyPositions(PilePositions):
     """Grundy's game: a position is the sorted tuple of the piles that can split (3 or more)."""
 
     def rules(self) -> tuple[object, ...]:
@@ -267,8 +272,9 @@ class TicTacToePositions(KnownPositions):
         shape = BoardShape.of(game.h, game.v, game.k, self.gravity)
         self.shape = shape
         self.n, self.low, self.order, self.won = shape.n, shape.low, shape.order, shape.won
-        # the shape's function itself, a call fewer for each child a search keys
-        self.key = shape.canonical  # type: ignore[method-assign]
+        # the shape's function itself, a call fewer for each child a search keys (mypy
+        # takes an instance's function for the method, self and all: hence assignment)
+        self.key = shape.canonical  # type: ignore[method-assign, assignment]
 
     def encode(self, state: State) -> int:
         """The two masks of a state, the mover's in the low bits."""
