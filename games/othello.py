@@ -5,13 +5,16 @@ from __future__ import annotations
 
 from collections import namedtuple
 from functools import lru_cache
+from typing import TYPE_CHECKING, Any, Final, Literal
 
 from . import pictures
-from .base import Fixed, Game, IllegalMoveError
-from .discs import Discs, check_size, grid_text, squares_of
+from .base import Fixed, Game, IllegalMoveError, Move
+from .discs import Discs, Square, check_size, grid_text, squares_of
 
-PASS = 'pass'
+PASS: Final = 'pass'
 """The one move of a player who cannot place a disc while the opponent can."""
+OthelloMove = Square | Literal['pass']
+"""A move of Othello: the square (x, y) a disc is placed on, or PASS."""
 
 
 class OthelloState(namedtuple('OthelloState', 'to_move, utility, board, moves')):
@@ -21,6 +24,11 @@ class OthelloState(namedtuple('OthelloState', 'to_move, utility, board, moves'))
     ('pass',); none once the game is over)."""
 
     __slots__ = ()
+    if TYPE_CHECKING:  # the fields' types, for mypy
+        to_move: str
+        utility: int
+        board: Discs
+        moves: list[OthelloMove]
 
     def _repr_svg_(self) -> str:
         """The board as a picture, for Jupyter notebooks."""
@@ -38,12 +46,12 @@ class Shape(Fixed):
     directions the shift that moves a mask one square that way and the squares that
     can move so without leaving the board."""
 
-    def __init__(self, n: int):
+    def __init__(self, n: int) -> None:
         self.n = n
         self.full = (1 << n * n) - 1
         column = sum(1 << (y * n) for y in range(n))  # x = 1
         not_first, not_last = self.full ^ column, self.full ^ (column << (n - 1))
-        self.directions = []
+        self.directions: list[tuple[int, int]] = []
         for dx in (-1, 0, 1):
             for dy in (-1, 0, 1):
                 if dx or dy:
@@ -103,7 +111,7 @@ class Othello(Game):
     name = 'othello'
     players = ('B', 'W')
 
-    def __init__(self, n: int = 8):
+    def __init__(self, n: int = 8) -> None:
         self.n = check_size('n', n, 4, 16, even=True)
         self.shape = Shape.of(n)
         self.corners = self.bit((1, 1)) | self.bit((n, 1)) | self.bit((1, n)) | self.bit((n, n))
@@ -112,11 +120,11 @@ class Othello(Game):
         white = self.bit((m, m + 1)) | self.bit((m + 1, m))
         self.initial = self._state('B', black, white)
 
-    def params(self) -> dict:
+    def params(self) -> dict[str, Any]:
         """Return the constructor arguments that make this game."""
         return {'n': self.n}
 
-    def bit(self, square) -> int:
+    def bit(self, square: Square) -> int:
         """Return the bit of a square (x, y)."""
         x, y = square
         return 1 << ((y - 1) * self.n + x - 1)
@@ -135,13 +143,13 @@ class Othello(Game):
         lead = black.bit_count() - white.bit_count()
         return OthelloState(mover, (lead > 0) - (lead < 0), board, [])
 
-    def actions(self, state) -> list:
+    def actions(self, state: OthelloState) -> list[OthelloMove]:
         """The empty squares where the player to move brackets a line of the
         opponent's discs, row by row from y = 1; ['pass'] if there are none but the
         opponent can place; none once the game is over."""
         return state.moves
 
-    def result(self, state, move) -> OthelloState:
+    def result(self, state: OthelloState, move: OthelloMove) -> OthelloState:
         """Return the state after the player to move places a disc on move (turning
         over every line it brackets), or passes."""
         if move not in state.moves:
@@ -157,18 +165,18 @@ class Othello(Game):
         turned = self.shape.flips(own, other, bit)
         return self._state(other_player, other ^ turned, own | turned | bit)
 
-    def utility(self, state, player) -> float:
+    def utility(self, state: OthelloState, player: str) -> float:
         """Return the value to player: 1 for a win, -1 for a loss, 0 otherwise."""
         return state.utility if player == 'B' else -state.utility
 
-    def terminal_test(self, state) -> bool:
+    def terminal_test(self, state: OthelloState) -> bool:
         """The game is over when neither player can place a disc."""
         return not state.moves
 
     CORNER_WEIGHT = 4
     """What a corner is worth in evaluate, in legal moves."""
 
-    def evaluate(self, state, player) -> float:
+    def evaluate(self, state: OthelloState, player: str) -> float:
         """Mobility and corners: the player's legal placements less the opponent's,
         plus CORNER_WEIGHT for each corner the player holds, less as much for each
         the opponent holds (corners can never be turned over), squashed into
@@ -181,12 +189,12 @@ class Othello(Game):
                                          - (theirs & corners).bit_count()))
         return 0.9 * score / (abs(score) + 10)
 
-    def plies_left(self, state) -> int:
+    def plies_left(self, state: OthelloState) -> int:
         """The most plies the game can last: a disc on each empty square, each
         perhaps after a pass."""
         return 0 if not state.moves else 2 * (self.n * self.n - len(state.board))
 
-    def board_text(self, state, last_move=None) -> str:
+    def board_text(self, state: OthelloState, last_move: OthelloMove | None = None) -> str:
         """Return the board, row n at the top, columns and rows numbered, the
         disc of last_move in brackets."""
         marks = [last_move] if isinstance(last_move, tuple) else []
@@ -194,12 +202,13 @@ class Othello(Game):
         score = f'B {state.board.count("B")}, W {state.board.count("W")}'
         return text + f'\n{score}' + ('  (the last move passed)' if last_move == PASS else '')
 
-    def state_json(self, state) -> dict:
+    def state_json(self, state: OthelloState) -> dict[str, Any]:
         """Return the player to move and the board as rows of pieces and '.', row 1
         first: rows[y - 1][x - 1] is the square (x, y)."""
         return {'to_move': state.to_move, 'rows': state.board.rows()}
 
-    def drawing(self, state, last_move=None) -> dict:
+    def drawing(self, state: OthelloState,
+                last_move: OthelloMove | None = None) -> dict[str, Any]:
         """Return the board as a grid of black and white discs on green (see
         TicTacToe.drawing), and the square of last_move."""
         cells = [''.join(state.board.get((x, y), '.') for x in range(1, self.n + 1))
@@ -207,7 +216,7 @@ class Othello(Game):
         return {'kind': 'grid', 'style': 'othello', 'columns': self.n, 'rows': self.n,
                 'cells': cells, 'marks': [list(last_move)] if isinstance(last_move, tuple) else []}
 
-    def parse_move(self, text: str, state):
+    def parse_move(self, text: str, state: OthelloState) -> Move:
         """Read 'x y' as a square, and 'pass'."""
         if text.strip().lower() == PASS:
             return PASS
