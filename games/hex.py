@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from collections import namedtuple
 from functools import lru_cache
+from typing import TYPE_CHECKING, Any
 
 from . import pictures
 from .base import Fixed, Game, IllegalMoveError
-from .discs import Discs, check_size, grid_text
+from .discs import Discs, Square, check_size, grid_text
 
 
 class HexState(namedtuple('HexState', 'to_move, utility, board')):
@@ -16,6 +17,10 @@ class HexState(namedtuple('HexState', 'to_move, utility, board')):
     cells to 'B' and 'W')."""
 
     __slots__ = ()
+    if TYPE_CHECKING:  # the fields' types, for mypy
+        to_move: str
+        utility: int
+        board: Discs
 
     def _repr_svg_(self) -> str:
         """The board as a picture, for Jupyter notebooks."""
@@ -32,7 +37,7 @@ class Shape(Fixed):
     (y - 1) * n + x - 1; the masks of B's sides (rows 1 and n) and W's (columns 1 and
     n); and neighbours(mask), the cells next to a mask's cells."""
 
-    def __init__(self, n: int):
+    def __init__(self, n: int) -> None:
         self.n = n
         self.full = (1 << n * n) - 1
         column = sum(1 << (y * n) for y in range(n))
@@ -69,7 +74,7 @@ class Shape(Fixed):
                 return group
             group = grown
 
-    def winning_cells(self, own: int, other: int, player) -> int:
+    def winning_cells(self, own: int, other: int, player: str) -> int:
         """The mask of the empty cells where a stone of player's joins their sides."""
         start, goal = self.sides[player]
         empty = self.full & ~(own | other)
@@ -77,7 +82,7 @@ class Shape(Fixed):
         from_goal = self.neighbours(self.group(own, own & goal)) | goal
         return from_start & from_goal & empty
 
-    def distance(self, own: int, other: int, player) -> int | None:
+    def distance(self, own: int, other: int, player: str) -> int | None:
         """The fewest empty cells player must still fill to connect their sides, own
         being player's stones and other the opponent's; None if they cannot. (Each
         round takes every cell reachable for one more empty cell, through own stones
@@ -96,7 +101,7 @@ class Shape(Fixed):
         return None
 
 
-    def evaluate(self, black: int, white: int, player) -> float:
+    def evaluate(self, black: int, white: int, player: str) -> float:
         """Hex.evaluate on the two masks: the opponent's distance less player's,
         squashed into (-0.9, 0.9)."""
         worst = self.n * self.n + 1
@@ -106,7 +111,7 @@ class Shape(Fixed):
         lead = (worst if theirs is None else theirs) - (worst if mine is None else mine)
         return 0.9 * lead / (abs(lead) + 3)
 
-    def joined(self, stones: int, player) -> bool:
+    def joined(self, stones: int, player: str) -> bool:
         """Do player's stones join player's two sides?"""
         start, goal = self.sides[player]
         return bool(stones & start and stones & goal
@@ -125,16 +130,16 @@ class Hex(Game):
     name = 'hex'
     players = ('B', 'W')
 
-    def __init__(self, n: int = 11):
+    def __init__(self, n: int = 11) -> None:
         self.n = check_size('n', n, 2, 19)
         self.shape = Shape.of(n)
         self.initial = HexState('B', 0, Discs(n, n, 0, 0))
 
-    def params(self) -> dict:
+    def params(self) -> dict[str, Any]:
         """Return the constructor arguments that make this game."""
         return {'n': self.n}
 
-    def actions(self, state):
+    def actions(self, state: HexState) -> list[Square]:
         """Every empty cell, the cells nearest the centre first (ties go to the first
         in this order, so a search that sees no difference plays in the middle); none
         once someone has won."""
@@ -144,7 +149,7 @@ class Hex(Game):
         taken = black | white
         return [cell for cell, bit in self.shape.order if not taken & bit]
 
-    def result(self, state, move) -> HexState:
+    def result(self, state: HexState, move: Square) -> HexState:
         """Return the state after the player to move puts a stone on the cell move."""
         mover, utility, board = state
         black, white = board.masks
@@ -167,32 +172,32 @@ class Hex(Game):
             return _make(HexState, ('W', utility, Discs(n, n, own, white)))
         return _make(HexState, ('B', utility, Discs(n, n, black, own)))
 
-    def utility(self, state, player) -> float:
+    def utility(self, state: HexState, player: str) -> float:
         """Return the value to player: 1 for a win, -1 for a loss, 0 while play goes on."""
         return state.utility if player == 'B' else -state.utility
 
-    def terminal_test(self, state) -> bool:
+    def terminal_test(self, state: HexState) -> bool:
         """The game is over once a player has connected their sides."""
         return state.utility != 0
 
-    def distance(self, state, player) -> int | None:
+    def distance(self, state: HexState, player: str) -> int | None:
         """The fewest empty cells player must still fill to connect their two sides
         (None if the opponent has cut them off)."""
         other = 'W' if player == 'B' else 'B'
         return self.shape.distance(state.board.mask(player), state.board.mask(other), player)
 
-    def evaluate(self, state, player) -> float:
+    def evaluate(self, state: HexState, player: str) -> float:
         """Shortest paths: the cells the opponent still needs to connect less the cells
         player needs (a cut-off player needs more than the board holds), squashed
         into (-0.9, 0.9)."""
         black, white = state.board.masks
         return self.shape.evaluate(black, white, player)
 
-    def plies_left(self, state) -> int:
+    def plies_left(self, state: HexState) -> int:
         """One ply per empty cell at most."""
         return 0 if state.utility else self.n * self.n - len(state.board)
 
-    def board_text(self, state, last_move=None) -> str:
+    def board_text(self, state: HexState, last_move: Square | None = None) -> str:
         """Return the rhombus, row 1 at the top and each row shifted half a cell right
         of the one above, columns and rows numbered, the stone of last_move in brackets.
         B joins the top and bottom rows, W the left and right columns."""
@@ -201,12 +206,12 @@ class Hex(Game):
                          indent=lambda y: y - 1)
         return text + '\nB joins rows 1 and {0}, W columns 1 and {0}'.format(self.n)
 
-    def state_json(self, state) -> dict:
+    def state_json(self, state: HexState) -> dict[str, Any]:
         """Return the player to move and the board as rows of pieces and '.', row 1
         first: rows[y - 1][x - 1] is the square (x, y)."""
         return {'to_move': state.to_move, 'rows': state.board.rows()}
 
-    def drawing(self, state, last_move=None) -> dict:
+    def drawing(self, state: HexState, last_move: Square | None = None) -> dict[str, Any]:
         """Return the rhombus for the report: rows 1 to n, each a string of 'B', 'W'
         and '.', and the cell of last_move."""
         cells = [''.join(state.board.get((x, y), '.') for x in range(1, self.n + 1))
