@@ -7,10 +7,10 @@ import ast
 import inspect
 import types
 import typing
-from typing import Callable
+from typing import Any, Callable
 
 
-def parse_call(spec: str, what: str) -> tuple[str, dict | None]:
+def parse_call(spec: str, what: str) -> tuple[str, dict[str, Any] | None]:
     """Return the name and the keyword literals of a spec 'NAME' or 'NAME(key=literal, ...)';
     the keywords are None for a bare name. what names the kind of spec in errors ('game').
     Raises ValueError naming what is wrong."""
@@ -27,7 +27,7 @@ def parse_call(spec: str, what: str) -> tuple[str, dict | None]:
         return name_node.id, None
     if call.args:
         raise ValueError(f'in {spec!r}: give every parameter as key=value')
-    keywords: dict = {}
+    keywords: dict[str, Any] = {}
     for keyword in call.keywords:
         key = keyword.arg
         if key is None:
@@ -42,7 +42,7 @@ def parse_call(spec: str, what: str) -> tuple[str, dict | None]:
     return name_node.id, keywords
 
 
-def parameters(function: Callable) -> dict[str, inspect.Parameter]:
+def parameters(function: Callable[..., object]) -> dict[str, inspect.Parameter]:
     """Return the keyword parameters of a function or a class's constructor, by name
     (self, *args and **kwargs left out)."""
     params = list(inspect.signature(_constructor(function)).parameters.values())
@@ -52,7 +52,8 @@ def parameters(function: Callable) -> dict[str, inspect.Parameter]:
             if param.kind in (param.POSITIONAL_OR_KEYWORD, param.KEYWORD_ONLY)}
 
 
-def bind(function: Callable, keywords: dict, name: str) -> dict:
+def bind(function: Callable[..., object], keywords: dict[str, Any],
+         name: str) -> dict[str, Any]:
     """Return keywords checked against the parameters of function (a class means
     its constructor) and converted to their declared types. name is what errors
     call the function. Raises ValueError naming an unknown parameter, a bad value
@@ -72,18 +73,20 @@ def bind(function: Callable, keywords: dict, name: str) -> dict:
             for key, value in keywords.items()}
 
 
-def _constructor(function: Callable) -> Callable:
+def _constructor(function: Callable[..., object]) -> Callable[..., object]:
     """Return a class's __init__, or a function itself: what its parameters are read from."""
     if isinstance(function, type):
-        # mypy warns that a subclass's __init__ may differ: this class's own is the one wanted
-        return function.__init__  # type: ignore[misc]
+        # read as function.__init__ is; mypy would check that against object's own
+        # __init__, which a class's differs from (so it calls the access unsound)
+        init: Callable[..., object] = getattr(function, '__init__')
+        return init
     return function
 
 
-def _parameter_types(target: Callable) -> dict:
+def _parameter_types(target: Callable[..., object]) -> dict[str, Any]:
     """Return the declared types of a function's parameters that can be resolved (a
     return type, or a name the function's module cannot resolve, is left out)."""
-    resolved = {}
+    resolved: dict[str, Any] = {}
     for name, annotation in getattr(target, '__annotations__', {}).items():
         if name == 'return':
             continue
@@ -95,7 +98,7 @@ def _parameter_types(target: Callable) -> dict:
     return resolved
 
 
-def coerce(value, hint, what: str):
+def coerce(value: Any, hint: Any, what: str) -> Any:
     """Return value as the declared type hint, or raise ValueError saying what was expected."""
     origin, args = typing.get_origin(hint), typing.get_args(hint)
     if origin in (typing.Union, types.UnionType):
