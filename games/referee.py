@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Callable, Sequence
 
-from .base import Game, IllegalMoveError, Player, PlayerQuit
+from .base import Game, IllegalMoveError, Player, PlayerQuit, State
 from .stochastic import StochasticGame
 
 
@@ -63,15 +63,15 @@ class PlayedGame:
     moves as the game's own values (a tournament keeps it as plain data, in
     players.tournaments.record.GameRecord)."""
 
-    seats: tuple
+    seats: tuple[Any, ...]
     """The game's names of the players in seat order, such as ('X', 'O')."""
-    moves: list = field(default_factory=list)
-    """The moves played, in order."""
-    times: list = field(default_factory=list)
+    moves: list[Any] = field(default_factory=list)
+    """The moves played, in order (each game's own values: AIMA's may be lists)."""
+    times: list[float] = field(default_factory=list)
     """Seconds each move took, in order."""
     final_state: Any = None
     """The state the game ended in."""
-    utilities: tuple = ()
+    utilities: tuple[float, ...] = ()
     """Each seat's utility of the final state; a forfeit scores the loss/win of the game's range."""
     termination: Termination = NORMAL
     """How the game ended: normal, adjudicated draw, illegal move, error, timeout or
@@ -80,11 +80,11 @@ class PlayedGame:
     """What went wrong, for a forfeit or adjudication."""
     offender: int | None = None
     """The seat index of the player who forfeited, if any."""
-    movers: list = field(default_factory=list)
+    movers: list[int] = field(default_factory=list)
     """The seat index of the player who made each move, in order."""
-    nodes: list = field(default_factory=list)
+    nodes: list[int | float | None] = field(default_factory=list)
     """Each seat's total of the 'nodes' its player reported in player.stats (None if none)."""
-    rolls: list = field(default_factory=list)
+    rolls: list[Any] = field(default_factory=list)
     """The dice rolled in a game of chance, in order (games.stochastic.replay plays
     moves and rolls back)."""
 
@@ -106,7 +106,7 @@ class PlayedGame:
         return 0.5 if winner is None else float(winner == seat)
 
 
-def seats_of(game: Game) -> tuple:
+def seats_of(game: Game) -> tuple[Any, ...]:
     """Return the game's player names in seat order, finding the second one by
     playing a first move when the game does not list them."""
     if game.players:
@@ -117,7 +117,8 @@ def seats_of(game: Game) -> tuple:
     return (first, second)
 
 
-def play(game: Game, players: Sequence[Player], state=None, max_plies: int | None = None,
+def play(game: Game, players: Sequence[Player], state: State = None,
+         max_plies: int | None = None,
          on_move: Callable[[Any, Any, Any], None] | None = None,
          isolate: bool = True, rng: random.Random | None = None,
          on_chance: Callable[[Any, Any, Any], None] | None = None) -> PlayedGame:
@@ -147,7 +148,7 @@ class GameFailed(Exception):
     """The game's own code raised or broke its contract in the referee's hands: it
     reads 'the game failed: DETAIL'."""
 
-    def __init__(self, detail: str, state=None):
+    def __init__(self, detail: str, state: State = None) -> None:
         super().__init__(detail)
         self.detail = detail
         """What failed and where, such as 'RuntimeError: ... (konane.py, line 40), in result'."""
@@ -157,13 +158,14 @@ class GameFailed(Exception):
     def __str__(self) -> str:
         return f'the game failed: {self.detail}'
 
-    def __reduce__(self) -> tuple:
+    def __reduce__(self) -> tuple[type[GameFailed], tuple[str]]:
         return GameFailed, (self.detail,)  # the state stays behind: it may not pickle
 
 
-def _play(game: Game, players: Sequence[Player], state, max_plies: int | None,
-          on_move, isolate: bool, rng: random.Random, on_chance, record: PlayedGame,
-          views: list, rules: list) -> PlayedGame:
+def _play(game: Game, players: Sequence[Player], state: State, max_plies: int | None,
+          on_move: Callable[[Any, Any, Any], None] | None, isolate: bool,
+          rng: random.Random, on_chance: Callable[[Any, Any, Any], None] | None,
+          record: PlayedGame, views: list[Game], rules: Snapshot) -> PlayedGame:
     """Play on from state (see play); raise GameFailed when a method of the game
     raises or names a player who has no seat."""
     seats = record.seats
@@ -207,9 +209,10 @@ def _play(game: Game, players: Sequence[Player], state, max_plies: int | None,
     return _end(record, game, state, NORMAL, '')
 
 
-def _asked(state, method: Callable, *args):
+def _asked(state: State, method: Callable[..., Any], *args: Any) -> Any:
     """Return method(*args), a method of the game asked in state (or a question
-    about the game); raise GameFailed saying where it raised."""
+    about the game), whatever the game's code hands back; raise GameFailed saying
+    where it raised."""
     try:
         return method(*args)
     except Exception as error:
@@ -217,7 +220,7 @@ def _asked(state, method: Callable, *args):
                          f'{getattr(method, "__name__", "the game")}', state) from None
 
 
-def _seat(seats: tuple, game: Game, state) -> int:
+def _seat(seats: tuple[Any, ...], game: Game, state: State) -> int:
     """Return the seat of the player to move; raise GameFailed if to_move names no seat."""
     mover = _asked(state, game.to_move, state)
     if mover not in seats:
@@ -237,13 +240,16 @@ def _place(error: BaseException) -> str:
 
 _MISSING = object()
 
+Snapshot = list[tuple[type, dict[str, Any]]]
+"""The attributes of a game's classes: each class with a copy of its own."""
 
-def _snapshot(game: Game) -> list:
+
+def _snapshot(game: Game) -> Snapshot:
     """Return the attributes of the game's classes, to find a player changing them."""
     return [(cls, dict(vars(cls))) for cls in type(game).__mro__ if cls is not object]
 
 
-def _restore(snapshot: list) -> str:
+def _restore(snapshot: Snapshot) -> str:
     """Put back any class attribute changed since the snapshot; return the changed
     names ('Nim.utility, ...'), or '' if none."""
     changed = []
@@ -259,7 +265,7 @@ def _restore(snapshot: list) -> str:
     return ', '.join(sorted(changed))
 
 
-def _legal_move(game: Game, state, move):
+def _legal_move(game: Game, state: State, move: Any) -> Any:
     """Check a player's move and return the referee's own equal legal action, so
     that no object of the player's enters the game; raise IllegalMoveError if illegal."""
     if move is None:
@@ -289,7 +295,7 @@ def reported_nodes(stats: Any) -> int | float | None:
     return None
 
 
-def _count_nodes(record: PlayedGame, seat: int, player) -> None:
+def _count_nodes(record: PlayedGame, seat: int, player: Player) -> None:
     """Add the nodes a player reports in player.stats after a move to its seat's total."""
     try:
         nodes = reported_nodes(getattr(player, 'stats', None))
@@ -299,7 +305,7 @@ def _count_nodes(record: PlayedGame, seat: int, player) -> None:
         record.nodes[seat] = (record.nodes[seat] or 0) + nodes
 
 
-def _end(record: PlayedGame, game: Game, state, termination: Termination,
+def _end(record: PlayedGame, game: Game, state: State, termination: Termination,
          detail: str) -> PlayedGame:
     """Close the record of a game that ended on the board or by adjudication."""
     record.final_state, record.termination, record.detail = state, termination, detail
@@ -315,14 +321,15 @@ def _end(record: PlayedGame, game: Game, state, termination: Termination,
     return record
 
 
-def forfeited(seats: tuple, seat: int, termination: Termination, detail: str) -> PlayedGame:
+def forfeited(seats: tuple[Any, ...], seat: int, termination: Termination,
+              detail: str) -> PlayedGame:
     """Return the record of a game that seat lost by a fault outside any move's
     checks, such as its worker process dying."""
     return _forfeit(PlayedGame(seats=seats, nodes=[None] * len(seats)), None, seat,
                     termination, detail)
 
 
-def _forfeit(record: PlayedGame, state, seat: int, termination: Termination,
+def _forfeit(record: PlayedGame, state: State, seat: int, termination: Termination,
              detail: str) -> PlayedGame:
     """Close the record of a game that seat lost by a fault."""
     if len(detail) > DETAIL_LIMIT:
