@@ -21,7 +21,8 @@ import sys
 import traceback
 from dataclasses import dataclass
 from importlib.machinery import ModuleSpec
-from typing import Iterator
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, Iterator, Sequence, cast
 
 from . import referee, sources
 from .base import Game
@@ -67,7 +68,11 @@ class GameSource:
         return hashed.hexdigest()
 
 
-_sources: dict[str, tuple[tuple | None, GameSource]] = {}
+Stamps = tuple[tuple[str, tuple[int, int] | None], ...]
+"""Each file of a source: where it is, and its size and when it last changed (None if
+it cannot be found)."""
+
+_sources: dict[str, tuple[Stamps | None, GameSource]] = {}
 """The sources this process has read or been handed, by path, each with the
 stamps of the files it was read from (None: handed over, not read)."""
 _found: dict[tuple[str, str], type[Game] | Game] = {}
@@ -82,7 +87,7 @@ def is_file_spec(spec: str) -> bool:
     return bool(FILE_SPEC.match(spec))
 
 
-def split(spec: str) -> tuple[str, str, dict]:
+def split(spec: str) -> tuple[str, str, dict[str, Any]]:
     """Return the normalized path, the class name and the keyword literals of a file
     spec. Raises ValueError naming what is wrong."""
     match = FILE_SPEC.match(spec)
@@ -124,7 +129,7 @@ def make(spec: str) -> Game:
     return game
 
 
-def _made(cls: type[Game], keywords: dict, where: str) -> Game:
+def _made(cls: type[Game], keywords: dict[str, Any], where: str) -> Game:
     """Return cls made with keywords, checked against its constructor's parameters."""
     kwargs = bind(cls, keywords, where)
     try:
@@ -176,7 +181,7 @@ def source_of(path: str) -> GameSource:
     return source
 
 
-def _stamps(source: GameSource) -> tuple:
+def _stamps(source: GameSource) -> Stamps:
     """Return where each file of a source is, its size and when it last changed."""
     folder = os.path.dirname(source.path)
     stamps = []
@@ -254,7 +259,7 @@ def _imported_files(folder: str, name: str, text: str) -> list[str]:
     return files
 
 
-def message(spec: str) -> dict | None:
+def message(spec: str) -> dict[str, Any] | None:
     """Return what a jail needs to make the game of spec, as plain data: None for a
     game that is not from a file."""
     if not is_file_spec(spec):
@@ -263,7 +268,7 @@ def message(spec: str) -> dict | None:
     return {'path': source.path, 'files': [list(file) for file in source.files]}
 
 
-def provide(plain: dict | None) -> None:
+def provide(plain: dict[str, Any] | None) -> None:
     """Take a game's source as message gave it: the game of its path is made from it."""
     if plain:
         files = tuple((name, text) for name, text in plain['files'])
@@ -286,7 +291,7 @@ def game_object(source: GameSource, name: str) -> type[Game] | Game:
     return _found[(source.digest, name)]
 
 
-def _load(source: GameSource):
+def _load(source: GameSource) -> ModuleType:
     """Run the file of a source as a module, its folder's modules found in the
     source, within LOAD_SECONDS (see sources.within)."""
     if source.digest in _too_slow:
@@ -331,17 +336,27 @@ def _installed(finder: '_FolderFinder') -> Iterator[None]:
             sys.modules.pop(name, None)
 
 
-class _FolderFinder:
+if TYPE_CHECKING:  # importlib.abc's classes, for mypy only: their module is not imported
+    from importlib.abc import Loader, MetaPathFinder
+
+    class _Importer(MetaPathFinder, Loader):
+        """A finder of sys.meta_path that is the loader of what it finds."""
+else:
+    _Importer = object
+
+
+class _FolderFinder(_Importer):
     """Find the modules of a game's folder in its source, not on disk: a finder of
     sys.meta_path and the loader of what it finds (importlib.abc's protocols, whose
-    module is not imported for them)."""
+    module is not imported for them: mypy is told it is a MetaPathFinder and Loader)."""
 
-    def __init__(self, source: GameSource):
+    def __init__(self, source: GameSource) -> None:
         self.folder = os.path.dirname(source.path)
         self.files = dict(source.files[1:])
         self.loaded: list[str] = []
 
-    def find_spec(self, fullname, path=None, target=None):
+    def find_spec(self, fullname: str, path: Sequence[str] | None = None,
+                  target: ModuleType | None = None) -> ModuleSpec | None:
         """Return the spec of a module of the folder, or None."""
         base = fullname.replace('.', os.sep)
         for file, package in ((base + '.py', False), (os.path.join(base, '__init__.py'), True)):
@@ -352,15 +367,16 @@ class _FolderFinder:
                 return spec
         return None
 
-    def create_module(self, spec):
+    def create_module(self, spec: ModuleSpec) -> ModuleType | None:
         """Let the import system make the module as it makes any."""
         return None
 
-    def exec_module(self, module) -> None:
+    def exec_module(self, module: ModuleType) -> None:
         """Run a folder module's source."""
         self.loaded.append(module.__name__)
-        source = self.files[module.__spec__.loader_state]
-        exec(sources.compiled(source, module.__spec__.origin), module.__dict__)
+        spec = cast(ModuleSpec, module.__spec__)  # find_spec's: it has a file and an origin
+        source = self.files[spec.loader_state]
+        exec(sources.compiled(source, cast(str, spec.origin)), module.__dict__)
 
 
 def places(error: BaseException) -> list[tuple[str, int]]:
