@@ -18,6 +18,7 @@ from players.sandbox import jail_server, level_choice, servers
 from players.tournaments.match import Rules, play_scheduled_game
 from players.tournaments.runner import run
 from players.tournaments.schedule import schedule
+from players.tournaments.run_settings import RunSettings
 from players.tournaments.store import Store
 from players.tournaments.workers import WorkerPool
 
@@ -93,7 +94,7 @@ def round_robins(tmp_path, runs, variant=VARIANT, jobs=2, sandbox='process', tim
                 folder.mkdir(parents=True)
                 job = partial(play_scheduled_game, rules=rules, players=codes,
                               make_game=variants.make, load_player=players.load_player)
-                store = Store(str(folder / 'games.sqlite'), {'test': True})
+                store = Store(str(folder / 'games.sqlite'), RunSettings(players=()))
                 run(schedule(list(codes), [variant], 1, seed=0), job, executor, store,
                     in_flight=2 * jobs)
                 found.append(list(store.records()))

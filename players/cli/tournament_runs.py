@@ -28,6 +28,7 @@ from players.tournaments.tournament import Tournament, game_job, worker_silence
 from .tournament_options import folder_limits
 from .outputs import ReportOptions, check_output, check_outputs, reserve, write_results
 from .progress import Progress
+from players.tournaments.run_settings import RunSettings
 from players.tournaments.runner import MachineryError
 from players.tournaments.store import StoreError
 from players.tournaments.workers import WorkerPool
@@ -183,7 +184,8 @@ def play_sprt(options: Namespace) -> int:
     print(f'SPRT: {for_terminal(player)} against {for_terminal(baseline)}, H0: Elo <= '
           f'{hypotheses.elo0:g}, H1: Elo >= {hypotheses.elo1:g} (seed {options.seed})\nAlpha '
           f'{hypotheses.alpha:g}, beta {hypotheses.beta:g}: LLR bounds {lower:.2f}, {upper:.2f}')
-    print(text_report.header_details({'variants': chosen, **vars(rules)}), flush=True)
+    print(text_report.header_details(RunSettings(players=tuple(specs), variants=tuple(chosen),
+                                                 **vars(rules))), flush=True)
     shown = sys.stderr.isatty()
 
     def show(test: sprt.Sequential) -> None:

@@ -4,7 +4,7 @@ the overall standings last, where they stay in view."""
 from __future__ import annotations
 
 import textwrap
-from typing import Any, Iterable, Mapping
+from typing import Iterable, Mapping
 
 from . import standings
 from .player_text import for_terminal
@@ -65,14 +65,10 @@ def path_line(path: str, before: str = '  ') -> str:
     return before + path
 
 
-def header_details(settings: RunSettings | Mapping[str, Any]) -> str:
+def header_details(settings: RunSettings) -> str:
     """Return the lines that say how the games are played: the variants, the jails
     (and the course's support files beside each file and folder player) and the time
     control."""
-    if not isinstance(settings, RunSettings):
-        # sprt (cli/tournament_runs.py) still gives its variants and Rules' fields as
-        # a dict: the settings' fields it does not give take their defaults
-        settings = RunSettings(players=(), **settings)
     lines = wrapped('Variants: ' + ', '.join(settings.variants))
     if settings.sandbox is not None:  # runs stored before jails had no sandbox
         lines.append(f'Jails: {LEVELS[settings.sandbox].isolation()}')

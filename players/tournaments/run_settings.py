@@ -9,7 +9,7 @@ so that a report of an old run writes the settings it holds, no more."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
-from typing import Callable, Mapping, Sequence, TypeVar
+from typing import Callable, Mapping, TypeVar
 
 T = TypeVar('T')
 
@@ -80,13 +80,13 @@ class RunSettings:
         return {**plain, **self.extra}
 
     @classmethod
-    def from_json(cls, data: object, required: Sequence[str] = REQUIRED) -> 'RunSettings':
+    def from_json(cls, data: object) -> 'RunSettings':
         """Return the settings stored as data (see to_json), each one missing read as
         its default. Raises SettingsError for data that are not a run's settings, or
-        lack one of required."""
+        lack one of REQUIRED."""
         if not isinstance(data, dict):
             raise SettingsError('its settings are not a JSON object')
-        missing = [name for name in required if name not in data]
+        missing = [name for name in REQUIRED if name not in data]
         if missing:
             raise SettingsError(f'its settings have no {missing[0]!r}')
         known = {setting.name for setting in fields(cls)} - {'absent', 'extra'}

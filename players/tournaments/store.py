@@ -7,7 +7,7 @@ import os
 import pathlib
 import sqlite3
 from dataclasses import replace
-from typing import Iterator, Mapping
+from typing import Iterator
 
 from .record import COLUMNS, GameRecord
 from .run_settings import RunSettings, SettingsError
@@ -37,17 +37,12 @@ class Store:
     """A tournament's results in an SQLite file. Each game is committed as it is
     added, so a killed run loses no finished game."""
 
-    def __init__(self, path: str, settings: RunSettings | Mapping[str, object],
-                 resume: bool = False):
+    def __init__(self, path: str, settings: RunSettings, resume: bool = False):
         """Open path for a tournament with these settings: a new file, or one that
         holds a tournament with the same settings but for the players (see
         PLAYER_SETTINGS), whose settings become these. With resume the file must exist.
         The path '' is a file of SQLite's own, without a name, in the temporary
-        folder: gone when it closes, or when this process ends, however it ends.
-        Settings given as JSON data (as tests that need no real settings give, such
-        as {'test': True}) are kept as they are."""
-        if not isinstance(settings, RunSettings):
-            settings = RunSettings.from_json(json.loads(json.dumps(settings)), required=())
+        folder: gone when it closes, or when this process ends, however it ends."""
         if resume and not os.path.isfile(path):
             raise StoreError(f'cannot resume: no results file {path!r}')
         try:

@@ -200,7 +200,7 @@ def test_a_course_folders_class_plays_with_its_support_file(folder, level):
     assert endings('class.sqlite') == {name: {'normal'} for name in ('random', 'alice', 'bob',
                                                                      'carol')}
     store = Store.read('class.sqlite')
-    assert store.settings['support'] == ['utils.py'] and store.settings['allow'] == ['numpy']
+    assert store.settings.support == ('utils.py',) and store.settings.allow == ('numpy',)
     store.close()
 
 

@@ -26,6 +26,7 @@ from players.reports import replay
 from players.tournaments.naming import name_players
 from players.tournaments.runner import run
 from players.tournaments.schedule import schedule
+from players.tournaments.run_settings import RunSettings
 from players.tournaments.store import Store
 from players.tournaments.workers import WorkerPool
 
@@ -153,7 +154,7 @@ def play_runs(tmp_path, level, runs, variant='simple-nim', timeout=TIMEOUT):
                               make_game=variants.make, load_player=players.load_player)
                 folder = tmp_path / str(number)
                 folder.mkdir(parents=True)
-                store = Store(str(folder / "games.sqlite"), {"test": True})
+                store = Store(str(folder / "games.sqlite"), RunSettings(players=()))
                 run(schedule(list(codes), [variant], 1, seed=3, gauntlet=gauntlet), job,
                     executor, store, in_flight=4)
                 found.append(list(store.records()))
@@ -375,13 +376,13 @@ def test_a_program_that_does_not_read_its_input_cannot_block_the_referee():
 def test_a_run_stored_before_programs_came_resumes(tmp_path):
     """A --db whose games table has no stderr columns takes new games without them."""
     path = str(tmp_path / 'old.sqlite')
-    store = Store(path, {'test': True})
+    store = Store(path, RunSettings(players=()))
     store.connection.execute('ALTER TABLE games DROP COLUMN stderr_first')
     store.connection.execute('ALTER TABLE games DROP COLUMN stderr_second')
     store.close()
     record = play_all(tmp_path / 'new', {'random': player_code.read_player('random'),
                                          'ab1': player_code.read_player('ab1')}, 'process')[0]
-    store = Store(path, {'test': True}, resume=True)
+    store = Store(path, RunSettings(players=()), resume=True)
     store.add(record)
     assert list(store.records()) == [replace(record, stderr_first=None, stderr_second=None)]
     store.close()
