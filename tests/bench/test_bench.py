@@ -45,8 +45,8 @@ def test_a_cold_run_is_a_fresh_process_that_has_never_searched():
 
 
 def _tables_in_use(*args):
-    from players.search import engine
-    return len(engine._TABLES), None
+    from players.search import shared
+    return len(shared._TABLES), None
 
 
 def test_every_solver_agrees_on_small_positions():

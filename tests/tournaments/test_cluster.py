@@ -24,6 +24,7 @@ from players.remote import player_code
 from players.tournaments.match import Rules, play_scheduled_game
 from players.tournaments.runner import run
 from players.tournaments.schedule import schedule
+from players.tournaments.run_settings import RunSettings
 from players.tournaments.store import Store
 from players.tournaments.workers import WorkerPool
 import command_line
@@ -60,7 +61,7 @@ def play(executor, codes, db, in_flight=4, progress=lambda: None):
     games played and the stored records."""
     job = partial(play_scheduled_game, rules=RULES, players=codes, make_game=variants.make,
                   load_player=players.load_player)
-    store = Store(str(db), {'test': True})
+    store = Store(str(db), RunSettings(players=()))
     with executor:
         played = run(schedule(list(codes), VARIANTS, 1, seed=5), job, executor, store,
                      in_flight, progress)
@@ -163,7 +164,7 @@ def test_a_player_that_dies_or_hangs_on_a_worker_forfeits_as_on_one_machine(sche
     codes = {name: player_code.read_player(f'{HOSTILE}:{name}') for name in ('dies', 'sleeps', 'first')}
     job = partial(play_scheduled_game, rules=Rules(move_timeout=0.5, sandbox='process'),
                   players=codes, make_game=variants.make, load_player=players.load_player)
-    store = Store(str(tmp_path / 'games.sqlite'), {'test': True})
+    store = Store(str(tmp_path / 'games.sqlite'), RunSettings(players=()))
     with DaskExecutor(scheduler, hard_timeout=30) as executor:
         run(schedule(list(codes), ['nim(piles=(2, 3))'], 1, seed=0), job, executor, store, 4)
     records = list(store.records())

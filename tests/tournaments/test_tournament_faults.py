@@ -18,6 +18,7 @@ from players.tournaments.tournament import worker_silence
 from players.tournaments.match import Rules, play_scheduled_game
 from players.tournaments.runner import run
 from players.tournaments.schedule import schedule
+from players.tournaments.run_settings import RunSettings
 from players.tournaments.store import Store
 from players.tournaments.workers import WorkerPool
 
@@ -128,7 +129,7 @@ def test_a_game_stored_twice_by_two_runs_on_one_file_is_kept_once(tmp_path):
     """Two runs resuming the same --db at once may both finish a game; the first record stays."""
     (tmp_path / 'played').mkdir()
     record = round_robin(tmp_path / 'played', codes_of(spec('first'), spec('lucky')))[0]
-    store = Store(str(tmp_path / 'shared.sqlite'), {'test': True})
+    store = Store(str(tmp_path / 'shared.sqlite'), RunSettings(players=()))
     store.add(record)
     store.add(replace(record, score=1 - record.score))
     assert list(store.records()) == [record]
@@ -149,7 +150,7 @@ def test_a_lost_worker_replays_its_game_and_charges_no_one(tmp_path):
     codes = codes_of(spec('first'), spec('lucky'))
     job = partial(dies_the_first_time, marker=str(tmp_path / 'died'), rules=Rules(),
                   players=codes, make_game=variants.make, load_player=players.load_player)
-    store = Store(str(tmp_path / 'games.sqlite'), {'test': True})
+    store = Store(str(tmp_path / 'games.sqlite'), RunSettings(players=()))
     with WorkerPool(1, hard_timeout=30) as executor:
         run(schedule(list(codes), [VARIANT], 1, seed=0), job, executor, store, in_flight=1)
     records = list(store.records())
