@@ -23,6 +23,10 @@ from .loading import LoadError, unloadable
 from .report import Report
 from .settings import FUNCTIONS, Settings
 
+NAME_BYTES = 200
+"""The longest a student's name may be, in bytes: its report's file name
+(NAME.json) stays within the 255 bytes a file system allows, numbered if need be."""
+
 
 def collect(paths: list[str]) -> list[str]:
     """Return the submissions the paths name: a Python file itself, a program's spec
@@ -53,11 +57,13 @@ def student_names(files: list[str]) -> dict[str, str]:
     and numbered where two still do (alice.py and the folder alice: subs-alice-2 and
     subs-alice-3 where a subs-alice.py takes subs-alice, else subs-alice and
     subs-alice-2); a name of a file's own is never given to another. A byte of a
-    name that is not UTF-8 is written as its escape (see player_text.writable)."""
-    stems = [program_names(path)[0] if parse_spec(path).is_program
-             else os.path.splitext(os.path.basename(os.path.normpath(path.partition(':')[0])))[0]
-             for path in files]
-    own = {path: writable(stem) for path, stem in zip(files, stems) if stems.count(stem) == 1}
+    name that is not UTF-8 is written as its escape (see player_text.writable), and
+    a name too long for its report's file is cut to NAME_BYTES."""
+    stems = [_clipped(writable(
+        program_names(path)[0] if parse_spec(path).is_program
+        else os.path.splitext(os.path.basename(os.path.normpath(path.partition(':')[0])))[0]))
+        for path in files]
+    own = {path: stem for path, stem in zip(files, stems) if stems.count(stem) == 1}
     names = dict(own)
     for path, stem in zip(files, stems):
         if path in own:
@@ -66,13 +72,18 @@ def student_names(files: list[str]) -> dict[str, str]:
             name = program_names(path)[-1].replace('/', '-')
         else:
             name = f'{os.path.basename(os.path.dirname(os.path.abspath(path)))}-{stem}'
-        name = unique = writable(name)
+        name = unique = _clipped(writable(name))
         number = 1
         while unique in names.values():
             number += 1
             unique = f'{name}-{number}'
         names[path] = unique
     return {path: names[path] for path in files}
+
+
+def _clipped(name: str) -> str:
+    """Return name, cut to at most NAME_BYTES bytes of UTF-8 (at a character's end)."""
+    return name.encode()[:NAME_BYTES].decode(errors='ignore')
 
 
 def grade_all(files: list[str], settings: Settings, jobs: int = 1) -> Iterator[Report]:

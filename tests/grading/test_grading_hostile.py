@@ -280,3 +280,20 @@ def test_an_attack_leaves_a_classmates_grade_as_it_is_alone(tmp_path, attack, le
 def _verdict(result):
     """A check's outcome, without its time."""
     return {key: value for key, value in result.items() if key != 'seconds'}
+
+
+@pytest.mark.parametrize('level', LEVELS)
+def test_a_file_name_too_long_for_its_report_costs_no_classmate_a_report(tmp_path, level):
+    folder = tmp_path / 'class'
+    source = open(honest(folder)).read()
+    long = student(folder, source, 'a' * 251 + '.py')  # its report, NAME.json, would not fit
+    grades = tmp_path / 'grades'
+    done = check(str(folder), '--jobs', '2', '--out', str(grades), '--functions',
+                 'alpha_beta_search', '--sandbox', level)
+    assert done.returncode == 0, done.stderr
+    rows = json.loads((grades / 'summary.json').read_text())['students']
+    assert [row['status'] for row in rows] == ['graded', 'graded']
+    reports = sorted(os.listdir(grades / 'reports'))
+    assert len(reports) == 4 and 'honest.json' in reports and 'honest.txt' in reports
+    assert all(len(name.encode()) <= 255 for name in reports)
+    assert os.path.basename(long)[:200] + '.json' in reports
