@@ -24,6 +24,8 @@ from importlib.machinery import ModuleSpec
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, Iterator, Sequence, cast
 
+from players.sandbox.allowed import imported_modules
+
 from . import referee, sources
 from .base import Game
 from .specs import bind, parse_call
@@ -240,14 +242,10 @@ def _imported_files(folder: str, name: str, text: str) -> list[str]:
     except SyntaxError:
         return []  # its error is reported when it runs
     package = os.path.dirname(name)
-    tops: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            tops.update(alias.name.split('.')[0] for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-            tops.add(node.module.split('.')[0])
-        elif isinstance(node, ast.ImportFrom) and node.level == 1 and package:
-            tops.add(package.split(os.sep)[0])
+    tops = imported_modules(tree)
+    if package and any(isinstance(node, ast.ImportFrom) and node.level == 1
+                       for node in ast.walk(tree)):
+        tops.add(package.split(os.sep)[0])
     files = []
     for top in sorted(tops - {RULES}):
         if os.path.isfile(os.path.join(folder, top + '.py')):
