@@ -137,6 +137,18 @@ def cmd_sprt(args) -> int:
     return tournament_runs.play_sprt(args)
 
 
+def cmd_serve(args, check: ArgumentParser) -> int:
+    """Serve the course's arena until Ctrl-C: the hand-in, the ladder, the pages."""
+    from players.cli import serve_command
+    return serve_command.serve(args, check if args.course_check else None)
+
+
+def cmd_submit(args) -> int:
+    """Hand in a file or folder to an arena and print its verdict."""
+    from players.cli import serve_command
+    return serve_command.submit(args)
+
+
 def cmd_report(args) -> int:
     """Print the tables of a stored run and write its --json, --csv and --html files."""
     return stored_runs.report_run(args.db, ReportOptions.of(args))
@@ -174,7 +186,15 @@ def build_parser() -> ArgumentParser:
                                 'mine.py, or check submissions/ --jobs 2 --out grades',
                                 options=add_check_arguments)
     check.set_defaults(run=cmd_check)
-    course.apply(parser, check)
+    serve_ = commands.add_parser('serve', help="serve the course's arena on the web, for "
+                                 'example: serve --roster roster.csv',
+                                 options=add_serve_options)
+    serve_.set_defaults(run=lambda args: cmd_serve(args, check))
+    submit_ = commands.add_parser('submit', help='hand in a file or folder to an arena, for '
+                                  'example: submit http://127.0.0.1:8000 mine.py --token TOKEN',
+                                  options=add_submit_options)
+    submit_.set_defaults(run=cmd_submit)
+    course.apply(parser, check, serve=serve_)
     bundle_ = commands.add_parser('gradescope-bundle', help='write a Gradescope autograder '
                                   'bundle, for example: gradescope-bundle autograder.zip '
                                   '--functions alpha_beta_search,player',
@@ -231,6 +251,18 @@ def add_check_arguments(check: ArgumentParser) -> None:
     check.add_argument('--jobs', type=count(1), default=cpu_count(), metavar='J',
                        help=f'files graded at once (default: the CPU count, {cpu_count()})')
     check_options.add_grading_options(check)
+
+
+def add_serve_options(serve_: ArgumentParser) -> None:
+    """Add serve's options: the roster, the arena's folder, address, deadline and limits."""
+    from players.cli import serve_command
+    serve_command.add_serve_arguments(serve_)
+
+
+def add_submit_options(submit_: ArgumentParser) -> None:
+    """Add submit's arguments: the arena's address, the file or folder, the token."""
+    from players.cli import serve_command
+    serve_command.add_submit_arguments(submit_)
 
 
 def add_bundle_arguments(bundle_: ArgumentParser) -> None:

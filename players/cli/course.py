@@ -34,7 +34,10 @@ PYPROJECT = 'pyproject.toml'
 """The project file whose [tool.aima-games] table is the course's when there is no COURSE_FILE."""
 CHECK = 'check'
 """The table of check's settings within the course's."""
-PATHS = ('submissions', 'db', 'json', 'csv', 'html', 'cases', 'out', 'gradescope')
+ARENA = 'arena'
+"""The table of serve's settings (the class arena's) within the course's."""
+PATHS = ('submissions', 'db', 'json', 'csv', 'html', 'cases', 'out', 'gradescope', 'roster',
+         'store')
 """The options whose values are paths: in a course file, relative to its folder."""
 PATH_LISTS = ('support',)
 """The options whose values are lists of paths, each relative to the course file's folder."""
@@ -43,25 +46,36 @@ GAME_SPECS = ('reference',)
 relative to the course file's folder."""
 
 
-def apply(parser: argparse.ArgumentParser, check: ArgumentParser, folder: str = '') -> None:
+def apply(parser: argparse.ArgumentParser, check: ArgumentParser, folder: str = '',
+          serve: ArgumentParser | None = None) -> None:
     """Make the course file of folder (the working folder by default), if it has one,
-    the defaults of parser (its top-level keys) and of its check subcommand (its
-    [check] table), and parser's default course its absolute path (None without one).
-    A key that is no option, or a bad value, or a file that is no TOML, is a UsageError
-    naming the key and the file."""
+    the defaults of parser (its top-level keys), of its check subcommand (its
+    [check] table) and of its serve subcommand (its [arena] table); parser's default
+    course its absolute path (None without one), and its default course_check whether
+    the file has a [check] table. A key that is no option, or a bad value, or a file
+    that is no TOML, is a UsageError naming the key and the file."""
     path, table, where = _course_table(folder)
-    parser.set_defaults(course=path and os.path.abspath(path))
+    parser.set_defaults(course=path and os.path.abspath(path), course_check=False)
     if path is None:
         return
     table = dict(table)
-    check_table = table.pop(CHECK, {})
-    if not isinstance(check_table, dict):
-        raise UsageError(f'{path}: {where}{CHECK}: expected a table of check\'s options')
     base = os.path.dirname(path)
-    parser.set_defaults(**_defaults(parser, table, f'{path}: {where}', base))
-    if check_table:
-        check.complete()  # its options, added when it is first used, are read here
-    check.set_defaults(**_defaults(check, check_table, f'{path}: {where}{CHECK}.', base))
+    has_check = bool(table.get(CHECK))
+    for name, subcommand in ((CHECK, check), (ARENA, serve)):
+        sub_table = table.pop(name, {})
+        if not isinstance(sub_table, dict):
+            raise UsageError(f'{path}: {where}{name}: expected a table of '
+                             f'{"serve" if name == ARENA else name}\'s options')
+        if subcommand is None:
+            if sub_table:
+                raise UsageError(f'{path}: {where}{name}: this command takes no such table')
+            continue
+        if sub_table:
+            subcommand.complete()  # its options, added when it is first used, are read here
+        subcommand.set_defaults(**_defaults(subcommand, sub_table, f'{path}: {where}{name}.',
+                                            base))
+    parser.set_defaults(**_defaults(parser, table, f'{path}: {where}', base),
+                        course_check=has_check)
 
 
 def _course_table(folder: str) -> tuple[str | None, dict, str]:

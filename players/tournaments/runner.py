@@ -35,15 +35,17 @@ class MachineryError(RuntimeError):
 
 def run(specs: Iterable[ScheduledGame], job: Callable[[ScheduledGame], GameRecord],
         executor: Executor, store: Games, in_flight: int | Callable[[], int],
-        progress: Callable[[], None] = lambda: None) -> int:
+        progress: Callable[[], None] = lambda: None,
+        stop: Callable[[], bool] = lambda: False) -> int:
     """Play every game of specs that store does not hold yet, as job(spec) on the
     executor with at most in_flight games submitted at a time (a number, or a
     function that returns it, for an executor whose workers come and go), storing each
     record as it finishes and calling progress() after each. A game that fails
     through no player's fault (its worker is lost: the players' faults are in
     the records) is played again, up to TRIES times, and then raises
-    MachineryError; a game whose own code failed raises it at once. Returns the
-    games played. On any exception, Ctrl-C included, the running games are
+    MachineryError; a game whose own code failed raises it at once. Once stop()
+    returns True, no game is started: the games under way end and are stored. Returns
+    the games played. On any exception, Ctrl-C included, the running games are
     abandoned."""
     pending: dict[Future[GameRecord], ScheduledGame] = {}
     failures: dict[int, int] = {}
@@ -82,6 +84,8 @@ def run(specs: Iterable[ScheduledGame], job: Callable[[ScheduledGame], GameRecor
     with ctrl_c_as_flag() as interrupted:
         try:
             for spec in specs:
+                if stop():
+                    break
                 if store.has(spec.index):
                     continue
                 while len(pending) >= limit():

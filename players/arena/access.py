@@ -1,0 +1,140 @@
+"""Who is asking: the arena's sessions (a student signed in by their link, or a
+member of staff by their password) and the rule every page applies, that a student
+sees only what is theirs. Also the two guards in front of every page: a body size
+limit, checked before a byte of an upload is kept, and the headers that keep a page
+from running anything but the arena's own scripts."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+from starlette.requests import HTTPConnection
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from .records import Records, Student, token_digest
+
+HEADERS = [
+    (b'content-security-policy',
+     b"default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+     b"connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"),
+    (b'x-content-type-options', b'nosniff'),
+    (b'referrer-policy', b'no-referrer'),
+    (b'x-frame-options', b'DENY'),
+]
+"""The headers of every answer: only the arena's own scripts and styles, never in a
+frame, and no address (a sign-in link is one) sent to another site."""
+
+_hasher = PasswordHasher()
+
+
+def hash_password(password: str) -> str:
+    """Return a password's hash (argon2id), to keep instead of the password."""
+    return _hasher.hash(password)
+
+
+def password_matches(hashed: str, password: str) -> bool:
+    """Whether password is the one hashed was made of."""
+    try:
+        return _hasher.verify(hashed, password)
+    except (VerificationError, InvalidHashError):
+        return False
+
+
+@dataclass(frozen=True)
+class Viewer:
+    """Who a request comes from: a student, a member of staff, or no one signed in."""
+
+    student: Student | None = None
+    staff: str | None = None
+
+    @property
+    def signed_in(self) -> bool:
+        """Whether someone is signed in."""
+        return self.student is not None or self.staff is not None
+
+    def may_see(self, student: str) -> bool:
+        """Whether this viewer may see a student's own things: their code, versions,
+        games, logs and token. Staff see everyone's; a student, only their own."""
+        return self.staff is not None or (self.student is not None
+                                          and self.student.id == student)
+
+
+def viewer_of(connection: HTTPConnection, records: Records) -> Viewer:
+    """Return who a request comes from, by its session: a student's session ends
+    when they are given a new link, a staff member's when they are removed."""
+    session = connection.session
+    student_id, digest, staff = session.get('student'), session.get('token'), session.get('staff')
+    if isinstance(student_id, str) and isinstance(digest, str) \
+            and records.token_matches(student_id, digest):
+        return Viewer(student=records.student(student_id))
+    if isinstance(staff, str) and records.staff_hash(staff) is not None:
+        return Viewer(staff=staff)
+    return Viewer()
+
+
+def sign_in_student(connection: HTTPConnection, student: Student, token: str) -> None:
+    """Make the request's session a student's."""
+    connection.session.clear()
+    connection.session.update({'student': student.id, 'token': token_digest(token)})
+
+
+def sign_in_staff(connection: HTTPConnection, name: str) -> None:
+    """Make the request's session a staff member's."""
+    connection.session.clear()
+    connection.session['staff'] = name
+
+
+class Guard:
+    """ASGI middleware: every answer gets HEADERS, and a request whose body is over
+    limit bytes is refused (413) before more of it is read."""
+
+    def __init__(self, app: ASGIApp, limit: int):
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope['type'] != 'http':
+            await self.app(scope, receive, send)
+            return
+        length = dict(scope['headers']).get(b'content-length')
+        if length is not None and (not length.isdigit() or int(length) > self.limit):
+            await _refuse(send, self.limit)
+            return
+        received = 0
+        started = False
+
+        async def counted() -> Message:
+            nonlocal received
+            message = await receive()
+            if message['type'] == 'http.request':
+                received += len(message.get('body', b''))
+                if received > self.limit:
+                    raise BodyTooLarge
+            return message
+
+        async def headed(message: Message) -> None:
+            nonlocal started
+            if message['type'] == 'http.response.start':
+                started = True
+                message = {**message, 'headers': [*message.get('headers', []), *HEADERS]}
+            await send(message)
+
+        try:
+            await self.app(scope, counted, headed)
+        except BodyTooLarge:
+            if not started:
+                await _refuse(send, self.limit)
+
+
+class BodyTooLarge(Exception):
+    """A request's body passed the limit while it was read."""
+
+
+async def _refuse(send: Send, limit: int) -> None:
+    """Answer 413 with a line that says the limit."""
+    body = f'the upload is over the limit of {limit // 1024} KiB\n'.encode()
+    await send({'type': 'http.response.start', 'status': 413,
+                'headers': [(b'content-type', b'text/plain; charset=utf-8'), *HEADERS]})
+    await send({'type': 'http.response.body', 'body': body})

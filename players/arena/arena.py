@@ -1,0 +1,74 @@
+"""An arena as a whole: its folder and records, the hand-in, the background ladder and
+the leaderboard, started and stopped together. The web pages (players.arena.web) read
+and change it only through this object."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from concurrent.futures import Executor
+from typing import Callable
+
+from .hand_in import HandIn
+from .ladder_loop import Ladder
+from .leaderboard import Leaderboard
+from .records import Records
+from .settings import ArenaSettings
+
+RECORDS_FILE = 'arena.sqlite'
+"""The arena's records, in its folder."""
+SECRET_FILE = 'secret'
+"""The key that signs the sessions' and forms' cookies, in the arena's folder."""
+
+
+class Arena:
+    """A course's arena (see the module's docstring)."""
+
+    def __init__(self, settings: ArenaSettings, make_executor: Callable[[], Executor],
+                 in_flight: int):
+        self.settings = settings
+        os.makedirs(settings.folder, mode=0o700, exist_ok=True)
+        self.records = Records(settings.path(RECORDS_FILE))
+        self.leaderboard = Leaderboard(settings, self.records)
+        self.ladder = Ladder(settings, self.records, make_executor, in_flight,
+                             played=self.leaderboard.changed)
+        self.hand_in = HandIn(settings, self.records, checked=self._checked)
+
+    def secret(self) -> str:
+        """Return the arena's secret key, made the first time (readable by its owner only)."""
+        path = self.settings.path(SECRET_FILE)
+        try:
+            with open(path, encoding='ascii') as file:
+                return file.read().strip()
+        except FileNotFoundError:
+            key = secrets.token_urlsafe(48)
+            descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            with os.fdopen(descriptor, 'w', encoding='ascii') as file:
+                file.write(key + '\n')
+            return key
+
+    def start(self) -> None:
+        """Check what a stopped server left unchecked and start the ladder."""
+        self.hand_in.start()
+        self.ladder.start()
+
+    def stop(self) -> None:
+        """Stop the checks and the ladder (the games under way are played again at
+        the next start) and close the records."""
+        self.hand_in.close()
+        self.ladder.stop(timeout=1.0)
+        self.leaderboard.stop()
+        self.records.close()
+
+    def close_hand_in(self, closed: bool = True) -> None:
+        """Close the hand-in (or open it again): uploads are refused while it is closed."""
+        self.records.put('closed', 'yes' if closed else 'no')
+
+    def rerun(self) -> None:
+        """Play the whole ladder again from no games."""
+        self.ladder.rerun()
+
+    def _checked(self) -> None:
+        """A version's verdict came: the ladder begins again, the board follows."""
+        self.ladder.wake()
+        self.leaderboard.changed()

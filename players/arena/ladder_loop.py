@@ -1,0 +1,155 @@
+"""The arena's ladder, played in the background without end: the course's players and
+each student's latest version that plays, every pairing on every variant, the games
+kept in the arena's results file. It plays only what changed (players.tournaments.ladder)
+and begins again as soon as a version is checked, the newest versions' games first, so
+that a student's new version is playing within seconds. A ladder stopped (or killed)
+in the middle loses only the games under way, which the next start plays."""
+
+from __future__ import annotations
+
+import threading
+from concurrent.futures import Executor
+from typing import Callable
+
+from players.remote.player_code import PlayerCode, ProgramCode, SubmissionError, beside
+from players.tournaments import entrants
+from players.tournaments.entrants import Entrants
+from players.tournaments.runner import run
+from players.tournaments.schedule import ScheduledGame
+from players.tournaments.store import Store
+from players.tournaments.tournament import Tournament, game_job
+from .records import Records
+from .settings import ArenaSettings
+
+GAMES_FILE = 'games.sqlite'
+"""The arena's results file, in its folder: a tournament's --db file."""
+RETRY_SECONDS = 5.0
+"""How long the ladder waits after a failure of the machinery before it tries again."""
+
+
+def tournament_of(settings: ArenaSettings, records: Records) -> tuple[Tournament, dict[str, float]]:
+    """Return the ladder's tournament as it stands (the course's players and each
+    student's latest version that plays, by the student's id) and when each player's
+    version was handed in (0 for the course's own)."""
+    playing = records.playing()
+    specs = dict(settings.house)
+    specs.update({student: version.path for student, version in sorted(playing.items())})
+    handed_in = {name: 0.0 for name in settings.house}
+    handed_in.update({student: version.handed_in for student, version in playing.items()})
+    return Tournament(specs, settings.variants, settings.rules, settings.games, settings.seed,
+                      db=settings.path(GAMES_FILE)), handed_in
+
+
+def read_entrants(tournament: Tournament, settings: ArenaSettings,
+                  records: Records) -> Entrants:
+    """Return the entrants of the ladder's tournament, each read (never loaded: each
+    student's version was loaded in a jail when it was checked, and the course's
+    players are the instructor's) with the course's support files beside it. A
+    version that can no longer be read cannot play."""
+    codes: dict[str, PlayerCode | ProgramCode] = {}
+    broken: dict[str, str] = {}
+    for name, spec in tournament.specs().items():
+        try:
+            codes[name] = beside(entrants.read(spec, settings.folder_limits), settings.support)
+        except (SubmissionError, ValueError) as error:
+            broken[name] = str(error)
+    return Entrants(tournament.specs(), codes, broken)
+
+
+def newest_first(games: list[ScheduledGame], handed_in: dict[str, float]) -> list[ScheduledGame]:
+    """Return the games in the order the ladder plays them: those of the newest
+    versions first, else in the schedule's order."""
+    return sorted(games, key=lambda game: (-max(handed_in[game.first], handed_in[game.second]),
+                                           game.index))
+
+
+class Ladder:
+    """The background ladder: a thread that plays the ladder's games on an executor
+    that make_executor returns, at most in_flight at a time, calling played() after
+    each game, and begins again whenever wake() says a version changed. A failure of
+    the machinery (a game that failed through no player's fault as often as it was
+    tried) is kept in error, and the ladder tries again after RETRY_SECONDS on a new
+    executor."""
+
+    def __init__(self, settings: ArenaSettings, records: Records,
+                 make_executor: Callable[[], Executor], in_flight: int,
+                 played: Callable[[], None] = lambda: None):
+        self.settings = settings
+        self.records = records
+        self.make_executor = make_executor
+        self.executor = make_executor()
+        self.in_flight = in_flight
+        self.played = played
+        self.error: str | None = None
+        """Why the ladder stopped, if a failure of the machinery stopped it."""
+        self._changed = threading.Event()
+        self._stopping = threading.Event()
+        self._rerun = threading.Event()
+        self._thread = threading.Thread(target=self._loop, name='ladder', daemon=True)
+
+    def start(self) -> None:
+        """Start playing."""
+        self._changed.set()
+        self._thread.start()
+
+    def wake(self) -> None:
+        """Say that a version changed: the ladder begins again with it."""
+        self._changed.set()
+
+    def rerun(self) -> None:
+        """Play every game again: the games kept are dropped when the ladder next begins."""
+        self._rerun.set()
+        self._changed.set()
+
+    def stop(self, timeout: float | None = None) -> None:
+        """Stop the ladder once the games under way end (at most timeout seconds)."""
+        self._stopping.set()
+        self._changed.set()
+        self._thread.join(timeout)
+        self.executor.shutdown(wait=False, cancel_futures=True)
+
+    def _loop(self) -> None:
+        """Play the ladder each time a version changes, until stopped."""
+        while not self._stopping.is_set():
+            self._changed.wait()
+            if self._stopping.is_set():
+                return
+            self._changed.clear()
+            try:
+                self.play_once()
+            except Exception as error:  # the machinery's: say so on the pages, try again later
+                self.error = f'{type(error).__name__}: {error}'
+                self.executor.shutdown(wait=False, cancel_futures=True)
+                self._stopping.wait(RETRY_SECONDS)
+                self.executor = self.make_executor()
+                self._changed.set()
+            else:
+                self.error = None
+
+    def play_once(self) -> int:
+        """Play the games of the ladder as it stands that its file does not hold, the
+        newest versions' first, until they are done or a version changes; return how
+        many were played."""
+        tournament, handed_in = tournament_of(self.settings, self.records)
+        if len(tournament.specs()) < 2:
+            return 0
+        entered = read_entrants(tournament, self.settings, self.records)
+        store, _ = tournament.open(entered)
+        if self._rerun.is_set():
+            self._rerun.clear()
+            store.renumber({})
+        try:
+            games = newest_first(list(tournament.schedule(entered)), handed_in)
+            return run(games, game_job(self.settings.rules, entered, self.settings.variants),
+                       self.executor, store, self.in_flight, self.played,
+                       stop=lambda: self._changed.is_set() or self._stopping.is_set())
+        finally:
+            store.close()
+
+
+def open_games(settings: ArenaSettings, records: Records) -> Store:
+    """Open the ladder's results file as the ladder stands, to check at start that it
+    holds this course's tournament (raises StoreError if it holds another)."""
+    tournament, _ = tournament_of(settings, records)
+    return Store(settings.path(GAMES_FILE), tournament.settings(
+        read_entrants(tournament, settings, records)))

@@ -1,0 +1,144 @@
+"""The arena's leaderboard: the ladder's standings over all variants, with each
+student shown by the name they chose, the version they play and, with anchors,
+their grade. It is worked out again after games end (at most every REFRESH_SECONDS,
+in a thread of its own), and each new board has a number that the pages' live
+updates wait on."""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from dataclasses import dataclass
+
+from players.reports.standings import graded_standings
+from players.tournaments.results import OVERALL, Results
+from players.tournaments.store import Store, StoreError
+from .ladder_loop import GAMES_FILE
+from .records import Records
+from .settings import ArenaSettings
+
+REFRESH_SECONDS = 1.0
+"""The least time between two boards."""
+
+
+@dataclass(frozen=True)
+class BoardRow:
+    """One line of the leaderboard."""
+
+    rank: int
+    name: str
+    """The name shown: a student's pseudonym or roster name, or a course player's."""
+    student: str | None
+    """The student's id, or None for the course's own player."""
+    version: int | None
+    """The number of the version the student plays."""
+    elo: int
+    margin: int
+    """The half-width of the Elo's 95% interval."""
+    games: int
+    wins: int
+    draws: int
+    losses: int
+    score_pct: float
+    forfeits: int
+    grade: float | None
+
+
+@dataclass(frozen=True)
+class Board:
+    """A leaderboard as it stood after some games."""
+
+    number: int
+    """The board's number: each new board's is one more."""
+    rows: tuple[BoardRow, ...]
+    games: int
+    """The games played so far."""
+
+    def plain(self, me: str | None = None) -> dict[str, object]:
+        """Return the board as plain JSON data for a page's live update, the rows of
+        the student me marked as theirs."""
+        return {'number': self.number, 'games': self.games,
+                'rows': [{**row.__dict__, 'mine': me is not None and row.student == me}
+                         for row in self.rows]}
+
+
+def board_rows(settings: ArenaSettings, records: Records) -> tuple[tuple[BoardRow, ...], int]:
+    """Return the rows of the leaderboard as the arena's results file holds it, and
+    how many games it holds."""
+    path = settings.path(GAMES_FILE)
+    if not os.path.isfile(path):
+        return (), 0
+    try:
+        store = Store.read(path)
+    except StoreError:
+        return (), 0
+    try:
+        stored = store.settings
+        results = Results(stored.players, stored.variants).add_all(store.records())
+        count = store.count()
+    finally:
+        store.close()
+    if not count:
+        return (), 0
+    anchors = {name: grade for name, grade in settings.anchors.items() if name in stored.players}
+    standings = graded_standings(results, anchors if len(anchors) >= 2 else None)[OVERALL]
+    students = {student.id: student for student in records.students()}
+    playing = records.playing()
+    rows = []
+    for standing in standings:
+        student = students.get(standing.player)
+        version = playing.get(standing.player)
+        rows.append(BoardRow(
+            standing.rank, student.shown if student else standing.player,
+            student.id if student else None, version.number if version else None,
+            standing.elo, standing.margin, standing.games, standing.wins, standing.draws,
+            standing.losses, standing.score_pct, standing.forfeits, standing.grade))
+    return tuple(rows), count
+
+
+class Leaderboard:
+    """The current board, worked out again in a thread of its own after changed()."""
+
+    def __init__(self, settings: ArenaSettings, records: Records):
+        self.settings = settings
+        self.records = records
+        rows, games = board_rows(settings, records)
+        self.board = Board(0, rows, games)
+        self._dirty = threading.Event()
+        self._stopping = False
+        self._new = threading.Condition()
+        self._thread = threading.Thread(target=self._loop, name='leaderboard', daemon=True)
+        self._thread.start()
+
+    def changed(self) -> None:
+        """Say that a game ended or a name changed: a new board follows shortly."""
+        self._dirty.set()
+
+    def wait(self, after: int, timeout: float) -> Board:
+        """Return the board once its number passes after, or the current board after
+        timeout seconds."""
+        with self._new:
+            self._new.wait_for(lambda: self.board.number > after, timeout)
+            return self.board
+
+    def stop(self) -> None:
+        """Stop working out boards."""
+        self._stopping = True
+        self._dirty.set()
+
+    def _loop(self) -> None:
+        while True:
+            self._dirty.wait()
+            if self._stopping:
+                return
+            self._dirty.clear()
+            try:
+                rows, games = board_rows(self.settings, self.records)
+            except Exception:  # a file being written: the next game's end tries again
+                self._dirty.set()
+            else:
+                with self._new:
+                    self.board = Board(self.board.number + 1, rows, games)
+                    self._new.notify_all()
+            time.sleep(REFRESH_SECONDS)

@@ -1,0 +1,251 @@
+"""The arena's own records, in an SQLite file beside the games': the students of the
+roster and their sign-in tokens (kept only as digests), the staff and their password
+hashes, every version a student handed in with its verdicts, and the arena's state
+(the hand-in closed or open). Every change is committed as it is made, so a server
+killed at any moment restarts with all it acknowledged."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+import sqlite3
+import threading
+import time
+from dataclasses import dataclass
+from typing import Any, Iterator
+
+CHECKING, PLAYS, CANNOT_PLAY = 'checking', 'plays', 'cannot play'
+"""A version's status: its checks under way, or their verdict."""
+
+_SCHEMA = '''
+CREATE TABLE IF NOT EXISTS students (
+    id TEXT PRIMARY KEY, name TEXT NOT NULL, pseudonym TEXT, token_digest TEXT UNIQUE NOT NULL);
+CREATE TABLE IF NOT EXISTS staff (name TEXT PRIMARY KEY, password_hash TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS versions (
+    student TEXT NOT NULL REFERENCES students(id), number INTEGER NOT NULL,
+    handed_in REAL NOT NULL, digest TEXT NOT NULL, filename TEXT NOT NULL, path TEXT NOT NULL,
+    status TEXT NOT NULL, verdict TEXT NOT NULL DEFAULT '', check_lines TEXT NOT NULL DEFAULT '',
+    check_points TEXT NOT NULL DEFAULT '', PRIMARY KEY (student, number));
+CREATE TABLE IF NOT EXISTS state (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+'''
+
+
+@dataclass(frozen=True)
+class Student:
+    """A student of the roster."""
+
+    id: str
+    """The roster's id: the student's name in the tournament and their folder's."""
+    name: str
+    """The name the roster gives."""
+    pseudonym: str | None
+    """The name the student chose to show on the leaderboard, or None."""
+
+    @property
+    def shown(self) -> str:
+        """The name the leaderboard shows: the pseudonym, else the roster's name."""
+        return self.pseudonym or self.name
+
+
+@dataclass(frozen=True)
+class Version:
+    """One version a student handed in."""
+
+    student: str
+    """The student's id."""
+    number: int
+    """The version's number, from 1, in the order handed in."""
+    handed_in: float
+    """When it was handed in (seconds since the epoch)."""
+    digest: str
+    """The SHA-256 of what was uploaded, in hex."""
+    filename: str
+    """The uploaded file's name."""
+    path: str
+    """The submission it was unpacked to: a .py file or a folder."""
+    status: str
+    """CHECKING, PLAYS or CANNOT_PLAY."""
+    verdict: str
+    """Why it cannot play (the load check's message); '' otherwise."""
+    check_lines: str
+    """The grader's lines, as check prints them; '' without a [check] table or before."""
+    check_points: str
+    """The grader's total, such as '38/50'; '' without one."""
+
+
+def token_digest(token: str) -> str:
+    """Return the digest a sign-in token is kept as: the token has 256 random bits,
+    so a plain SHA-256 keeps it as safe as a password hash would."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class Records:
+    """The arena's records in the SQLite file path, safe to use from many threads."""
+
+    def __init__(self, path: str):
+        self._lock = threading.Lock()
+        self._connection = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        self._connection.execute('PRAGMA journal_mode=WAL')
+        self._connection.execute('PRAGMA busy_timeout=5000')
+        self._connection.executescript(_SCHEMA)
+
+    def _all(self, sql: str, *values: Any) -> list[tuple]:
+        with self._lock:
+            return self._connection.execute(sql, values).fetchall()
+
+    def _do(self, sql: str, *values: Any) -> int:
+        with self._lock:
+            return self._connection.execute(sql, values).rowcount
+
+    def close(self) -> None:
+        """Close the file."""
+        with self._lock:
+            self._connection.close()
+
+    # The roster.
+    def add_student(self, id: str, name: str) -> str | None:
+        """Add a student of the roster with a new sign-in token and return the token;
+        return None (and change nothing but the name) for a student already added."""
+        token = secrets.token_urlsafe(32)
+        with self._lock:
+            known = self._connection.execute('SELECT 1 FROM students WHERE id = ?',
+                                             (id,)).fetchone()
+            if known:
+                self._connection.execute('UPDATE students SET name = ? WHERE id = ?', (name, id))
+                return None
+            self._connection.execute('INSERT INTO students VALUES (?, ?, NULL, ?)',
+                                     (id, name, token_digest(token)))
+        return token
+
+    def new_token(self, id: str) -> str:
+        """Give a student a new sign-in token, the old one no longer valid; return it.
+        Raises KeyError for no such student."""
+        token = secrets.token_urlsafe(32)
+        if not self._do('UPDATE students SET token_digest = ? WHERE id = ?',
+                        token_digest(token), id):
+            raise KeyError(id)
+        return token
+
+    def students(self) -> list[Student]:
+        """Return every student, by id."""
+        return [Student(*row) for row in
+                self._all('SELECT id, name, pseudonym FROM students ORDER BY id')]
+
+    def student(self, id: str) -> Student | None:
+        """Return the student of this id, or None."""
+        rows = self._all('SELECT id, name, pseudonym FROM students WHERE id = ?', id)
+        return Student(*rows[0]) if rows else None
+
+    def student_of_token(self, token: str) -> Student | None:
+        """Return the student whose sign-in token this is, or None."""
+        rows = self._all('SELECT id, name, pseudonym FROM students WHERE token_digest = ?',
+                         token_digest(token))
+        return Student(*rows[0]) if rows else None
+
+    def token_matches(self, id: str, digest: str) -> bool:
+        """Whether a student's token still has this digest (a session ends when a
+        new token is given)."""
+        return bool(self._all('SELECT 1 FROM students WHERE id = ? AND token_digest = ?',
+                              id, digest))
+
+    def set_pseudonym(self, id: str, pseudonym: str | None) -> None:
+        """Show the student as pseudonym on the leaderboard (None: by their name)."""
+        self._do('UPDATE students SET pseudonym = ? WHERE id = ?', pseudonym, id)
+
+    # The staff.
+    def set_staff(self, name: str, password_hash: str) -> None:
+        """Add a member of staff, or change their password's hash."""
+        self._do('INSERT INTO staff VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET '
+                 'password_hash = excluded.password_hash', name, password_hash)
+
+    def staff_hash(self, name: str) -> str | None:
+        """Return the password hash of a member of staff, or None for no such member."""
+        rows = self._all('SELECT password_hash FROM staff WHERE name = ?', name)
+        return rows[0][0] if rows else None
+
+    def staff_names(self) -> list[str]:
+        """Return the staff's names."""
+        return [row[0] for row in self._all('SELECT name FROM staff ORDER BY name')]
+
+    # Versions.
+    def add_version(self, student: str, digest: str, filename: str, path: str,
+                    handed_in: float | None = None) -> Version:
+        """Record a new version of a student's, its checks under way, numbered after
+        the last; return it."""
+        when = time.time() if handed_in is None else handed_in
+        with self._lock:
+            self._connection.execute('BEGIN IMMEDIATE')
+            try:
+                number = self._connection.execute(
+                    'SELECT COALESCE(MAX(number), 0) + 1 FROM versions WHERE student = ?',
+                    (student,)).fetchone()[0]
+                self._connection.execute(
+                    'INSERT INTO versions (student, number, handed_in, digest, filename, path, '
+                    'status) VALUES (?, ?, ?, ?, ?, ?, ?)',
+                    (student, number, when, digest, filename, path, CHECKING))
+                self._connection.execute('COMMIT')
+            except BaseException:
+                self._connection.execute('ROLLBACK')
+                raise
+        return Version(student, number, when, digest, filename, path, CHECKING, '', '', '')
+
+    def next_number(self, student: str) -> int:
+        """Return the number a student's next version would get (for its folder's name;
+        add_version gives the number it is recorded under)."""
+        return self._all('SELECT COALESCE(MAX(number), 0) + 1 FROM versions WHERE student = ?',
+                         student)[0][0]
+
+    def set_verdict(self, student: str, number: int, status: str, verdict: str = '') -> None:
+        """Record the verdict of a version's load check: its status, and why it
+        cannot play."""
+        self._do('UPDATE versions SET status = ?, verdict = ? WHERE student = ? AND number = ?',
+                 status, verdict, student, number)
+
+    def set_grade(self, student: str, number: int, lines: str, points: str) -> None:
+        """Record the grader's lines and total for a version."""
+        self._do('UPDATE versions SET check_lines = ?, check_points = ? '
+                 'WHERE student = ? AND number = ?', lines, points, student, number)
+
+    def versions(self, student: str | None = None, status: str | None = None) -> list[Version]:
+        """Return the versions of a student (of everyone without one), with a status
+        if given, in the order handed in."""
+        where, values = [], []
+        if student is not None:
+            where.append('student = ?')
+            values.append(student)
+        if status is not None:
+            where.append('status = ?')
+            values.append(status)
+        condition = f'WHERE {" AND ".join(where)}' if where else ''
+        return [Version(*row) for row in self._all(
+            'SELECT student, number, handed_in, digest, filename, path, status, verdict, '
+            f'check_lines, check_points FROM versions {condition} ORDER BY handed_in, student, '
+            'number', *values)]
+
+    def version(self, student: str, number: int) -> Version | None:
+        """Return a student's version of this number, or None."""
+        found = [version for version in self.versions(student) if version.number == number]
+        return found[0] if found else None
+
+    def playing(self) -> dict[str, Version]:
+        """Return the version each student plays with, by id: their latest that plays."""
+        latest: dict[str, Version] = {}
+        for version in self.versions(status=PLAYS):
+            latest[version.student] = version
+        return latest
+
+    def paths(self) -> Iterator[str]:
+        """Generate the path of every version."""
+        for (path,) in self._all('SELECT path FROM versions'):
+            yield path
+
+    # State.
+    def get(self, key: str, default: str | None = None) -> str | None:
+        """Return a value of the arena's state, or default."""
+        rows = self._all('SELECT value FROM state WHERE key = ?', key)
+        return rows[0][0] if rows else default
+
+    def put(self, key: str, value: str) -> None:
+        """Set a value of the arena's state."""
+        self._do('INSERT INTO state VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET '
+                 'value = excluded.value', key, value)
