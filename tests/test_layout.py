@@ -9,7 +9,7 @@ import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LAYERS = ('players.sandbox', 'games', 'variants', 'players.search', 'players', 'players.remote',
-          'players.tournaments', 'players.reports', 'players.grading', 'players.cli',
+          'players.tournaments', 'players.reports', 'players.grading', 'players.arena', 'players.cli',
           'players.bench', 'tournament', 'players.bench.benchmark_')
 """The project's layers, bottom to top, each a folder (or module) of its own: the
 sandbox knows no game; the search engine knows games alone; players' own modules

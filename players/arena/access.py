@@ -6,6 +6,7 @@ from running anything but the arena's own scripts."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 
 from argon2 import PasswordHasher
@@ -86,13 +87,18 @@ def sign_in_staff(connection: HTTPConnection, name: str) -> None:
     connection.session['staff'] = name
 
 
+FORM_BYTES = 64 * 1024
+"""What a form may add to an upload's bytes: its other fields and the parts' headers."""
+
+
 class Guard:
     """ASGI middleware: every answer gets HEADERS, and a request whose body is over
-    limit bytes is refused (413) before more of it is read."""
+    an upload's bytes (and a form's) is refused (413) before more of it is read."""
 
-    def __init__(self, app: ASGIApp, limit: int):
+    def __init__(self, app: ASGIApp, upload_bytes: int):
         self.app = app
-        self.limit = limit
+        self.upload_bytes = upload_bytes
+        self.limit = upload_bytes + FORM_BYTES
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope['type'] != 'http':
@@ -100,7 +106,7 @@ class Guard:
             return
         length = dict(scope['headers']).get(b'content-length')
         if length is not None and (not length.isdigit() or int(length) > self.limit):
-            await _refuse(send, self.limit)
+            await _refuse(send, self.upload_bytes)
             return
         received = 0
         started = False
@@ -125,7 +131,7 @@ class Guard:
             await self.app(scope, counted, headed)
         except BodyTooLarge:
             if not started:
-                await _refuse(send, self.limit)
+                await _refuse(send, self.upload_bytes)
 
 
 class BodyTooLarge(Exception):
@@ -133,8 +139,9 @@ class BodyTooLarge(Exception):
 
 
 async def _refuse(send: Send, limit: int) -> None:
-    """Answer 413 with a line that says the limit."""
-    body = f'the upload is over the limit of {limit // 1024} KiB\n'.encode()
+    """Answer 413 with a line that says the limit, as JSON ({"error": ...})."""
+    said = f'the upload is over the limit of {limit / (1024 * 1024):g} MB'
+    body = json.dumps({'error': said}).encode()
     await send({'type': 'http.response.start', 'status': 413,
-                'headers': [(b'content-type', b'text/plain; charset=utf-8'), *HEADERS]})
+                'headers': [(b'content-type', b'application/json'), *HEADERS]})
     await send({'type': 'http.response.body', 'body': body})

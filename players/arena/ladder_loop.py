@@ -105,7 +105,8 @@ class Ladder:
         """Stop the ladder once the games under way end (at most timeout seconds)."""
         self._stopping.set()
         self._changed.set()
-        self._thread.join(timeout)
+        if self._thread.is_alive():
+            self._thread.join(timeout)
         self.executor.shutdown(wait=False, cancel_futures=True)
 
     def _loop(self) -> None:

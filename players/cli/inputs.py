@@ -134,14 +134,16 @@ def class_submissions(folder: str) -> list[str]:
 
 
 def tournament_players(text: str | None, gauntlet: str | None, anchors: Iterable[str] = (),
-                       submitted: Iterable[str] = ()) -> tuple[dict[str, str], str | None]:
+                       submitted: Iterable[str] = (),
+                       fewest: int = 2) -> tuple[dict[str, str], str | None]:
     """Return the players of a tournament as {name: spec}: those of text (comma-
     separated, each SPEC or NAME=SPEC; by default every registered non-interactive
     player, or none if specs are submitted), then the submitted specs (see
     class_submissions), then the anchors not among them (registry specs); and the
     name of the gauntlet player, which is added first if it is none of them. A
     spec not in UTF-8 (a file name in another encoding) is a UsageError, as is a
-    name the registry does not know, said as such however many players are given."""
+    name the registry does not know, said as such however many players are given,
+    and fewer than fewest players."""
     submitted = list(submitted)
     if text is not None:
         entries = [*naming.split_specs(text), *submitted]
@@ -169,7 +171,7 @@ def tournament_players(text: str | None, gauntlet: str | None, anchors: Iterable
         for spec in specs.values():  # a misspelt name is said as such, however many are given
             if parse_spec(spec).kind is Kind.REGISTRY:
                 players.load_player(spec)
-    if len(specs) < 2:
+    if len(specs) < fewest:
         raise UsageError(f'a tournament needs at least two players, got '
                          f'{", ".join(specs) or "none"}')
     return specs, gauntlet

@@ -6,14 +6,13 @@ from __future__ import annotations
 
 import csv
 import getpass
+import http.client
 import io
 import json
 import os
 import sys
 import time
-import urllib.error
 import urllib.parse
-import urllib.request
 import zipfile
 from argparse import Namespace
 from datetime import datetime
@@ -101,14 +100,17 @@ def serve(options: Namespace, check: ArgumentParser | None) -> int:
                              "course file's [arena] table)")
         if not arena.records.staff_names():
             print(f'no staff account yet: add one with serve --staff NAME', file=sys.stderr)
-        app = make_app(arena)
+        app = make_app(arena, secure=base_url(options).startswith('https://'))
         arena.start()
         print(f'Serving {len(arena.records.students())} students on {base_url(options)} '
               f'(Ctrl-C stops it)', flush=True)
         server = uvicorn.Server(uvicorn.Config(app, host=options.host, port=options.port,
                                                log_level='warning', access_log=False,
                                                timeout_graceful_shutdown=2))
-        server.run()
+        try:
+            server.run()
+        except KeyboardInterrupt:  # uvicorn raises the Ctrl-C it stopped on once it stopped
+            pass
     finally:
         arena.stop()
     print('Stopped.')
@@ -123,7 +125,7 @@ def arena_settings(options: Namespace, check: ArgumentParser | None):
     support = course_support(options)
     rules = rules_of(options, support)
     anchors = dict(options.anchors or {})
-    house, _ = tournament_players(options.players, None, anchors) \
+    house, _ = tournament_players(options.players, None, anchors, fewest=0) \
         if options.players is not None or anchors else ({}, None)
     grading = None
     if check is not None:
@@ -289,19 +291,34 @@ def packed(path: str) -> tuple[bytes, str]:
 
 
 def ask(url: str, headers: dict[str, str], data: bytes | None = None) -> dict:
-    """Return the arena's JSON answer to a request (an error's too); a UsageError if
-    the arena cannot be reached or does not answer in JSON."""
-    request = urllib.request.Request(url, data=data, headers=headers,
-                                     method='POST' if data is not None else 'GET')
+    """Return the arena's JSON answer to a request (an error's too), data sent as the
+    body of a POST; a UsageError if the arena cannot be reached or does not answer in
+    JSON. An arena that refuses an upload as too big answers before it has read it
+    all: its answer is read even though the rest could not be sent."""
+    parts = urllib.parse.urlsplit(url)
+    kind = http.client.HTTPSConnection if parts.scheme == 'https' else http.client.HTTPConnection
+    connection = kind(parts.netloc, timeout=30)
+    target = parts.path + (f'?{parts.query}' if parts.query else '')
     try:
-        with urllib.request.urlopen(request, timeout=30) as response:
-            return json.load(response)
-    except urllib.error.HTTPError as error:
+        connection.putrequest('GET' if data is None else 'POST', target)
+        for name, value in {**headers, 'Content-Length': str(len(data or b''))}.items():
+            connection.putheader(name, value)
+        connection.endheaders()
         try:
-            return json.load(error)
-        except ValueError:
-            return {'error': f'{error.code} {error.reason}'}
-    except (urllib.error.URLError, OSError, ValueError) as error:
-        raise UsageError(f'cannot reach the arena at {url}: {getattr(error, "reason", error)}') \
-            from None
-
+            for start in range(0, len(data or b''), 1 << 16):
+                connection.send((data or b'')[start:start + (1 << 16)])
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # refused before it was all sent: its answer says why
+        response = connection.getresponse()
+        body = response.read()
+    except (OSError, http.client.HTTPException) as error:
+        raise UsageError(f'cannot reach the arena at {url}: {error}') from None
+    finally:
+        connection.close()
+    try:
+        answer = json.loads(body)
+    except ValueError:
+        answer = None
+    if not isinstance(answer, dict):
+        return {'error': f'{response.status} {response.reason}'}
+    return answer

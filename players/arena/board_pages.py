@@ -1,0 +1,95 @@
+"""The arena's front pages: the home page, signing in (a student by their link, staff by
+their password) and out, and the leaderboard, kept live by server-sent events."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import AsyncIterator
+
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import JSONResponse, RedirectResponse, Response, StreamingResponse
+
+from .access import Viewer, password_matches, sign_in_staff, sign_in_student
+from .site import Site
+
+EVENT_POLL_SECONDS = 0.5
+"""How often a live leaderboard's stream looks for a new board."""
+KEEP_ALIVE_SECONDS = 15.0
+"""The longest a live stream goes without a word."""
+
+
+class BoardPages(Site):
+    """The home page, signing in and out, and the leaderboard."""
+
+    def home(self, request: Request) -> Response:
+        """The home page: to one's own page once signed in."""
+        found = self.viewer(request)
+        if found.student:
+            return RedirectResponse(f'/students/{found.student.id}', 303)
+        if found.staff:
+            return RedirectResponse('/staff', 303)
+        return self.page('home.html', found)
+
+    def sign_in(self, request: Request) -> Response:
+        """A student's sign-in link: their session starts, and they go to their page."""
+        token = request.path_params['token']
+        student = self.records.student_of_token(token)
+        if student is None:
+            return self.page('message.html', Viewer(), 403, title='Not a sign-in link',
+                             message='This link is not valid (any more): ask your instructor '
+                             'for a new one.')
+        sign_in_student(request, student, token)
+        return RedirectResponse(f'/students/{student.id}', 303)
+
+    async def log_in(self, request: Request) -> Response:
+        """The staff's sign-in form, and its answer."""
+        if request.method == 'GET':
+            return self.page('login.html', self.viewer(request))
+        form = await request.form(max_files=0, max_fields=3)
+        name, password = str(form.get('name', '')), str(form.get('password', ''))
+        hashed = self.records.staff_hash(name)
+        if hashed is None or not await run_in_threadpool(password_matches, hashed, password):
+            return JSONResponse({'error': 'no such name and password'}, 403)
+        sign_in_staff(request, name)
+        return JSONResponse({'go': '/staff'})
+
+    def log_out(self, request: Request) -> Response:
+        """End the session."""
+        request.session.clear()
+        return JSONResponse({'go': '/'})
+
+    def board(self, request: Request) -> Response:
+        """The leaderboard's page."""
+        found = self.signed_in(request)
+        me = found.student.id if found.student else None
+        return self.page('board.html', found, board=self.arena.leaderboard.board.plain(me))
+
+    def board_json(self, request: Request) -> Response:
+        """The leaderboard as JSON."""
+        found = self.signed_in(request)
+        me = found.student.id if found.student else None
+        return JSONResponse(self.arena.leaderboard.board.plain(me))
+
+    def events(self, request: Request) -> Response:
+        """The leaderboard's live stream: each new board as an event 'board'."""
+        found = self.signed_in(request)
+        me = found.student.id if found.student else None
+        leaderboard = self.arena.leaderboard
+
+        async def stream() -> AsyncIterator[str]:
+            shown, quiet = -1, 0.0
+            while True:
+                current = leaderboard.board
+                if current.number != shown:
+                    shown, quiet = current.number, 0.0
+                    yield f'event: board\ndata: {json.dumps(current.plain(me))}\n\n'
+                elif quiet >= KEEP_ALIVE_SECONDS:
+                    quiet = 0.0
+                    yield ': still here\n\n'
+                await asyncio.sleep(EVENT_POLL_SECONDS)
+                quiet += EVENT_POLL_SECONDS
+
+        return StreamingResponse(stream(), media_type='text/event-stream',
+                                 headers={'cache-control': 'no-store'})

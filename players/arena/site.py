@@ -1,0 +1,101 @@
+"""What every page of the arena shares: the arena it shows, its templates (Jinja2,
+every value escaped), who is asking and what they may see, and the names players are
+shown by. A route that shows a student's things asks owner(), which answers 404 for a
+student the viewer may not see, as for one that does not exist."""
+
+from __future__ import annotations
+
+import os
+import time
+from typing import Any
+
+import jinja2
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import HTMLResponse
+
+from players.tournaments.store import Store
+from .access import Viewer, viewer_of
+from .arena import Arena
+from .ladder_loop import GAMES_FILE
+from .records import CHECKING, Version
+
+
+class Site:
+    """The arena's pages' shared parts."""
+
+    def __init__(self, arena: Arena):
+        self.arena = arena
+        self.records = arena.records
+        self.templates = jinja2.Environment(
+            loader=jinja2.PackageLoader(__package__, 'templates'), autoescape=True,
+            undefined=jinja2.StrictUndefined)
+        self.templates.filters['when'] = lambda seconds: time.strftime(
+            '%Y-%m-%d %H:%M:%S', time.localtime(seconds))
+
+    def page(self, name: str, viewer: Viewer, status: int = 200, **context: Any) -> HTMLResponse:
+        """Return the page of the template name, shown to viewer."""
+        text = self.templates.get_template(name).render(
+            viewer=viewer, closed=self.arena.hand_in.closed(),
+            ladder_error=self.arena.ladder.error, **context)
+        return HTMLResponse(text, status)
+
+    def shown(self, name: str) -> str:
+        """Return the name a player is shown by: a student's pseudonym or name."""
+        student = self.records.student(name)
+        return student.shown if student else name
+
+    def viewer(self, request: Request) -> Viewer:
+        """Return who is asking."""
+        return viewer_of(request, self.records)
+
+    def signed_in(self, request: Request) -> Viewer:
+        """Return who is asking, who must be signed in (else: to the home page)."""
+        found = self.viewer(request)
+        if not found.signed_in:
+            raise HTTPException(303, headers={'location': '/'})
+        return found
+
+    def owner(self, request: Request, own: bool = False) -> tuple[Viewer, str]:
+        """Return who is asking and the student of the address, one the viewer may see
+        (with own, the viewer themself); else answer 404."""
+        found = self.signed_in(request)
+        student = request.path_params['student']
+        if not found.may_see(student) or self.records.student(student) is None \
+                or own and (found.student is None or found.student.id != student):
+            raise HTTPException(404)
+        return found, student
+
+    def staff_only(self, request: Request) -> Viewer:
+        """Return the member of staff asking; anyone else is answered 404."""
+        found = self.signed_in(request)
+        if found.staff is None:
+            raise HTTPException(404)
+        return found
+
+    def games_store(self) -> Store | None:
+        """Return the ladder's results file, opened to read, or None before it has one."""
+        path = self.arena.settings.path(GAMES_FILE)
+        return Store.read(path) if os.path.isfile(path) else None
+
+
+def version_plain(version: Version) -> dict[str, object]:
+    """Return what a student's page and terminal are told of a version."""
+    return {'number': version.number, 'handed_in': version.handed_in, 'digest': version.digest,
+            'filename': version.filename, 'status': version.status, 'verdict': version.verdict,
+            'checking': version.status == CHECKING, 'check_lines': version.check_lines,
+            'check_points': version.check_points}
+
+
+def version_files(version: Version, limit: int = 200_000) -> list[tuple[str, str]]:
+    """Return the files of a version as (path, text), the text cut at limit bytes and
+    bytes that are not UTF-8 replaced."""
+    top = version.path if os.path.isdir(version.path) else os.path.dirname(version.path)
+    found = [version.path] if os.path.isfile(version.path) else sorted(
+        os.path.join(folder, name) for folder, _, names in os.walk(top) for name in names)
+    files = []
+    for path in found:
+        with os.fdopen(os.open(path, os.O_RDONLY | os.O_NOFOLLOW), 'rb') as file:
+            text = file.read(limit).decode('utf-8', errors='replace')
+        files.append((os.path.relpath(path, top), text))
+    return files

@@ -1,0 +1,149 @@
+"""A student's pages: their versions with the verdicts, handing in (from the page or a
+terminal, with their token), their pseudonym, their code, and their games, each
+replayed with the log their bot wrote. Staff see every student's; a student only
+their own."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import UploadFile
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from . import game_pages
+from .site import Site, version_files, version_plain
+from .uploads import UploadError
+
+PSEUDONYM = re.compile(r'[^\x00-\x1f\x7f-\x9f]{1,30}')
+"""A pseudonym: 1 to 30 characters, none of them control characters."""
+PAGE_ROWS = 200
+"""The most games a list shows."""
+
+
+class StudentPages(Site):
+    """A student's pages (see the module's docstring)."""
+
+    def student_page(self, request: Request) -> Response:
+        """A student's page: hand-in, pseudonym, versions and verdicts."""
+        found, student = self.owner(request)
+        return self.page('student.html', found, student=self.records.student(student),
+                         versions=list(reversed(self.records.versions(student))),
+                         playing=self.records.playing().get(student),
+                         origin=str(request.base_url).rstrip('/'))
+
+    def versions_json(self, request: Request) -> Response:
+        """A student's versions as JSON, for the page that waits for a verdict."""
+        _, student = self.owner(request)
+        return JSONResponse([version_plain(version)
+                             for version in self.records.versions(student)])
+
+    async def upload(self, request: Request) -> Response:
+        """Hand in a file from the student's own page."""
+        _, student = self.owner(request, own=True)
+        form = await request.form(max_files=1, max_fields=2)
+        handed = form.get('file')
+        if not isinstance(handed, UploadFile) or not handed.filename:
+            return JSONResponse({'error': 'choose a file to hand in'}, 400)
+        return await self.hand_in(student, await handed.read(), handed.filename)
+
+    async def hand_in(self, student: str, data: bytes, filename: str) -> Response:
+        """Hand in an upload as a student's new version; answer the version, or why not."""
+        try:
+            version = await run_in_threadpool(self.arena.hand_in.submit, student, data,
+                                              filename)
+        except UploadError as error:
+            return JSONResponse({'error': str(error)}, 400)
+        return JSONResponse(version_plain(version))
+
+    async def pseudonym(self, request: Request) -> Response:
+        """Set the name the student shows on the leaderboard."""
+        _, student = self.owner(request, own=True)
+        form = await request.form(max_files=0, max_fields=2)
+        chosen = str(form.get('pseudonym', '')).strip()
+        if chosen and not PSEUDONYM.fullmatch(chosen):
+            return JSONResponse({'error': 'a pseudonym has 1 to 30 characters, none of them '
+                                          'control characters'}, 400)
+        taken = {other.shown for other in self.records.students() if other.id != student}
+        if chosen and (chosen in taken or chosen in self.arena.settings.house):
+            return JSONResponse({'error': f'{chosen!r} is taken: choose another'}, 400)
+        self.records.set_pseudonym(student, chosen or None)
+        self.arena.leaderboard.changed()
+        return JSONResponse({'go': f'/students/{student}'})
+
+    def version_code(self, request: Request) -> Response:
+        """The files of one of a student's versions."""
+        found, student = self.owner(request)
+        version = self.records.version(student, int(request.path_params['number']))
+        if version is None:
+            raise HTTPException(404)
+        return self.page('code.html', found, student=self.records.student(student),
+                         version=version, files=version_files(version))
+
+    def games(self, request: Request) -> Response:
+        """A student's games, filtered by opponent, variant, result and ending."""
+        found, student = self.owner(request)
+        chosen = {key: request.query_params.get(key) or None
+                  for key in ('opponent', 'variant', 'result', 'ending')}
+        if chosen['result'] not in (None, *game_pages.RESULTS) \
+                or chosen['ending'] not in (None, *game_pages.ENDINGS):
+            raise HTTPException(400)
+        store = self.games_store()
+        rows, others = [], []
+        if store is not None:
+            with store:
+                rows = game_pages.games_of(store, student, self.shown, **chosen)
+                others = [name for name in store.settings.players if name != student]
+        return self.page('games.html', found, student=self.records.student(student),
+                         rows=rows[:PAGE_ROWS], count=len(rows), chosen=chosen,
+                         opponents=[(name, self.shown(name)) for name in others],
+                         variants=self.arena.settings.variants, results=game_pages.RESULTS,
+                         endings=game_pages.ENDINGS)
+
+    def game(self, request: Request) -> Response:
+        """One of a student's games, replayed, with the log their bot wrote in it."""
+        found, student = self.owner(request)
+        store = self.games_store()
+        if store is None:
+            raise HTTPException(404)
+        with store:
+            record = game_pages.find_game(store.records(player=student),
+                                          request.path_params['game'])
+            settings = store.settings
+        if record is None:
+            raise HTTPException(404)
+        seat = record.seat_of(student)
+        data = game_pages.replay_data(record, settings, self.shown)
+        return self.page('game.html', found, student=self.records.student(student),
+                         record=record, seat=seat,
+                         log=(record.stderr_first, record.stderr_second)[seat],
+                         data=json.dumps(data, separators=(',', ':')).replace('<', '\\u003c'),
+                         forfeit=self.shown(record.forfeit) if record.forfeit else None,
+                         opponent=self.shown(record.names[1 - seat]),
+                         result=game_pages.result_for(record, student))
+
+    def token_student(self, request: Request) -> str:
+        """Return the id of the student whose token the request gives
+        (Authorization: Bearer TOKEN); answer 401 without one."""
+        scheme, _, token = request.headers.get('authorization', '').partition(' ')
+        student = self.records.student_of_token(token) if scheme.lower() == 'bearer' else None
+        if student is None:
+            raise HTTPException(401, 'give your token: Authorization: Bearer TOKEN')
+        return student.id
+
+    async def api_submit(self, request: Request) -> Response:
+        """Hand in from a terminal: the upload is the body, its name ?filename=."""
+        student = self.token_student(request)
+        data = b''.join([chunk async for chunk in request.stream()])
+        return await self.hand_in(student, data, request.query_params.get('filename', ''))
+
+    def api_version(self, request: Request) -> Response:
+        """A version of the token's student, as JSON."""
+        student = self.token_student(request)
+        version = self.records.version(student, int(request.path_params['number']))
+        if version is None:
+            raise HTTPException(404)
+        return JSONResponse(version_plain(version))

@@ -1,0 +1,213 @@
+"""The class arena under faults, served as an instructor serves it: killed with kill -9
+in the middle of its ladder and started again (no upload lost, no game stored twice,
+the games under way played again, the ladder finished); two uploads of one student at
+once (both kept, in order); hostile uploads over HTTP, one for each limit (each refused
+with a line that names it, nothing kept); and students' bots that crash, hang or flood
+their output, which cost only their own games."""
+
+import io
+import os
+import socket
+import sqlite3
+import threading
+import time
+import urllib.error
+import urllib.request
+import zipfile
+
+import pytest
+
+from arena_server import COURSE, GOOD, ArenaServer
+from players.sandbox import level_choice
+
+pytestmark = pytest.mark.slow
+
+SLOW = 'import time\ndef player(game, state):\n    time.sleep(0.25)\n' \
+       '    return game.actions(state)[0]\n'
+"""A bot that takes a quarter of a second a move, so that a ladder takes some seconds."""
+FLOODS = 'import sys\ndef player(game, state):\n    sys.stderr.write("x" * 10_000_000)\n' \
+         '    return game.actions(state)[0]\n'
+HANGS = 'def player(game, state):\n    while True:\n        pass\n'
+CRASHES = 'import os\ndef player(game, state):\n    os._exit(3)\n'
+
+
+def stored_games(server):
+    """Return (index, variant, first, first_digest, second, second_digest, pair, leg,
+    seed) of every game in the arena's results file."""
+    path = os.path.join(server.folder, 'arena', 'games.sqlite')
+    if not os.path.exists(path):
+        return []
+    with sqlite3.connect(path) as connection:
+        return connection.execute(
+            'SELECT "index", variant, "first", first_digest, "second", second_digest, pair, '
+            'leg, seed FROM games').fetchall()
+
+
+def wait_for(condition, timeout=60.0, what='the condition'):
+    """Wait until condition() is true; fail after timeout seconds."""
+    ends = time.monotonic() + timeout
+    while time.monotonic() < ends:
+        if condition():
+            return
+        time.sleep(0.2)
+    pytest.fail(f'{what} did not happen in {timeout} s')
+
+
+def test_killed_in_the_middle_of_its_ladder_it_goes_on_where_it_was(tmp_path):
+    server = ArenaServer(tmp_path).start()
+    try:
+        assert server.verdict('alice', server.submit('alice', SLOW.encode())['number'])['status'] \
+            == 'plays'
+        assert server.verdict('bob', server.submit('bob', GOOD.encode())['number'])['status'] \
+            == 'plays'
+        wait_for(lambda: len(stored_games(server)) >= 3, what='three games')
+        checking = server.submit('carol', GOOD.encode())  # its check under way, or queued
+        server.kill()
+        before = stored_games(server)
+        assert 3 <= len(before) < 20  # 5 players: 20 games in all
+
+        server.start()
+        wait_for(lambda: len(stored_games(server)) == 20, timeout=90, what='the whole ladder')
+        after = stored_games(server)
+        identities = [game[1:] for game in after]
+        assert len(set(identities)) == len(identities) == 20  # no game stored twice
+        assert set(game[1:] for game in before) <= set(identities)  # none lost, none replayed
+        assert server.version('carol', checking['number'])['status'] == 'plays'
+        assert [server.version(name, 1)['status'] for name in ('alice', 'bob')] == ['plays'] * 2
+        assert server.stop() == 0
+    finally:
+        server.close()
+
+
+def test_two_uploads_of_one_student_at_once_are_both_kept_in_order(tmp_path):
+    server = ArenaServer(tmp_path).start()
+    try:
+        answers = [None, None]
+        sources = [GOOD.replace('my move', f'upload {n}') for n in range(2)]
+
+        def hand_in(n):
+            answers[n] = server.submit('alice', sources[n].encode())
+
+        threads = [threading.Thread(target=hand_in, args=(n,)) for n in range(2)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert sorted(answer['number'] for answer in answers) == [1, 2]
+        versions = [server.verdict('alice', number) for number in (1, 2)]
+        assert versions[0]['handed_in'] <= versions[1]['handed_in']
+        assert {version['digest'] for version in versions} == {
+            answer['digest'] for answer in answers}
+        for answer, source in zip(answers, sources):
+            folder = os.path.join(server.folder, 'arena', 'uploads', 'alice')
+            kept = [name for name in os.listdir(folder) if name.startswith(f'{answer["number"]}-')]
+            with open(os.path.join(folder, kept[0], 'mine.py')) as file:
+                assert file.read() == source
+    finally:
+        server.close()
+
+
+def zipped(entries):
+    """A zip of (name or ZipInfo, content) entries."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, 'w', zipfile.ZIP_DEFLATED) as archive:
+        for name, content in entries:
+            archive.writestr(name, content)
+    return buffer.getvalue()
+
+
+def link(name, target):
+    """A zip entry that is a symbolic link to target."""
+    info = zipfile.ZipInfo(name)
+    info.create_system = 3
+    info.external_attr = (0o120777 << 16)
+    return info, target
+
+
+HOSTILE = {
+    'over the size': (b'#' * (2 * 1024 * 1024), 'mine.py', 'limit'),
+    'too many files': (zipped([(f'f{n}.py', 'x = 1\n') for n in range(30)]), 'mine.zip', '30 files'),
+    'a zip bomb': (zipped([('player.py', GOOD), ('zeros.bin', b'\0' * (40 * 1024 * 1024))]),
+                   'mine.zip', 'MB'),
+    'a path out of the folder': (zipped([('player.py', GOOD), ('../../escape.py', 'x = 1')]),
+                                 'mine.zip', '..'),
+    'an absolute path': (zipped([('player.py', GOOD), ('/tmp/escape.py', 'x = 1')]),
+                         'mine.zip', '/tmp/escape.py'),
+    'a link': (zipped([('player.py', GOOD), link('secret.py', '/etc/passwd')]), 'mine.zip',
+               'link'),
+    'no zip at all': (b'PK\x03\x04 not really', 'mine.zip', 'zip'),
+    'a name out of the folder': (GOOD.encode(), '../mine.py', 'name'),
+}
+"""Each hostile upload: its bytes, its name, and a word its refusal must say."""
+
+
+def test_hostile_uploads_are_refused_naming_the_limit_and_nothing_is_kept(tmp_path):
+    server = ArenaServer(tmp_path, course=COURSE + 'submission-files = 20\nsubmission-mb = 8\n',
+                         arena_table='upload-mb = 1\n').start()
+    try:
+        for what, (data, filename, said) in HOSTILE.items():
+            answer = server.submit('alice', data, filename)
+            assert 'error' in answer, what
+            assert said in answer['error'], (what, answer['error'])
+        uploads = os.path.join(server.folder, 'arena', 'uploads')
+        assert [name for name in os.listdir(os.path.join(uploads, 'alice'))] == []
+        assert not os.path.exists('/tmp/escape.py')
+        assert server.submit('alice', GOOD.encode())['number'] == 1  # the first version kept
+    finally:
+        server.close()
+
+
+def test_a_body_over_the_limit_is_refused_before_it_is_read(tmp_path):
+    server = ArenaServer(tmp_path, arena_table='upload-mb = 1\n').start()
+    try:
+        with socket.create_connection(('127.0.0.1', server.port), timeout=10) as client:
+            client.sendall(f'POST /api/submit?filename=mine.py HTTP/1.1\r\nHost: arena\r\n'
+                           f'Authorization: Bearer {server.token("alice")}\r\n'
+                           f'Content-Length: {64 * 1024 * 1024}\r\n\r\n'.encode())
+            answer = b''  # and not a byte of the 64 MB sent
+            while chunk := client.recv(4096):
+                answer += chunk
+            answer = answer.decode()
+        assert answer.startswith('HTTP/1.1 413'), answer
+        assert 'over the limit of 1 MB' in answer
+
+        big = tmp_path / 'big.py'
+        big.write_bytes(b'#' * (4 * 1024 * 1024))
+        done = server.command('submit', server.url, str(big), '--token', server.token('alice'))
+        assert done.returncode == 1
+        assert done.stderr == 'refused: the upload is over the limit of 1 MB\n'
+    finally:
+        server.close()
+
+
+@pytest.mark.parametrize('level', ['process', 'bwrap'])
+def test_bots_that_crash_hang_or_flood_cost_only_their_own_games(tmp_path, level):
+    problem = level_choice.problem(level) if level == 'bwrap' else None
+    if problem:
+        pytest.skip(problem)
+    course = f'variants = ["tictactoe"]\nplayers = ["ab2"]\nmove-timeout = 1\njobs = 2\n' \
+             f'sandbox = "{level}"\n'
+    roster = [('alice', 'Alice'), ('bob', 'Bob'), ('carol', 'Carol'), ('dan', 'Dan')]
+    server = ArenaServer(tmp_path, course=course, roster=roster, staff=None).start()
+    try:
+        for student, source in (('alice', GOOD), ('bob', FLOODS), ('carol', HANGS),
+                                ('dan', CRASHES)):
+            assert server.verdict(student, server.submit(student, source.encode())['number'])[
+                'status'] == 'plays'
+        wait_for(lambda: len(stored_games(server)) == 20, timeout=120, what='the whole ladder')
+        path = os.path.join(server.folder, 'arena', 'games.sqlite')
+        with sqlite3.connect(path) as connection:
+            games = connection.execute('SELECT "first", "second", score, forfeit, termination, '
+                                       'length(stderr_first), length(stderr_second) '
+                                       'FROM games').fetchall()
+        for first, second, score, forfeit, termination, *logs in games:
+            if {'carol', 'dan'} & {first, second}:  # one of the two that hang or crash forfeits
+                assert forfeit in ('carol', 'dan'), (first, second, forfeit)
+            else:  # the others play their games out, bob's flood of output drained
+                assert forfeit is None and termination == 'normal', (first, second, termination)
+        floods = [logs[(first, second).index('bob')]
+                  for first, second, _, _, _, *logs in games if 'bob' in (first, second)]
+        assert set(floods) <= {0, 4097} and 4097 in floods  # 4096 characters kept, and the mark
+        assert urllib.request.urlopen(server.url + '/', timeout=10).status == 200
+    finally:
+        server.close()

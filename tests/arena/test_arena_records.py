@@ -1,0 +1,115 @@
+"""The arena's records and roster, and serve's and submit's usage errors: a roster read
+with one-line errors naming the file and line; tokens kept only as digests, a new
+one ending the old; versions numbered in order however many arrive at once; and
+every bad setting of serve or submit a one-line error, exit status 2, nothing made."""
+
+import os
+import threading
+
+import pytest
+
+from command_line import run
+from players.arena.records import CANNOT_PLAY, PLAYS, Records, token_digest
+from players.arena.roster import RosterError, read_roster
+
+
+def roster(tmp_path, text):
+    path = tmp_path / 'roster.csv'
+    path.write_text(text)
+    return str(path)
+
+
+def test_a_roster_gives_each_student_an_id_and_a_name(tmp_path):
+    path = roster(tmp_path, 'email,id,name\na@x.org,alice,Alice Liddell\n\nb@x.org,bob,Bob\n')
+    assert read_roster(path) == [('alice', 'Alice Liddell'), ('bob', 'Bob')]
+
+
+@pytest.mark.parametrize('text, said', [
+    ('', 'is empty'),
+    ('id,email\nalice,a@x.org\n', "line 1: no column 'name'"),
+    ('id,name\n../etc,Eve\n', "line 2: '../etc' is not an id"),
+    ('id,name\nalice,Alice\nalice,Alice again\n', "line 3: the id 'alice' is given twice"),
+    ('id,name\nalice,\n', "line 2: the name of 'alice' must be"),
+    ('id,name\nalice,Al\x1b[2Jice\n', "line 2: the name of 'alice' must be"),
+    ('id,name\n', 'has no students'),
+])
+def test_a_roster_that_cannot_be_read_is_one_line_naming_the_line(tmp_path, text, said):
+    path = roster(tmp_path, text)
+    with pytest.raises(RosterError) as error:
+        read_roster(path)
+    assert said in str(error.value) and path in str(error.value)
+    assert '\n' not in str(error.value)
+
+
+def test_a_token_is_kept_as_a_digest_and_a_new_one_ends_the_old(tmp_path):
+    records = Records(str(tmp_path / 'arena.sqlite'))
+    token = records.add_student('alice', 'Alice')
+    assert records.add_student('alice', 'Alice L.') is None  # added once; the name follows
+    assert records.student('alice').name == 'Alice L.'
+    with open(tmp_path / 'arena.sqlite', 'rb') as file:
+        assert token.encode() not in file.read()
+    assert records.student_of_token(token).id == 'alice'
+    assert records.token_matches('alice', token_digest(token))
+    new = records.new_token('alice')
+    assert records.student_of_token(token) is None
+    assert not records.token_matches('alice', token_digest(token))
+    assert records.student_of_token(new).id == 'alice'
+    with pytest.raises(KeyError):
+        records.new_token('nobody')
+
+
+def test_versions_handed_in_at_once_are_numbered_in_order_and_the_latest_that_plays_plays(tmp_path):
+    records = Records(str(tmp_path / 'arena.sqlite'))
+    records.add_student('alice', 'Alice')
+    made = []
+    threads = [threading.Thread(target=lambda n=n: made.append(
+        records.add_version('alice', f'digest{n}', 'mine.py', f'/v{n}'))) for n in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(version.number for version in made) == list(range(1, 9))
+    assert [version.number for version in records.versions('alice')] == list(range(1, 9))
+    assert records.playing() == {}
+    records.set_verdict('alice', 3, PLAYS)
+    records.set_verdict('alice', 5, PLAYS)
+    records.set_verdict('alice', 6, CANNOT_PLAY, 'SyntaxError')
+    assert records.playing()['alice'].number == 5
+    assert records.version('alice', 6).verdict == 'SyntaxError'
+
+
+@pytest.mark.parametrize('course, args, said', [
+    ('[arena]\nroster = "roster.csv"\ndeadline = "next friday"\n', [],
+     "--deadline: 'next friday' is not a time"),
+    ('[arena]\nroster = "roster.csv"\nport = "http"\n', [], 'tournament.toml: arena.port'),
+    ('[arena]\nroster = "roster.csv"\ncolour = "blue"\n', [], 'arena.colour: unknown key'),
+    ('[arena]\nroster = "missing.csv"\n', [], 'missing.csv: cannot be read'),
+    ('', [], 'the arena has no students: give --roster'),
+    ('[arena]\nroster = "roster.csv"\n', ['--new-link', 'nobody'], "no student 'nobody'"),
+    ('[arena]\nroster = "roster.csv"\nupload-mb = 0\n', [], '--upload-mb must be above 0'),
+])
+def test_a_bad_setting_of_serve_is_one_line_and_status_2(tmp_path, monkeypatch, course, args,
+                                                         said):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / 'roster.csv').write_text('id,name\nalice,Alice\n')
+    (tmp_path / 'tournament.toml').write_text(course)
+    done = run('serve', *args)
+    assert done.returncode == 2
+    assert said in done.stderr and done.stderr.count('\n') == 1, done.stderr
+    assert 'Traceback' not in done.stderr
+
+
+@pytest.mark.parametrize('args, said', [
+    (['http://127.0.0.1:9', 'mine.py'], 'give your token'),
+    (['http://127.0.0.1:9', 'mine.py', '--token', 'two words'], 'not a token'),
+    (['ftp://arena', 'mine.py', '--token', 'abc'], "is not an arena's address"),
+    (['http://127.0.0.1:9', 'nothing.py', '--token', 'abc'], "no such file or folder"),
+    (['http://127.0.0.1:9', 'mine.py', '--token', 'abc'], 'cannot reach the arena'),
+])
+def test_a_bad_submit_is_one_line_and_status_2(tmp_path, monkeypatch, args, said):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv('ARENA_TOKEN', raising=False)
+    (tmp_path / 'mine.py').write_text('def player(game, state):\n    return None\n')
+    done = run('submit', *args)
+    assert done.returncode == 2
+    assert said in done.stderr and done.stderr.count('\n') == 1, done.stderr
