@@ -110,19 +110,21 @@ def _shut_in_program(folder: str, paths: Sequence[str], limits: dict) -> str:
     return VIEW_HOME
 
 
-def take_pipes(request_read: int, answer_write: int, image: int | None = None) -> None:
+def take_pipes(request_read: int, answer_write: int, output_write: int,
+               image: int | None = None) -> None:
     """In a new jail: its own session, the pipes on REQUEST_FD and ANSWER_FD, its
-    submission's folder image (if any) on IMAGE_FD, the standard streams on
-    /dev/null, and no other file open."""
+    submission's folder image (if any) on IMAGE_FD, standard input on /dev/null,
+    standard output and error both on the output pipe (so that what is written on
+    either comes out in the order written), and no other file open."""
     os.setsid()
     prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
     kept = (request_read, answer_write) if image is None else (request_read, answer_write, image)
-    high = [fcntl.fcntl(fd, fcntl.F_DUPFD, 10) for fd in kept]
+    high = [fcntl.fcntl(fd, fcntl.F_DUPFD, 10) for fd in (*kept, output_write)]
     for target, fd in zip((REQUEST_FD, ANSWER_FD, IMAGE_FD), high):
         os.dup2(fd, target)
-    null = os.open(os.devnull, os.O_RDWR)
-    for fd in (0, 1, 2):
-        os.dup2(null, fd)
+    os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
+    for target in (1, 2):
+        os.dup2(high[-1], target)
     os.closerange(REQUEST_FD + len(kept), resource.getrlimit(resource.RLIMIT_NOFILE)[0])
 
 

@@ -27,6 +27,10 @@ players.sandbox.confine). Two levels:
 Only JSON crosses, each message one line of at most MESSAGE_LIMIT bytes nested at
 most DEPTH_LIMIT deep, so nothing the jail sends is ever unpickled, compared or
 called by the trusted side, nor can it make the trusted side run out of stack.
+What a jail writes on its standard output and error goes to a third pipe, read
+while the trusted side waits for an answer, of which only the last ERRORS_LIMIT
+bytes are kept (Jail.errors): a jail that prints without end never blocks, and
+never grows the trusted side's memory.
 """
 
 from __future__ import annotations
@@ -44,7 +48,7 @@ from typing import Any, Sequence
 from . import confine
 from .allowed import AllowedPackages
 from .levels import LEVELS
-from .servers import ServerLost, server
+from .servers import JailServer, ServerLost, server
 
 MESSAGE_LIMIT = 1 << 16
 """The most bytes of one message from a jail; a longer one is garbage."""
@@ -55,6 +59,12 @@ message (parse it, walk it, write it as text again) can run out of stack. What t
 project's jails send nests at most 6 deep: a move of Backgammon or Breakthrough is
 2 deep, {"move": ...} 3, a grader's answer about a search ({"results": [[state,
 move], ...]}) 5 and one about a student's game class 6."""
+ERRORS_LIMIT = 4096
+"""The most bytes kept of what a jail writes on its standard output and error
+(a program's standard error): the last ones it wrote."""
+DRAIN_LIMIT = 1 << 20
+"""The most bytes of a jail's output read at once, however fast it writes, so
+that a wait for its answer comes back to the answer and the clock in between."""
 
 
 @dataclass(frozen=True)
@@ -107,25 +117,36 @@ class Jail:
         else of the project is there to import: not the other packages, nor the
         parent package of a subpackage named), and allowed the installed packages
         it may import; image, a submission's folder image (players.sandbox.folder_image),
-        is unpacked read-only in the jail, its working folder. Raises ServerLost if
-        the jail server cannot start one."""
+        is unpacked read-only in the jail, its working folder. Its standard output
+        and error are the output pipe (see errors). Raises ServerLost if the jail
+        server cannot start one."""
         if level not in LEVELS:
             raise ValueError(f'unknown jail level {level!r}')
-        self.server = server(level, tuple(packages), allowed)
+        job = {'entry': entry} if image is None else {'entry': entry, 'image': True}
+        self._start(server(level, tuple(packages), allowed), job, limits,
+                    () if image is None else (image,))
+
+    def _start(self, jail_server: JailServer, job: dict, limits: Limits,
+               more_fds: Sequence[int] = ()) -> None:
+        """Have jail_server start a jail for job with its three pipes, the ends of
+        the jail's request, answer and output pipes (and more_fds) passed in that
+        order; raise ServerLost if it cannot."""
+        self.server = jail_server
         request_read, self._request = os.pipe()
         self._answer, answer_write = os.pipe()
-        job = {'entry': entry} if image is None else {'entry': entry, 'image': True}
-        fds = (request_read, answer_write) + (() if image is None else (image,))
+        self._output, output_write = os.pipe()
         try:
-            self.pid = self.server.start(job, limits, fds)
+            self.pid = self.server.start(job, limits,
+                                         (request_read, answer_write, output_write, *more_fds))
         except ServerLost:
-            for fd in (self._request, self._answer):
+            for fd in (self._request, self._answer, self._output):
                 os.close(fd)
             raise
         finally:
-            os.close(request_read)
-            os.close(answer_write)
-        self._buffer = b''
+            for fd in (request_read, answer_write, output_write):
+                os.close(fd)
+        os.set_blocking(self._output, False)
+        self._buffer = self._kept = b''
         self.status: int | None = None
         """The jail's wait status once it has ended, else None."""
 
@@ -159,27 +180,86 @@ class Jail:
 
     def _wait_answer(self, deadline: float | None) -> bool:
         """Wait until the answer pipe can be read (or is closed), at most until the
-        deadline (time.monotonic(); None: for ever); return False if it cannot."""
-        wait = None if deadline is None else max(0.0, deadline - time.monotonic())
-        poll = select.poll()
-        poll.register(self._answer, select.POLLIN)
-        return bool(poll.poll(None if wait is None else 1000 * wait))
+        deadline (time.monotonic(); None: for ever), meanwhile keeping what the jail
+        writes on its output (see errors); return False if it cannot. A jail that
+        writes without end is read DRAIN_LIMIT bytes at a time, the deadline
+        looked at in between."""
+        while True:
+            wait = None if deadline is None else max(0.0, deadline - time.monotonic())
+            poll = select.poll()
+            poll.register(self._answer, select.POLLIN)
+            if self._output >= 0:
+                poll.register(self._output, select.POLLIN)
+            self._watch(poll)
+            ready = dict(poll.poll(None if wait is None else 1000 * wait))
+            if self._answer in ready:
+                return True
+            if not ready or wait == 0.0:
+                return False
+            self._drain()
+            self._woken(ready)
+
+    def _watch(self, poll: select.poll) -> None:
+        """Register what else a wait for the answer watches (see _woken)."""
+
+    def _woken(self, ready: dict[int, int]) -> None:
+        """Handle what else woke a wait for the answer (the events of the file
+        descriptors _watch registered, in ready); the answer pipe was not among them."""
+
+    def errors(self) -> str:
+        """Return what the jail wrote on its standard output and error (a program:
+        its standard error), as text: the last ERRORS_LIMIT bytes, marked with …
+        where cut (and the rest of a character cut in two left out), each byte that
+        is not UTF-8 written as its escape, such as \\xff."""
+        self._drain()
+        if len(self._kept) <= ERRORS_LIMIT:
+            return self._kept.decode('utf-8', errors='backslashreplace')
+        kept = self._kept[-ERRORS_LIMIT:]
+        start = next((index for index in range(4) if not 0x80 <= kept[index] < 0xc0), 0)
+        return '…' + kept[start:].decode('utf-8', errors='backslashreplace')
+
+    def forget_errors(self) -> None:
+        """Drop what the jail has written so far: errors() tells only what it writes
+        from now on (a jail kept for another game: see
+        players.remote.jailed_player)."""
+        self._drain()
+        self._kept = b''
+
+    def _drain(self) -> None:
+        """Read what the jail wrote on its output, without waiting (at most
+        DRAIN_LIMIT bytes), keeping the last bytes; close the pipe once every
+        process that could write on it has ended or closed it."""
+        if self._output < 0:
+            return
+        try:
+            for _ in range(DRAIN_LIMIT >> 16):
+                chunk = os.read(self._output, 1 << 16)
+                if not chunk:
+                    os.close(self._output)
+                    self._output = -1
+                    return
+                self._kept = (self._kept + chunk)[-2 * ERRORS_LIMIT:]
+        except BlockingIOError:
+            pass
 
     def close(self) -> None:
         """Kill the jail and everything it started (the server does it while this
-        process goes on, unless the jail's status is wanted: see _reap)."""
+        process goes on, unless the jail's status is wanted: see _reap); what it
+        wrote on its output so far stays in errors()."""
+        self._drain()
         try:
             if self.status is None:
                 self.status = -1
                 self.server.close(self.pid, 0.0, wait=False)
         except ServerLost:
             pass  # the server is gone, and its jails with it
-        for fd in (self._request, self._answer):
+        for fd in (self._request, self._answer, self._output):
             try:
-                os.close(fd)
+                if fd >= 0:
+                    os.close(fd)
             except OSError:
                 pass
-        self._request = self._answer = -1
+        self._request = self._answer = self._output = -1
 
     def __enter__(self) -> Jail:
         return self

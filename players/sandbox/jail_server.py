@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import gc
 import importlib
+import io
 import json
 import os
 import pkgutil
@@ -142,7 +143,7 @@ class Server:
         left and what they started."""
         while True:
             try:
-                data, fds, _, _ = socket.recv_fds(self.control, PACKET, 3)
+                data, fds, _, _ = socket.recv_fds(self.control, PACKET, 4)
             except OSError:
                 data = b''
             if not data:
@@ -161,9 +162,10 @@ class Server:
                 self.control.send(json.dumps(answer).encode())
 
     def start(self, job: dict, limits: dict, fds: list[int]) -> int:
-        """Fork a jail for a job with the pipe ends fds; return its pid. The job is
+        """Fork a jail for a job with the pipe ends fds (the jail's ends of its
+        request, answer and output pipes); return its pid. The job is
         {'entry': 'module:function'} (see child_main), with 'image': true where a
-        third fd is a submission's folder image for the jail to unpack (see
+        fourth fd is a submission's folder image for the jail to unpack (see
         players.sandbox.folder_image), or {'command': argv, 'paths': [path, ...],
         'workdir': folder or None, 'level': level} for a program, which the jail
         executes (at 'bwrap', argv is bubblewrap's; at 'process', the paths are the
@@ -234,18 +236,43 @@ class Server:
 
 
 def child_main(entry: str) -> None:
-    """Run a jail's entry, 'module:function', as function(channel), with standard
-    streams silenced and signals as by default; the process then ends."""
+    """Run a jail's entry, 'module:function', as function(channel), with signals as
+    by default and standard output and error written through at once to the
+    output pipe (see confine.take_pipes), so that nothing printed waits in a
+    buffer when the jail is killed; the process then ends."""
     for name in ('SIGINT', 'SIGTERM', 'SIGALRM', 'SIGPIPE'):
         signal.signal(getattr(signal, name), signal.SIG_DFL)
     sys.stdin = os.fdopen(os.dup(0))
-    sys.stdout = sys.stderr = os.fdopen(os.dup(1), 'w')
+    for name, fd in (('stdout', 1), ('stderr', 2)):  # the server's own, buffered, too
+        stream = _written_through(fd)
+        setattr(sys, name, stream)
+        setattr(sys, f'__{name}__', stream)
     module, function = entry.split(':')
     try:
         getattr(importlib.import_module(module), function)(Channel())
     except BaseException:  # the entry's own failure: its status says so
         os._exit(1)
     os._exit(0)
+
+
+def _written_through(fd: int) -> io.TextIOWrapper:
+    """Return a text stream on a copy of fd that writes each write at once and whole,
+    with no buffer (as python -u's standard streams do, but for a write a signal
+    cuts short), in UTF-8, a character it cannot write as its escape."""
+    return io.TextIOWrapper(_WholeWrites(os.dup(fd), 'wb'), encoding='utf-8',
+                            errors='backslashreplace', write_through=True)
+
+
+class _WholeWrites(io.FileIO):
+    """A file whose write writes all it is given, which a text stream expects of it
+    (a pipe may take part of a write that a signal interrupts)."""
+
+    def write(self, data, /) -> int:
+        view = memoryview(data).cast('B')
+        done = 0
+        while done < len(view):
+            done += super().write(view[done:]) or 0
+        return done
 
 
 class Channel:
