@@ -99,7 +99,8 @@ class JailedPlayer(RemotePlayer):
         (registry) player may get a jail that an earlier game of this process left
         in good order: it starts each game afresh, with a new seed, a new game and the
         player loaded anew by load_player (which, for a player whose moves depend
-        on its clock, also empties the search engine's tables)."""
+        on its clock, also empties the search engine's tables), and errors() tells
+        only what the player wrote during this game, as for a jail started for it."""
         in_file_game = code.source is None and game_files.is_file_spec(setup.game)
         started_here = jail is None
         # a shipped player may import what the game's own file does
@@ -109,6 +110,7 @@ class JailedPlayer(RemotePlayer):
         waiting = [index for index, (key, _) in enumerate(_idle) if key == kept]
         if jail is None and waiting:
             jail = _idle.pop(waiting[0])[1]
+            jail.forget_errors()  # the game's record keeps what it writes in this game
         elif jail is None:
             level = setup.level if code.source is not None else 'process'  # shipped: no bwrap
             image = folder_image.image_fd(code.files) if code.files else None

@@ -112,10 +112,6 @@ class ProgramPlayer(RemotePlayer):
             pass
         self.jail.close(END_SECONDS)
 
-    def errors(self) -> str:
-        """Return what the program wrote on standard error (its last few KB)."""
-        return self.jail.errors()
-
     def _failure(self, error: JailError) -> str:
         """Say how the program failed to answer, with the end of its standard error."""
         written = ' '.join(self.jail.errors().split())

@@ -90,10 +90,11 @@ class RemotePlayer:
     def end(self, record: referee.PlayedGame) -> None:
         """Tell the player how its game ended: a Python player is told nothing."""
 
-    def errors(self) -> str | None:
-        """Return what the player wrote on standard error, kept for the game's record:
-        None for a Python player, whose output is thrown away."""
-        return None
+    def errors(self) -> str:
+        """Return what the player wrote, kept for the game's record: a Python
+        player's standard output and error, a program's standard error, the last
+        few KB of it (see players.sandbox.jail.Jail.errors), as text."""
+        return self.jail.errors()
 
     def close(self) -> None:
         """End the player's game: kill its jail and everything in it."""

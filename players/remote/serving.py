@@ -7,11 +7,13 @@ from __future__ import annotations
 import base64
 import copy
 import importlib
+import linecache
 import marshal
 import os
 import random
 import sys
 import time
+import traceback
 from types import CodeType, ModuleType
 from typing import Any, Callable
 
@@ -49,6 +51,7 @@ def serve(channel) -> None:
                 player = load(code, start.load_player, folder, channel.send)
             except BaseException as error:  # whatever the player's file does as it loads
                 failed = LOAD_FAILED + where(error, code.filename, folder)
+                show_traceback(error)
                 channel.send(ErrorAnswer(failed).message())
                 return
             channel.send(READY)
@@ -62,7 +65,10 @@ def answer_move(player, game: Game, view: Game, state, request: JailMoveRequest,
     """In a jail: answer one request for a move, starting the player's clock, and
     return the new state and the answer to send (an error named in filename, or in
     any file of a submission's folder). The history is replayed in game; the player
-    is shown view, the game's copy it keeps for the game, and a copy of the state."""
+    is shown view, the game's copy it keeps for the game, and a copy of the state.
+    An error's traceback is written on the jail's standard error (see
+    show_traceback), where the player's own output goes: the answer names only the
+    error and its line."""
     limit = request.time_left
     clock.set_current(clock.MoveClock(None if limit is None else time.monotonic() + limit,
                                       request.clock, request.increment))
@@ -72,7 +78,9 @@ def answer_move(player, game: Game, view: Game, state, request: JailMoveRequest,
         nodes = referee.reported_nodes(getattr(player, 'stats', None))
         return state, MoveAnswer(move, {} if nodes is None else {'nodes': nodes})
     except BaseException as error:  # the player's fault, reported as its error
-        return state, ErrorAnswer(where(error, filename, folder)[:referee.DETAIL_LIMIT])
+        detail = where(error, filename, folder)[:referee.DETAIL_LIMIT]
+        show_traceback(error)
+        return state, ErrorAnswer(detail)
 
 
 def replay_history(game: Game, state, history: list):
@@ -106,6 +114,9 @@ def load(code: Code, load_player: str, folder: str | None = None,
         sys.path.insert(0, folder)
         filename = os.path.join(folder, code.filename)
         name = stem if stem.isidentifier() and stem not in sys.modules else name
+    if folder is None:  # its source is nowhere on the jail's disk: a traceback's lines
+        linecache.cache[filename] = (len(code.source), None, code.source.splitlines(True),
+                                     filename)
     module = sources.run_source(compiled(code, filename, send), filename, name)
     player = getattr(module, code.function, None)
     if not callable(player):
@@ -132,6 +143,32 @@ def compiled(code: Code, filename: str, send: Callable[[dict], None] | None = No
         text = base64.b64encode(marshal.dumps(result)).decode('ascii')
         send(Compiled(text if len(text) <= COMPILED_LIMIT else None).message())
     return result
+
+
+def show_traceback(error: BaseException) -> None:
+    """Write the traceback of a player's exception on the jail's standard error
+    (file descriptor 2, whatever the player made of sys.stderr), as Python prints
+    an exception nobody caught, from the first frame that is not the jail's own
+    code on: so that the player's output (the game's record keeps it, see
+    players.sandbox.jail.Jail.errors) says where it failed, line by line. A
+    SystemExit is not shown, as Python does not show it; nothing the exception or
+    the player's streams do can keep the jail from answering."""
+    if isinstance(error, SystemExit):
+        return
+    try:
+        trace = error.__traceback__
+        while trace is not None and trace.tb_frame.f_code.co_filename in _JAIL_FILES:
+            trace = trace.tb_next
+        data = ''.join(traceback.format_exception(type(error), error, trace)).encode(
+            'utf-8', 'backslashreplace')
+        while data:
+            data = data[os.write(2, data):]
+    except BaseException:  # a broken stream, or an exception whose text fails
+        pass
+
+
+_JAIL_FILES = frozenset((__file__, sources.__file__))
+"""The jail's own code that a player's traceback starts in, left out of it."""
 
 
 def imported(path: str):

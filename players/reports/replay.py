@@ -16,7 +16,8 @@ from .text_report import plural, wrapped
 PLAYER_TEXTS = ('first', 'second', 'first_spec', 'second_spec', 'forfeit', 'detail',
                 'stderr_first', 'stderr_second')
 """The fields of a record that its players wrote: their names (a file's name) and
-specs, what went wrong, and what they wrote on standard error."""
+specs, what went wrong, and what they wrote during the game (a Python player's
+standard output and error, a program's standard error)."""
 
 
 @dataclass(frozen=True)
@@ -99,7 +100,7 @@ def told(*lines: str) -> str:
 def shown(record: GameRecord) -> GameRecord:
     """Return a record as a terminal should show it: the texts of its PLAYER_TEXTS
     with their control characters escaped (see player_text.for_terminal), the lines
-    of standard error kept."""
+    of what the players wrote kept."""
     texts: dict[str, Any] = {name: for_terminal(text, lines=name.startswith('stderr'))
                              for name in PLAYER_TEXTS if (text := getattr(record, name))}
     return replace(record, **texts)
@@ -108,7 +109,8 @@ def shown(record: GameRecord) -> GameRecord:
 def lines(game: Game, record: GameRecord) -> Iterator[str]:
     """Generate a stored game told move by move, as a terminal should show it (see
     shown): its headline, the start, and each move with the board after it (the move
-    marked), then the result and what each program wrote on standard error."""
+    marked), then the result and what each player wrote, its lines kept and
+    escaped (see shown)."""
     record = shown(record)
     yield headline(game, record)
     yield f'\nStart\n{game.board_text(game.initial)}'
@@ -121,4 +123,4 @@ def lines(game: Game, record: GameRecord) -> Iterator[str]:
     yield f'\n{told(outcome(record) + ".")}'
     for name, errors in zip(record.names, (record.stderr_first, record.stderr_second)):
         if errors:
-            yield '\n' + told(f"{name}'s standard error:", *errors.rstrip().splitlines())
+            yield '\n' + told(f"{name}'s output:", *errors.rstrip().splitlines())

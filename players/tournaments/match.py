@@ -159,8 +159,8 @@ def unplayed(spec: ScheduledGame, seats: tuple[object, ...],
 
 
 def _ended(jailed: list[RemotePlayer], played: referee.PlayedGame) -> list[str | None]:
-    """Tell the players how their game ended; return what each wrote on standard
-    error (a program's, for the record; None for a Python player)."""
+    """Tell the players how their game ended; return what each wrote, for the
+    record (see RemotePlayer.errors)."""
     for player in jailed:
         player.end(played)
     return [player.errors() for player in jailed]

@@ -78,9 +78,11 @@ class GameRecord:
     nodes_second: int | float | None = _column('NUMERIC')
     """The nodes the second player reported searching, or None."""
     stderr_first: str | None = _column('TEXT', default=None)
-    """What the first player wrote on standard error (a program's), or None."""
+    """What the first player wrote during the game, its last 4 KB (a Python player's
+    standard output and error, a program's standard error), or None where it is not
+    kept (a game no player's jail was started for, or a record of an older run)."""
     stderr_second: str | None = _column('TEXT', default=None)
-    """What the second player wrote on standard error, or None."""
+    """What the second player wrote during the game, or None."""
 
     @classmethod
     def from_play(cls, spec: ScheduledGame, opening: Sequence[tuple[str, Any]],
@@ -88,8 +90,8 @@ class GameRecord:
                   errors: Sequence[str | None] = (None, None)) -> 'GameRecord':
         """Return the record of the game spec describes, given the history of its
         opening ((kind, value) events: 'move' or 'chance'), the referee's record of
-        the game played from there, and what each player wrote on standard error
-        (None where it is not kept)."""
+        the game played from there, and what each player wrote (see stderr_first;
+        None where it is not kept)."""
         opening_moves = [value for kind, value in opening if kind == 'move']
         seconds, counts = [0.0, 0.0], [0, 0]
         for seat, taken in zip(played.movers, played.times):

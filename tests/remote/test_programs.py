@@ -7,7 +7,6 @@ import pathlib
 import shutil
 import subprocess
 import tempfile
-from dataclasses import replace
 from functools import partial
 
 import pytest
@@ -176,7 +175,7 @@ def test_a_python_program_plays_the_games_of_the_same_function_as_a_python_playe
     assert sum(record.score if record.first == 'bot' else 1 - record.score
                for record in bot_games) >= 3  # it wins as the first player from 12
     told = list(replay.lines(variants.make('simple-nim'), bot_games[0]))
-    assert told[-1] == "\nbot's standard error:\ngame over: 1-0 (normal)"  # the client's
+    assert told[-1] == "\nbot's output:\ngame over: 1-0 (normal)"  # the client's
 
 
 @pytest.mark.parametrize('level', LEVELS)
@@ -194,7 +193,7 @@ def test_hostile_programs_forfeit_and_change_nothing_else(folder, tmp_path, leve
         assert (record.forfeit, record.termination) == (hostile, termination), record
         assert reason in record.detail
         errors = record.stderr_first if record.first == hostile else record.stderr_second
-        assert len(errors) <= command_jail.ERRORS_LIMIT + 1
+        assert len(errors) <= jail.ERRORS_LIMIT + 1
         if hostile == 'noisy':
             assert errors.startswith('…') and errors.endswith('noise\n')
     assert not _processes(LINGERING)
@@ -374,7 +373,8 @@ def test_a_program_that_does_not_read_its_input_cannot_block_the_referee():
 
 
 def test_a_run_stored_before_programs_came_resumes(tmp_path):
-    """A --db whose games table has no stderr columns takes new games without them."""
+    """A --db whose games table has no stderr columns takes new games, the columns
+    added (and what each player wrote with them)."""
     path = str(tmp_path / 'old.sqlite')
     store = Store(path, RunSettings(players=()))
     store.connection.execute('ALTER TABLE games DROP COLUMN stderr_first')
@@ -384,5 +384,6 @@ def test_a_run_stored_before_programs_came_resumes(tmp_path):
                                          'ab1': player_code.read_player('ab1')}, 'process')[0]
     store = Store(path, RunSettings(players=()), resume=True)
     store.add(record)
-    assert list(store.records()) == [replace(record, stderr_first=None, stderr_second=None)]
+    assert record.stderr_first == record.stderr_second == ''  # shipped players print nothing
+    assert list(store.records()) == [record]
     store.close()

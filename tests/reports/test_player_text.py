@@ -182,7 +182,7 @@ def test_games_and_replay_print_what_players_wrote_escaped(runs, level):
         assert shown.returncode == 0, shown.stderr
         assert_escaped(shown.stdout, shown.stderr)
     noisy = run('replay', '--db', db, chosen['noisy']).stdout
-    assert f"noisy's standard error:\n{FORMULA}\\x1b[2J\\x1b[HStandings\n" in noisy
+    assert f"noisy's output:\n{FORMULA}\\x1b[2J\\x1b[HStandings\n" in noisy
     assert '+999\\r\\x08\\u202e' in noisy
 
 
