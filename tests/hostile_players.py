@@ -237,3 +237,86 @@ def hog(game, state):
     hoard = bytearray(64 << 30)
     return game.actions(state)[len(hoard) % 2]
 
+
+
+diary = 0
+
+
+def diarist(game, state):
+    """Say on each move that it thinks, on standard output without an end of line and
+    then on standard error, as a student's bot prints to debug; then play."""
+    global diary
+    diary += 1
+    print(f'thinking about move {diary}...', end='')
+    print(' done', file=sys.stderr)
+    return game.actions(state)[0]
+
+
+FLOOD_MB = 50
+"""How much the shouter writes at its first move."""
+
+
+def shouter(game, state):
+    """Write FLOOD_MB megabytes on standard error at its first move, then a last line;
+    then play the first legal move."""
+    if not getattr(shouter, 'shouted', False):
+        shouter.shouted = True
+        block = 'x' * (1 << 20)
+        for _ in range(FLOOD_MB):
+            sys.stderr.write(block)
+        sys.stderr.write('\nshouted\n')
+    return game.actions(state)[0]
+
+
+def babbler(game, state):
+    """Write on standard error for ever, a megabyte at a time, so that its pipe is never
+    empty for long; never move."""
+    babble = b'babble ' * (1 << 17)
+    while True:
+        os.write(2, babble)
+
+
+NOT_UTF8 = b'\xff\xfe\xc3('
+"""Bytes that are not UTF-8 (the last two a character cut short)."""
+ESCAPES = '\x1b[2J\x1b[HStandings\r\b\u202e\x07'
+"""What would clear a terminal, draw on it, ring its bell and turn its text around."""
+
+
+def escaper(game, state):
+    """Write bytes that are not UTF-8 and terminal escapes on its standard output;
+    then play."""
+    os.write(1, NOT_UTF8 + b'\n')
+    print(ESCAPES)
+    return game.actions(state)[0]
+
+
+def leaker(game, state):
+    """Leave a child in a session of its own that holds standard output and error open
+    (not the jail's request and answer pipes) and writes on them for ever; then play."""
+    global leaked
+    if not leaked:
+        leaked = True
+        if os.fork() == 0:
+            os.setsid()
+            os.close(3)
+            os.close(4)
+            while True:
+                os.write(2, b'child still here\n')
+                time.sleep(0.01)
+    return game.actions(state)[0]
+
+
+leaked = False
+
+
+def abandoner(game, state):
+    """Leave a child in a session of its own that holds standard output and error open
+    (not the jail's request and answer pipes) and sleeps; then end its own process."""
+    if os.fork() == 0:
+        os.setsid()
+        os.close(3)
+        os.close(4)
+        time.sleep(600)
+        os._exit(0)
+    print('leaving', flush=True)
+    os._exit(5)
