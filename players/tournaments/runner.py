@@ -44,7 +44,8 @@ def run(specs: Iterable[ScheduledGame], job: Callable[[ScheduledGame], GameRecor
     through no player's fault (its worker is lost: the players' faults are in
     the records) is played again, up to TRIES times, and then raises
     MachineryError; a game whose own code failed raises it at once. Once stop()
-    returns True, no game is started: the games under way end and are stored. Returns
+    returns True, no game is begun: those waiting for a worker are cancelled, and the
+    games under way end and are stored. Returns
     the games played. On any exception, Ctrl-C included, the running games are
     abandoned."""
     pending: dict[Future[GameRecord], ScheduledGame] = {}
@@ -92,6 +93,9 @@ def run(specs: Iterable[ScheduledGame], job: Callable[[ScheduledGame], GameRecor
                     collect(finished(interrupted))
                 pending[executor.submit(job, spec)] = spec
             while pending:
+                if stop():  # the games waiting for a worker are not begun
+                    for future in [future for future in pending if future.cancel()]:
+                        del pending[future]
                 collect(finished(interrupted))
         except BaseException:
             executor.shutdown(wait=False, cancel_futures=True)
