@@ -20,7 +20,7 @@ GRADE_COLUMNS = ('id', 'name', 'pseudonym', 'version', 'rank', 'elo', 'margin', 
 def grade_rows(records: Records, board: Board) -> list[dict[str, object]]:
     """Return a row of GRADE_COLUMNS per student, by id; a student with no version
     that plays has only their id, name and pseudonym."""
-    standing = {row.student: row for row in board.rows if row.student is not None}
+    standing = {row.student: row.standing for row in board.rows if row.student is not None}
     playing = records.playing()
     rows = []
     for student in records.students():

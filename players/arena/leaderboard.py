@@ -9,9 +9,10 @@ from __future__ import annotations
 import os
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 
 from players.reports.standings import graded_standings
+from players.tournaments.ranking import Standing
 from players.tournaments.results import OVERALL, Results
 from players.tournaments.store import Store, StoreError
 from .ladder_loop import GAMES_FILE
@@ -24,25 +25,24 @@ REFRESH_SECONDS = 1.0
 
 @dataclass(frozen=True)
 class BoardRow:
-    """One line of the leaderboard."""
+    """One line of the leaderboard: a player's standing and who they are."""
 
-    rank: int
+    standing: Standing
+    """The player's standing over all variants (with a grade where there are anchors)."""
     name: str
     """The name shown: a student's pseudonym or roster name, or a course player's."""
     student: str | None
     """The student's id, or None for the course's own player."""
     version: int | None
     """The number of the version the student plays."""
-    elo: int
-    margin: int
-    """The half-width of the Elo's 95% interval."""
-    games: int
-    wins: int
-    draws: int
-    losses: int
-    score_pct: float
-    forfeits: int
-    grade: float | None
+
+    def plain(self, me: str | None) -> dict[str, object]:
+        """Return the row as every signed-in student may read it: the standing under
+        the name shown (never a student's id, which a pseudonym hides), marked mine if
+        it is the student me's."""
+        shown = {key: value for key, value in asdict(self.standing).items() if key != 'player'}
+        return {**shown, 'name': self.name, 'version': self.version,
+                'mine': me is not None and self.student == me}
 
 
 @dataclass(frozen=True)
@@ -59,8 +59,7 @@ class Board:
         """Return the board as plain JSON data for a page's live update, the rows of
         the student me marked as theirs."""
         return {'number': self.number, 'games': self.games,
-                'rows': [{**row.__dict__, 'mine': me is not None and row.student == me}
-                         for row in self.rows]}
+                'rows': [row.plain(me) for row in self.rows]}
 
 
 def board_rows(settings: ArenaSettings, records: Records) -> tuple[tuple[BoardRow, ...], int]:
@@ -89,11 +88,9 @@ def board_rows(settings: ArenaSettings, records: Records) -> tuple[tuple[BoardRo
     for standing in standings:
         student = students.get(standing.player)
         version = playing.get(standing.player)
-        rows.append(BoardRow(
-            standing.rank, student.shown if student else standing.player,
-            student.id if student else None, version.number if version else None,
-            standing.elo, standing.margin, standing.games, standing.wins, standing.draws,
-            standing.losses, standing.score_pct, standing.forfeits, standing.grade))
+        rows.append(BoardRow(standing, student.shown if student else standing.player,
+                             student.id if student else None,
+                             version.number if version else None))
     return tuple(rows), count
 
 

@@ -5,6 +5,7 @@ student the viewer may not see, as for one that does not exist."""
 
 from __future__ import annotations
 
+import hmac
 import os
 import time
 from typing import Any
@@ -27,6 +28,7 @@ class Site:
     def __init__(self, arena: Arena):
         self.arena = arena
         self.records = arena.records
+        self.key = arena.secret().encode()
         self.templates = jinja2.Environment(
             loader=jinja2.PackageLoader(__package__, 'templates'), autoescape=True,
             undefined=jinja2.StrictUndefined)
@@ -39,6 +41,11 @@ class Site:
             viewer=viewer, closed=self.arena.hand_in.closed(),
             ladder_error=self.arena.ladder.error, **context)
         return HTMLResponse(text, status)
+
+    def opaque(self, name: str) -> str:
+        """Return a player's name in a page's form: a keyed digest that stands for it
+        without telling a student's id, which a pseudonym hides."""
+        return hmac.new(self.key, name.encode(), 'sha256').hexdigest()[:16]
 
     def shown(self, name: str) -> str:
         """Return the name a player is shown by: a student's pseudonym or name."""

@@ -14,6 +14,7 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
+from players.reports.html_report import games_panel
 from . import game_pages
 from .site import Site, version_files, version_plain
 from .uploads import UploadError
@@ -92,14 +93,17 @@ class StudentPages(Site):
                 or chosen['ending'] not in (None, *game_pages.ENDINGS):
             raise HTTPException(400)
         store = self.games_store()
-        rows, others = [], []
+        rows, others = [], {}
         if store is not None:
             with store:
+                others = {self.opaque(name): name for name in store.settings.players
+                          if name != student}
+                if chosen['opponent'] is not None:  # a key of none of them matches no game
+                    chosen['opponent'] = others.get(chosen['opponent'], '\0')
                 rows = game_pages.games_of(store, student, self.shown, **chosen)
-                others = [name for name in store.settings.players if name != student]
         return self.page('games.html', found, student=self.records.student(student),
                          rows=rows[:PAGE_ROWS], count=len(rows), chosen=chosen,
-                         opponents=[(name, self.shown(name)) for name in others],
+                         opponents=[(key, name, self.shown(name)) for key, name in others.items()],
                          variants=self.arena.settings.variants, results=game_pages.RESULTS,
                          endings=game_pages.ENDINGS)
 
@@ -118,7 +122,7 @@ class StudentPages(Site):
         seat = record.seat_of(student)
         data = game_pages.replay_data(record, settings, self.shown)
         return self.page('game.html', found, student=self.records.student(student),
-                         record=record, seat=seat,
+                         record=record, seat=seat, panel=games_panel(listed=False),
                          log=(record.stderr_first, record.stderr_second)[seat],
                          data=json.dumps(data, separators=(',', ':')).replace('<', '\\u003c'),
                          forfeit=self.shown(record.forfeit) if record.forfeit else None,

@@ -281,7 +281,7 @@ def render(settings: RunSettings, results: Results, by_variant: Mapping[str | No
          f'{min(len(order), LOS_PLAYERS)})', superiority_section(results, order)),
         ('endings', 'How games ended', endings_section(results, order)),
         ('forfeits', 'Forfeits and their reasons', forfeits_section(results, order)),
-        ('games', 'Games', Raw(_GAMES_PANEL)),
+        ('games', 'Games', Raw(games_panel())),
         ('players', 'Players', players_section(specs, settings.broken)),
     ]
     nav = ' · '.join(f'<a href="#{key}">{escape(title.split(" (")[0])}</a>'
@@ -310,7 +310,12 @@ def _asset(name: str) -> str:
     return resources.files(__package__).joinpath(name).read_text(encoding='utf-8')
 
 
-_GAMES_PANEL = '''<div class="filters">
+def games_panel(listed: bool = True) -> str:
+    """Return the markup of the games' panel that html_report.js fills: the filters,
+    the list of games and the replay; without listed, the filters and the list are
+    there but hidden (a page of one game)."""
+    hidden = '' if listed else ' hidden'
+    return f'''<div class="filters"{hidden}>
 <label>Player <select id="filter-player"><option value="">any</option></select></label>
 <label>Variant <select id="filter-variant"><option value="">any</option></select></label>
 <label>Result <select id="filter-result"><option value="">any</option>
@@ -318,7 +323,7 @@ _GAMES_PANEL = '''<div class="filters">
 <label>Ending <select id="filter-ending"><option value="">any</option></select></label>
 <span id="game-count"></span></div>
 <div class="games-and-viewer">
-<div class="game-list"><table><thead><tr><th class="num">#</th><th>Variant</th><th>First</th>
+<div class="game-list"{hidden}><table><thead><tr><th class="num">#</th><th>Variant</th><th>First</th>
 <th>Second</th><th>Result</th><th>Ending</th><th class="num">Plies</th></tr></thead>
 <tbody id="game-rows"></tbody></table><button id="more" type="button">Show more</button></div>
 <div class="viewer" id="viewer"><p id="viewer-title">Choose a game to replay it.</p>
@@ -329,6 +334,7 @@ _GAMES_PANEL = '''<div class="filters">
 <button id="next" type="button" title="forward (→)">▶</button>
 <button id="last" type="button" title="end (End)">▶|</button></div>
 <p id="ply"></p><ol id="move-list" class="moves"></ol></div></div>'''
+
 
 _PAGE = '''<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
