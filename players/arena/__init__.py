@@ -1,0 +1,1 @@
+"""The class arena: a web site where students hand in their players and see them play."""
