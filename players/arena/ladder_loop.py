@@ -115,7 +115,6 @@ class Ladder:
             self._changed.wait()
             if self._stopping.is_set():
                 return
-            self._changed.clear()
             try:
                 self.play_once()
             except Exception as error:  # the machinery's: say so on the pages, try again later
@@ -131,6 +130,7 @@ class Ladder:
         """Play the games of the ladder as it stands that its file does not hold, the
         newest versions' first, until they are done or a version changes; return how
         many were played."""
+        self._changed.clear()  # a change from now on ends this round
         tournament, handed_in = tournament_of(self.settings, self.records)
         if len(tournament.specs()) < 2:
             return 0

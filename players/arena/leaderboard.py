@@ -74,7 +74,9 @@ def board_rows(settings: ArenaSettings, records: Records) -> tuple[tuple[BoardRo
         return (), 0
     try:
         stored = store.settings
-        results = Results(stored.players, stored.variants).add_all(store.records())
+        known = set(stored.players)  # a game of a player the ladder is dropping is left out
+        results = Results(stored.players, stored.variants).add_all(
+            record for record in store.records() if {record.first, record.second} <= known)
         count = store.count()
     finally:
         store.close()
