@@ -3,7 +3,7 @@ with one-line errors naming the file and line; tokens kept only as digests, a ne
 one ending the old; versions numbered in order however many arrive at once; and
 every bad setting of serve or submit a one-line error, exit status 2, nothing made."""
 
-import os
+import sys
 import threading
 
 import pytest
@@ -113,3 +113,11 @@ def test_a_bad_submit_is_one_line_and_status_2(tmp_path, monkeypatch, args, said
     done = run('submit', *args)
     assert done.returncode == 2
     assert said in done.stderr and done.stderr.count('\n') == 1, done.stderr
+
+
+def test_without_the_web_extra_serve_says_what_to_install(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setitem(sys.modules, 'uvicorn', None)  # as if it were not installed
+    done = run('serve')
+    assert done.returncode == 2
+    assert "pip install -e '.[web]'" in done.stderr and done.stderr.count('\n') == 1
