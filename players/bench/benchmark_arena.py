@@ -56,7 +56,7 @@ BOT = ('def player(game, state):  # {student}, version {number}\n'
 VERDICT_GOAL, FIRST_GAME_GOAL, PAGE_GOAL = 2.0, 5.0, 0.100
 """The goals: an upload's verdict in a median of 2 s; a new version's first game at most
 5 s after its verdict; each page's 95th percentile under load at most 100 ms."""
-POLL_SECONDS, WAIT_SECONDS = 0.1, 60.0  # s between verdict polls (games.sqlite: twice that); longest wait
+POLL_SECONDS, WAIT_SECONDS = 0.1, 60.0  # between verdict polls (games.sqlite: 2x); longest wait
 MET: dict[bool | None, str] = {True: 'met', False: 'NOT MET', None: '–'}
 Row = namedtuple('Row', 'variant first first_digest second second_digest pair leg seed')  # an id's
 OPTIONS = (('--students', int, 100, 'the class'),
