@@ -44,13 +44,14 @@ class GraderVerdict:
 
 def load_verdict(path: str, settings: ArenaSettings) -> LoadVerdict:
     """Load the submission at path in a jail for the ladder's first variant, as a
-    tournament loads its players, and say whether it plays (run in a worker)."""
+    tournament loads its players, and say whether it plays (run in a worker that
+    checks and does nothing else: its jail servers are kept for the next check)."""
     from players.sandbox import jail
     from players.tournaments import entrants
     jail.prepare_jailer()
     entered = entrants.check({'submission': path}, settings.variants[0], settings.rules,
                              strict=False, submitted=[path], limits=settings.folder_limits,
-                             support=settings.support)
+                             support=settings.support, keep_servers=True)
     why = entered.broken.get('submission')
     return LoadVerdict(why is None, why or '')
 

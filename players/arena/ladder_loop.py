@@ -7,6 +7,8 @@ in the middle loses only the games under way, which the next start plays."""
 
 from __future__ import annotations
 
+import functools
+import os
 import threading
 from concurrent.futures import Executor
 from typing import Callable
@@ -14,6 +16,7 @@ from typing import Callable
 from players.remote.player_code import PlayerCode, ProgramCode, SubmissionError, beside
 from players.tournaments import entrants
 from players.tournaments.entrants import Entrants
+from players.tournaments.record import GameRecord
 from players.tournaments.runner import run
 from players.tournaments.schedule import ScheduledGame
 from players.tournaments.store import Store
@@ -23,6 +26,9 @@ from .settings import ArenaSettings
 
 GAMES_FILE = 'games.sqlite'
 """The arena's results file, in its folder: a tournament's --db file."""
+NICENESS = 10
+"""The ladder's games' priority (their workers' and jails' nice value): below the web
+pages', which share the machine's cores with them."""
 RETRY_SECONDS = 5.0
 """How long the ladder waits after a failure of the machinery before it tries again."""
 
@@ -54,6 +60,15 @@ def read_entrants(tournament: Tournament, settings: ArenaSettings,
         except (SubmissionError, ValueError) as error:
             broken[name] = str(error)
     return Entrants(tournament.specs(), codes, broken)
+
+
+def played_gently(job: Callable[[ScheduledGame], GameRecord],
+                  game: ScheduledGame) -> GameRecord:
+    """Play a game with job at the ladder's priority (NICENESS, set once in the
+    worker, whose jail servers and jails inherit it)."""
+    if os.getpriority(os.PRIO_PROCESS, 0) < NICENESS:
+        os.setpriority(os.PRIO_PROCESS, 0, NICENESS)
+    return job(game)
 
 
 def newest_first(games: list[ScheduledGame], handed_in: dict[str, float]) -> list[ScheduledGame]:
@@ -141,8 +156,9 @@ class Ladder:
             store.renumber({})
         try:
             games = newest_first(list(tournament.schedule(entered)), handed_in)
-            return run(games, game_job(self.settings.rules, entered, self.settings.variants),
-                       self.executor, store, self.in_flight, self.played,
+            job = functools.partial(played_gently, game_job(self.settings.rules, entered,
+                                                            self.settings.variants))
+            return run(games, job, self.executor, store, self.in_flight, self.played,
                        stop=lambda: self._changed.is_set() or self._stopping.is_set())
         finally:
             store.close()

@@ -11,7 +11,8 @@ import threading
 import time
 from dataclasses import asdict, dataclass
 
-from players.reports.standings import graded_standings
+from players.reports.grades import graded
+from players.tournaments import ranking
 from players.tournaments.ranking import Standing
 from players.tournaments.results import OVERALL, Results
 from players.tournaments.store import Store, StoreError
@@ -19,8 +20,9 @@ from .ladder_loop import GAMES_FILE
 from .records import Records
 from .settings import ArenaSettings
 
-REFRESH_SECONDS = 1.0
-"""The least time between two boards."""
+REFRESH_SECONDS = 2.0
+"""The least time between two boards: a board's rating fit takes a fraction of a second
+of a core that the pages share, with a few hundred games."""
 
 
 @dataclass(frozen=True)
@@ -83,7 +85,9 @@ def board_rows(settings: ArenaSettings, records: Records) -> tuple[tuple[BoardRo
     if not count:
         return (), 0
     anchors = {name: grade for name, grade in settings.anchors.items() if name in stored.players}
-    standings = graded_standings(results, anchors if len(anchors) >= 2 else None)[OVERALL]
+    standings = ranking.standings(results, OVERALL)  # the overall fit alone, not each variant's
+    if len(anchors) >= 2:
+        standings = graded(standings, anchors)
     students = {student.id: student for student in records.students()}
     playing = records.playing()
     rows = []

@@ -8,7 +8,7 @@ from __future__ import annotations
 import hmac
 import os
 import time
-from typing import Any
+from typing import Any, Callable
 
 import jinja2
 from starlette.exceptions import HTTPException
@@ -51,6 +51,11 @@ class Site:
         """Return the name a player is shown by: a student's pseudonym or name."""
         student = self.records.student(name)
         return student.shown if student else name
+
+    def all_shown(self) -> Callable[[str], str]:
+        """Return shown for many names at once: the students read once."""
+        names = {student.id: student.shown for student in self.records.students()}
+        return lambda name: names.get(name, name)
 
     def viewer(self, request: Request) -> Viewer:
         """Return who is asking."""

@@ -92,7 +92,7 @@ class StudentPages(Site):
         if chosen['result'] not in (None, *game_pages.RESULTS) \
                 or chosen['ending'] not in (None, *game_pages.ENDINGS):
             raise HTTPException(400)
-        store = self.games_store()
+        store, shown = self.games_store(), self.all_shown()
         rows, others = [], {}
         if store is not None:
             with store:
@@ -100,10 +100,10 @@ class StudentPages(Site):
                           if name != student}
                 if chosen['opponent'] is not None:  # a key of none of them matches no game
                     chosen['opponent'] = others.get(chosen['opponent'], '\0')
-                rows = game_pages.games_of(store, student, self.shown, **chosen)
+                rows = game_pages.games_of(store, student, shown, **chosen)
         return self.page('games.html', found, student=self.records.student(student),
                          rows=rows[:PAGE_ROWS], count=len(rows), chosen=chosen,
-                         opponents=[(key, name, self.shown(name)) for key, name in others.items()],
+                         opponents=[(key, name, shown(name)) for key, name in others.items()],
                          variants=self.arena.settings.variants, results=game_pages.RESULTS,
                          endings=game_pages.ENDINGS)
 

@@ -15,17 +15,20 @@ from games.base import Game
 
 
 def check_players(players: Mapping[str, PlayerCode | ProgramCode],
-                  setup: Setup, game: Game, seconds: float, at_once: int = 4) -> dict[str, str]:
+                  setup: Setup, game: Game, seconds: float, at_once: int = 4,
+                  keep_servers: bool = False) -> dict[str, str]:
     """Load each player in a jail for game (the game of setup), in its first seat,
     at_once jails at a time, and return {name: why} for those, in order, that fail
     to load (or a program that fails to start) within seconds, such as
     {'bob': "SyntaxError: expected ':' (bob.py, line 1)"}. The jail servers started
-    for the check are stopped at its end: the referees this process starts next
-    start their own."""
+    for the check are stopped at its end, so that the referees this process starts
+    next start their own; with keep_servers they are kept for the next check (a
+    process that does nothing but check)."""
     try:
         return _check(players, setup, game, seconds, at_once)
     finally:
-        servers.close_servers()
+        if not keep_servers:
+            servers.close_servers()
 
 
 def _check(players: Mapping[str, PlayerCode | ProgramCode],

@@ -58,7 +58,7 @@ class Entrants:
 
 def check(specs: Mapping[str, str], variant: str, rules: Rules, strict: bool = True,
           submitted: Iterable[str] = (), limits: FolderLimits = FolderLimits(),
-          support: Support = Support()) -> Entrants:
+          support: Support = Support(), keep_servers: bool = False) -> Entrants:
     """Return the entrants of specs ({name: spec}), each read and loaded in a jail
     of rules for variant (a registry player of a game of this package only in this
     process, see loaded_here). A player cannot play if its code cannot be read as it is
@@ -70,7 +70,8 @@ def check(specs: Mapping[str, str], variant: str, rules: Rules, strict: bool = T
     registry player that fails to load, a player that needs a person at the
     keyboard, and with strict the first player that cannot play. A submission
     folder is read within limits, and each file, module and folder player's code
-    has the course's support files beside it."""
+    has the course's support files beside it. keep_servers keeps the jail servers
+    of the check for the next (see load_check.check_players)."""
     for name, spec in specs.items():
         if players.registry.is_interactive(spec):
             raise PlayerError(f'player {name!r} needs a person at the keyboard; play it with play')
@@ -89,7 +90,8 @@ def check(specs: Mapping[str, str], variant: str, rules: Rules, strict: bool = T
     setup = Setup(variant, variants.make, players.load_player, rules.sandbox,
                   Limits(memory_mb=rules.memory_mb), allowed_packages(rules.allow))
     jailed = {name: code for name, code in codes.items() if not loaded_here(code, variant)}
-    unloaded = check_players(jailed, setup, variants.make(variant), rules.load_seconds())
+    unloaded = check_players(jailed, setup, variants.make(variant), rules.load_seconds(),
+                             keep_servers=keep_servers)
     for name, why in unloaded.items():
         if strict or not naming.is_code_spec(specs[name]):
             raise PlayerError(f'player {name!r} cannot play: {why}')
