@@ -132,7 +132,8 @@ def test_a_child_that_holds_the_output_open_cannot_hang_the_game(level):
         left = play(spec('first'), abandoner, level, index=1)
         took = time.monotonic() - started
     assert played.termination == referee.NORMAL, played
-    assert 'child still here\n' in written(played, leaker)
+    # what the child wrote before the game ended, if it was given the processor in time
+    assert set(written(played, leaker).splitlines()) <= {'child still here'}
     assert (left.forfeit, left.termination) == (abandoner, referee.ERROR)
     assert 'exited with status 5' in left.detail  # it ended, and so did its game, on time
     assert written(left, abandoner) == 'leaving\n'

@@ -208,7 +208,7 @@ def test_the_ladder_plays_a_fixed_submission_again_and_nothing_else(tmp_path):
 def test_only_what_a_jail_must_load_is_checked_in_a_jail(tmp_path, monkeypatch, in_a_file, jailed):
     asked: list = []
 
-    def check_players(codes, *args):
+    def check_players(codes, *args, **kwargs):
         asked.extend(codes)
         return {}
     monkeypatch.setattr(entrants, 'check_players', check_players)
