@@ -79,32 +79,38 @@ def test_killed_in_the_middle_of_its_ladder_it_goes_on_where_it_was(tmp_path):
         server.close()
 
 
-def test_two_uploads_of_one_student_at_once_are_both_kept_in_order(tmp_path):
-    server = ArenaServer(tmp_path).start()
-    try:
-        answers = [None, None]
-        sources = [GOOD.replace('my move', f'upload {n}') for n in range(2)]
+@pytest.fixture(scope='module')
+def server(tmp_path_factory):
+    """An arena that takes uploads of 1 MB at most, unpacking to 8 MB and 20 files."""
+    arena = ArenaServer(tmp_path_factory.mktemp('small'), staff=None,
+                         course=COURSE + 'submission-files = 20\nsubmission-mb = 8\n',
+                         arena_table='upload-mb = 1\n').start()
+    yield arena
+    arena.close()
 
-        def hand_in(n):
-            answers[n] = server.submit('alice', sources[n].encode())
 
-        threads = [threading.Thread(target=hand_in, args=(n,)) for n in range(2)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
-        assert sorted(answer['number'] for answer in answers) == [1, 2]
-        versions = [server.verdict('alice', number) for number in (1, 2)]
-        assert versions[0]['handed_in'] <= versions[1]['handed_in']
-        assert {version['digest'] for version in versions} == {
-            answer['digest'] for answer in answers}
-        for answer, source in zip(answers, sources):
-            folder = os.path.join(server.folder, 'arena', 'uploads', 'alice')
-            kept = [name for name in os.listdir(folder) if name.startswith(f'{answer["number"]}-')]
-            with open(os.path.join(folder, kept[0], 'mine.py')) as file:
-                assert file.read() == source
-    finally:
-        server.close()
+def test_two_uploads_of_one_student_at_once_are_both_kept_in_order(server):
+    answers = [None, None]
+    sources = [GOOD.replace('my move', f'upload {n}') for n in range(2)]
+
+    def hand_in(n):
+        answers[n] = server.submit('bob', sources[n].encode())
+
+    threads = [threading.Thread(target=hand_in, args=(n,)) for n in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(answer['number'] for answer in answers) == [1, 2]
+    versions = [server.verdict('bob', number) for number in (1, 2)]
+    assert versions[0]['handed_in'] <= versions[1]['handed_in']
+    assert {version['digest'] for version in versions} == {
+        answer['digest'] for answer in answers}
+    for answer, source in zip(answers, sources):
+        folder = os.path.join(server.folder, 'arena', 'uploads', 'bob')
+        kept = [name for name in os.listdir(folder) if name.startswith(f'{answer["number"]}-')]
+        with open(os.path.join(folder, kept[0], 'mine.py')) as file:
+            assert file.read() == source
 
 
 def zipped(entries):
@@ -141,43 +147,34 @@ HOSTILE = {
 """Each hostile upload: its bytes, its name, and a word its refusal must say."""
 
 
-def test_hostile_uploads_are_refused_naming_the_limit_and_nothing_is_kept(tmp_path):
-    server = ArenaServer(tmp_path, course=COURSE + 'submission-files = 20\nsubmission-mb = 8\n',
-                         arena_table='upload-mb = 1\n').start()
-    try:
-        for what, (data, filename, said) in HOSTILE.items():
-            answer = server.submit('alice', data, filename)
-            assert 'error' in answer, what
-            assert said in answer['error'], (what, answer['error'])
-        uploads = os.path.join(server.folder, 'arena', 'uploads')
-        assert [name for name in os.listdir(os.path.join(uploads, 'alice'))] == []
-        assert not os.path.exists('/tmp/escape.py')
-        assert server.submit('alice', GOOD.encode())['number'] == 1  # the first version kept
-    finally:
-        server.close()
+def test_hostile_uploads_are_refused_naming_the_limit_and_nothing_is_kept(server):
+    for what, (data, filename, said) in HOSTILE.items():
+        answer = server.submit('alice', data, filename)
+        assert 'error' in answer, what
+        assert said in answer['error'], (what, answer['error'])
+    uploads = os.path.join(server.folder, 'arena', 'uploads')
+    assert [name for name in os.listdir(os.path.join(uploads, 'alice'))] == []
+    assert not os.path.exists('/tmp/escape.py')
+    assert server.submit('alice', GOOD.encode())['number'] == 1  # the first version kept
 
 
-def test_a_body_over_the_limit_is_refused_before_it_is_read(tmp_path):
-    server = ArenaServer(tmp_path, arena_table='upload-mb = 1\n').start()
-    try:
-        with socket.create_connection(('127.0.0.1', server.port), timeout=10) as client:
-            client.sendall(f'POST /api/submit?filename=mine.py HTTP/1.1\r\nHost: arena\r\n'
-                           f'Authorization: Bearer {server.token("alice")}\r\n'
-                           f'Content-Length: {64 * 1024 * 1024}\r\n\r\n'.encode())
-            answer = b''  # and not a byte of the 64 MB sent
-            while chunk := client.recv(4096):
-                answer += chunk
-            answer = answer.decode()
-        assert answer.startswith('HTTP/1.1 413'), answer
-        assert 'over the limit of 1 MB' in answer
+def test_a_body_over_the_limit_is_refused_before_it_is_read(server, tmp_path):
+    with socket.create_connection(('127.0.0.1', server.port), timeout=10) as client:
+        client.sendall(f'POST /api/submit?filename=mine.py HTTP/1.1\r\nHost: arena\r\n'
+                       f'Authorization: Bearer {server.token("carol")}\r\n'
+                       f'Content-Length: {64 * 1024 * 1024}\r\n\r\n'.encode())
+        answer = b''  # and not a byte of the 64 MB sent
+        while not answer.endswith(b'\r\n0\r\n\r\n') and (chunk := client.recv(4096)):
+            answer += chunk  # up to the end of its chunked body
+        answer = answer.decode()
+    assert answer.startswith('HTTP/1.1 413'), answer
+    assert 'over the limit of 1 MB' in answer
 
-        big = tmp_path / 'big.py'
-        big.write_bytes(b'#' * (4 * 1024 * 1024))
-        done = server.command('submit', server.url, str(big), '--token', server.token('alice'))
-        assert done.returncode == 1
-        assert done.stderr == 'refused: the upload is over the limit of 1 MB\n'
-    finally:
-        server.close()
+    big = tmp_path / 'big.py'
+    big.write_bytes(b'#' * (4 * 1024 * 1024))
+    done = server.command('submit', server.url, str(big), '--token', server.token('carol'))
+    assert done.returncode == 1
+    assert done.stderr == 'refused: the upload is over the limit of 1 MB\n'
 
 
 @pytest.mark.parametrize('level', ['process', 'bwrap'])
