@@ -6,7 +6,11 @@ from running anything but the arena's own scripts."""
 
 from __future__ import annotations
 
+import collections
 import json
+import secrets
+import threading
+import time
 from dataclasses import dataclass
 
 from argon2 import PasswordHasher
@@ -63,10 +67,14 @@ class Viewer:
 
 
 def viewer_of(connection: HTTPConnection, records: Records) -> Viewer:
-    """Return who a request comes from, by its session: a student's session ends
-    when they are given a new link, a staff member's when they are removed."""
+    """Return who a request comes from, by its session: a session ends when its
+    account signs out (everywhere), a student's when they are given a new link, and a
+    staff member's when they are removed."""
     session = connection.session
     student_id, digest, staff = session.get('student'), session.get('token'), session.get('staff')
+    account = f'student:{student_id}' if student_id is not None else f'staff:{staff}'
+    if session.get('epoch') != epoch(records, account):
+        return Viewer()
     if isinstance(student_id, str) and isinstance(digest, str) \
             and records.token_matches(student_id, digest):
         return Viewer(student=records.student(student_id))
@@ -75,16 +83,73 @@ def viewer_of(connection: HTTPConnection, records: Records) -> Viewer:
     return Viewer()
 
 
-def sign_in_student(connection: HTTPConnection, student: Student, token: str) -> None:
+def epoch(records: Records, account: str) -> str:
+    """Return the mark an account's sessions carry: a new one ends them all."""
+    return records.get(f'sessions:{account}') or '0'
+
+
+def sign_out(connection: HTTPConnection, records: Records) -> None:
+    """End the request's session, and every other session of its account: the signed
+    cookies a browser keeps are of no use from then on."""
+    viewer = viewer_of(connection, records)
+    account = (f'student:{viewer.student.id}' if viewer.student
+               else f'staff:{viewer.staff}' if viewer.staff else None)
+    if account is not None:
+        records.put(f'sessions:{account}', secrets.token_hex(8))
+    connection.session.clear()
+
+
+def sign_in_student(connection: HTTPConnection, records: Records, student: Student,
+                    token: str) -> None:
     """Make the request's session a student's."""
     connection.session.clear()
-    connection.session.update({'student': student.id, 'token': token_digest(token)})
+    connection.session.update({'student': student.id, 'token': token_digest(token),
+                               'epoch': epoch(records, f'student:{student.id}')})
 
 
-def sign_in_staff(connection: HTTPConnection, name: str) -> None:
+def sign_in_staff(connection: HTTPConnection, records: Records, name: str) -> None:
     """Make the request's session a staff member's."""
     connection.session.clear()
-    connection.session['staff'] = name
+    connection.session.update({'staff': name, 'epoch': epoch(records, f'staff:{name}')})
+
+
+class StaffSignIns:
+    """Checks staff passwords so that they cannot be guessed at speed or told apart by
+    time: one check at a time (each takes argon2's time and memory), a name that is
+    no one's checked against a hash of nothing, and a name or an address with
+    FAILURES wrong passwords within WINDOW_SECONDS refused until the window passes."""
+
+    FAILURES = 5
+    WINDOW_SECONDS = 60.0
+
+    def __init__(self, records: Records):
+        self.records = records
+        self._nobody = hash_password(secrets.token_hex(16))
+        self._checking = threading.Lock()
+        self._failed: dict[str, collections.deque[float]] = {}
+
+    def check(self, name: str, password: str, address: str) -> str | None:
+        """Return None if password is the staff member name's, else why not (a line
+        to show)."""
+        now = time.monotonic()
+        for key in (f'name:{name}', f'address:{address}'):
+            failed = self._failed.setdefault(key, collections.deque())
+            while failed and failed[0] < now - self.WINDOW_SECONDS:
+                failed.popleft()
+            if len(failed) >= self.FAILURES:
+                return 'too many wrong passwords: wait a minute'
+        if not self._checking.acquire(timeout=2.0):
+            return 'the arena is busy checking passwords: try again'
+        try:
+            hashed = self.records.staff_hash(name)
+            matches = password_matches(hashed or self._nobody, password) and hashed is not None
+        finally:
+            self._checking.release()
+        if matches:
+            return None
+        for key in (f'name:{name}', f'address:{address}'):
+            self._failed[key].append(now)
+        return 'no such name and password'
 
 
 FORM_BYTES = 64 * 1024

@@ -11,7 +11,8 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response, StreamingResponse
 
-from .access import Viewer, password_matches, sign_in_staff, sign_in_student
+from .access import StaffSignIns, Viewer, sign_in_staff, sign_in_student, sign_out
+from .arena import Arena
 from .site import Site
 
 EVENT_POLL_SECONDS = 0.5
@@ -23,6 +24,10 @@ KEEP_ALIVE_SECONDS = 15.0
 class BoardPages(Site):
     """The home page, signing in and out, and the leaderboard."""
 
+    def __init__(self, arena: Arena):
+        super().__init__(arena)
+        self.staff_sign_ins = StaffSignIns(self.records)
+
     def home(self, request: Request) -> Response:
         """The home page: to one's own page once signed in."""
         found = self.viewer(request)
@@ -33,15 +38,20 @@ class BoardPages(Site):
         return self.page('home.html', found)
 
     def sign_in(self, request: Request) -> Response:
-        """A student's sign-in link: their session starts, and they go to their page."""
+        """A student's sign-in link: a page that names whose link it is, with a button
+        that signs in (a link alone never changes who the browser is signed in as, so
+        another site cannot sign a student in as someone else); the button's post
+        starts the session."""
         token = request.path_params['token']
         student = self.records.student_of_token(token)
         if student is None:
             return self.page('message.html', Viewer(), 403, title='Not a sign-in link',
                              message='This link is not valid (any more): ask your instructor '
                              'for a new one.')
-        sign_in_student(request, student, token)
-        return RedirectResponse(f'/students/{student.id}', 303)
+        if request.method == 'GET':
+            return self.page('signin.html', self.viewer(request), student=student, token=token)
+        sign_in_student(request, self.records, student, token)
+        return JSONResponse({'go': f'/students/{student.id}'})
 
     async def log_in(self, request: Request) -> Response:
         """The staff's sign-in form, and its answer."""
@@ -49,15 +59,16 @@ class BoardPages(Site):
             return self.page('login.html', self.viewer(request))
         form = await request.form(max_files=0, max_fields=3)
         name, password = str(form.get('name', '')), str(form.get('password', ''))
-        hashed = self.records.staff_hash(name)
-        if hashed is None or not await run_in_threadpool(password_matches, hashed, password):
-            return JSONResponse({'error': 'no such name and password'}, 403)
-        sign_in_staff(request, name)
+        address = request.client.host if request.client else ''
+        refused = await run_in_threadpool(self.staff_sign_ins.check, name, password, address)
+        if refused:
+            return JSONResponse({'error': refused}, 403)
+        sign_in_staff(request, self.records, name)
         return JSONResponse({'go': '/staff'})
 
     def log_out(self, request: Request) -> Response:
-        """End the session."""
-        request.session.clear()
+        """End the session, and the account's others."""
+        sign_out(request, self.records)
         return JSONResponse({'go': '/'})
 
     def board(self, request: Request) -> Response:

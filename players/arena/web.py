@@ -51,7 +51,7 @@ def make_app(arena: Arena, secure: bool = False) -> Starlette:
                           message='There is nothing here for you.')
 
     routes = [
-        Route('/', board.home), Route('/signin/{token}', board.sign_in),
+        Route('/', board.home), Route('/signin/{token}', board.sign_in, methods=['GET', 'POST']),
         Route('/login', board.log_in, methods=['GET', 'POST']),
         Route('/logout', board.log_out, methods=['POST']),
         Route('/board', board.board), Route('/board.json', board.board_json),

@@ -185,8 +185,11 @@ class Class:
     async def sign_in(self) -> None:
         """Sign every student in with their link: a session cookie each."""
         for student, client in self.clients.items():
-            answer = await client.get(f'/signin/{self.tokens[student]}')
-            if answer.status_code != 303 or 'arena_session' not in client.cookies:
+            link = f'/signin/{self.tokens[student]}'
+            await client.get(link)  # the link's page, and the form's CSRF cookie
+            answer = await client.post(link, headers={
+                'x-csrftoken': client.cookies.get('csrftoken', '')})
+            if answer.status_code != 200 or 'arena_session' not in client.cookies:
                 sys.exit(f'{student} could not sign in: {answer.status_code} {answer.text[:200]}')
 
     async def get(self, student: str, page: str) -> str:

@@ -165,11 +165,20 @@ def test_a_students_hand_in_games_and_privacy_and_the_instructors_close(arena, c
             user.close()
 
 
+def sign_in(page, arena: ArenaServer, student: str, name: str) -> None:
+    """Open a student's link: its page names whose it is, and its button signs in."""
+    page.goto(arena.link(student))
+    expect(page.locator('h1')).to_have_text(f'Sign in as {name}')
+    assert page.url == arena.link(student)  # the link alone signs no one in
+    page.click('#sign-in button')
+    page.wait_for_url(f'{arena.url}/students/{student}')
+
+
 def alice_hands_in_and_plays(arena: ArenaServer, alice: Watched) -> str:
     """Steps 1 to 4, alice's; return the address of one of her games."""
     # 1. her link signs her in; a broken bot's verdict says why it cannot play
     page = alice.page()
-    page.goto(arena.link('alice'))
+    sign_in(page, arena, 'alice', 'Alice Liddell')
     assert page.url == f'{arena.url}/students/alice'
     expect(page.locator('h1')).to_have_text('Alice Liddell')
     expect(page.locator('header .who')).to_have_text('Alice Liddell')
@@ -290,7 +299,7 @@ def bob_cannot_see_alices_things(arena: ArenaServer, bob: Watched, alice_token: 
     """Step 5: bob, signed in, in a browser and over HTTP; and no one signed in."""
     secrets = (alice_token, MARK, 'return None')
     page = bob.page()
-    page.goto(arena.link('bob'))
+    sign_in(page, arena, 'bob', 'Bob <b>Builder</b>')
     assert page.url == f'{arena.url}/students/bob'
     expect(page.locator('h1')).to_have_text('Bob <b>Builder</b>')
     assert page.locator('h1 b').count() == 0
@@ -424,7 +433,7 @@ def test_a_post_without_its_csrf_header_is_refused_and_changes_nothing(arena, ch
     carol, staff = Watched(chromium), Watched(chromium)
     try:
         page = carol.page()
-        page.goto(arena.link('carol'))
+        sign_in(page, arena, 'carol', 'Carol')
         expect(page.locator('h1')).to_have_text('Carol')
         form = ("(field, value) => { const body = new FormData(); body.append(field, value);"
                 " return body; }")

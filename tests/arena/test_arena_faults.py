@@ -208,3 +208,27 @@ def test_bots_that_crash_hang_or_flood_cost_only_their_own_games(tmp_path, level
         assert urllib.request.urlopen(server.url + '/', timeout=10).status == 200
     finally:
         server.close()
+
+
+def test_a_link_alone_signs_no_one_in_and_signing_out_ends_every_session(server):
+    import httpx
+    alice, bob = server.token('alice'), server.token('bob')
+    with httpx.Client(base_url=server.url) as browser:
+        page = browser.get(f'/signin/{alice}')  # opened by a link on another site, say
+        assert page.status_code == 200 and 'Sign in as Alice Liddell' in page.text
+        assert 'arena_session' not in browser.cookies
+        assert browser.get('/students/alice').status_code == 303
+        assert browser.post(f'/signin/{alice}').status_code == 403  # no CSRF header
+        signed = browser.post(f'/signin/{alice}',
+                              headers={'x-csrftoken': browser.cookies['csrftoken']})
+        assert signed.json() == {'go': '/students/alice'}
+        assert browser.get('/students/alice').status_code == 200
+        kept = browser.cookies['arena_session']
+        lured = browser.get(f'/signin/{bob}')  # another's link changes nothing
+        assert 'This browser is signed in as Alice Liddell' in lured.text
+        assert browser.get('/students/alice').status_code == 200
+        assert browser.get('/students/bob').status_code == 404
+        assert browser.post('/logout', headers={
+            'x-csrftoken': browser.cookies['csrftoken']}).json() == {'go': '/'}
+    with httpx.Client(base_url=server.url, cookies={'arena_session': kept}) as stolen:
+        assert stolen.get('/students/alice').status_code == 303  # the old cookie is no use

@@ -5,10 +5,12 @@ every bad setting of serve or submit a one-line error, exit status 2, nothing ma
 
 import sys
 import threading
+import time
 
 import pytest
 
 from command_line import run
+from players.arena.access import StaffSignIns, hash_password
 from players.arena.records import CANNOT_PLAY, PLAYS, Records, token_digest
 from players.arena.roster import RosterError, read_roster
 
@@ -121,3 +123,21 @@ def test_without_the_web_extra_serve_says_what_to_install(tmp_path, monkeypatch)
     done = run('serve')
     assert done.returncode == 2
     assert "pip install -e '.[web]'" in done.stderr and done.stderr.count('\n') == 1
+
+
+def test_staff_passwords_cannot_be_guessed_at_speed_nor_names_told_by_time(tmp_path):
+    records = Records(str(tmp_path / 'arena.sqlite'))
+    records.set_staff('prof', hash_password('correct horse'))
+    sign_ins = StaffSignIns(records)
+    assert sign_ins.check('prof', 'correct horse', '10.0.0.1') is None
+    timed = {}
+    for name in ('prof', 'nobody'):
+        started = time.perf_counter()
+        assert sign_ins.check(name, 'wrong', '10.0.0.2') == 'no such name and password'
+        timed[name] = time.perf_counter() - started
+    assert timed['nobody'] > timed['prof'] / 3  # an unknown name is checked as long
+    for _ in range(4):
+        sign_ins.check('prof', 'wrong', '10.0.0.3')
+    assert sign_ins.check('prof', 'correct horse', '10.0.0.4') == \
+        'too many wrong passwords: wait a minute'  # five wrong for prof within the minute
+    assert sign_ins.check('prof2', 'x', '10.0.0.2') == 'no such name and password'
