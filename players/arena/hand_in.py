@@ -13,11 +13,11 @@ import shutil
 import tempfile
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Callable
 
 from players.tournaments.workers import WorkerPool
+from .fair_queue import FairQueue
 from .records import CANNOT_PLAY, CHECKING, PLAYS, Records, Version
 from .settings import ArenaSettings
 from .uploads import UploadError, unpack
@@ -66,6 +66,21 @@ def grader_verdict(path: str, settings: ArenaSettings) -> GraderVerdict:
     return GraderVerdict('\n'.join(report.lines()), f'{report.points:g}/{report.max_points:g}')
 
 
+def folder_bytes(folder: str) -> int:
+    """Return how many bytes the files under folder hold."""
+    return sum(os.lstat(os.path.join(top, name)).st_size
+               for top, _, names in os.walk(folder) for name in names)
+
+
+def without_folder(text: str, version: Version) -> str:
+    """Return a check's text with the arena's folder of the version left out of the
+    paths it names: a student is told of their files by their own names."""
+    student_folder = os.path.dirname(version.path)
+    if os.path.isdir(version.path):  # a folder's files are named from its top
+        text = text.replace(version.path + os.sep, '')
+    return text.replace(student_folder + os.sep, '')
+
+
 class HandIn:
     """Takes students' uploads and checks each version, one at a time, in worker
     processes; calls checked() after each load check's verdict."""
@@ -77,8 +92,12 @@ class HandIn:
         self.checked = checked
         self._loads = WorkerPool(1, start_method='spawn')
         self._grades = WorkerPool(1, start_method='spawn') if settings.check else None
-        self._queue = ThreadPoolExecutor(1, thread_name_prefix='hand-in')
-        self._grading = ThreadPoolExecutor(1, thread_name_prefix='grading')
+        self._to_check: FairQueue[Version] = FairQueue()
+        self._to_grade: FairQueue[Version] = FairQueue()
+        self._threads = [threading.Thread(target=self._serve, args=(queue, work), daemon=True,
+                                          name=name)
+                         for queue, work, name in ((self._to_check, self._check, 'hand-in'),
+                                                   (self._to_grade, self._grade, 'grading'))]
         self._lock = threading.Lock()
         os.makedirs(settings.path(UPLOADS), exist_ok=True)
 
@@ -93,11 +112,13 @@ class HandIn:
                 kept = os.path.realpath(folder)
                 if not any(path == kept or path.startswith(kept + os.sep) for path in recorded):
                     shutil.rmtree(folder, ignore_errors=True)
+        for thread in self._threads:
+            thread.start()
         for version in self.records.versions(status=CHECKING):
-            self._queue.submit(self._check, version)
+            self._to_check.put(version.student, version)
         for version in self.records.versions():
             if version.status != CHECKING and self._grades and not version.check_lines:
-                self._grading.submit(self._grade, version)
+                self._to_grade.put(version.student, version)
 
     def closed(self) -> str | None:
         """Say why the hand-in is closed, or None while it is open."""
@@ -121,6 +142,11 @@ class HandIn:
         unpacking = tempfile.mkdtemp(prefix='.incoming-', dir=folder)
         try:
             made = unpack(data, filename, unpacking, self.settings.limits)
+            kept = folder_bytes(folder)
+            if kept > self.settings.quota_mb * 1e6:
+                raise UploadError(f'your versions hold {kept / 1e6:.1f} MB with this one; a '
+                                  f'student may keep {self.settings.quota_mb:g} MB: ask your '
+                                  'instructor')
             with self._lock:  # the folder's number is the version's
                 number = self.records.next_number(student)
                 final = os.path.join(folder, f'{number}-{digest[:12]}')
@@ -130,8 +156,14 @@ class HandIn:
         except BaseException:
             shutil.rmtree(unpacking, ignore_errors=True)
             raise
-        self._queue.submit(self._check, version)
+        self._to_check.put(student, version)
         return version
+
+    @staticmethod
+    def _serve(queue: FairQueue[Version], work: Callable[[Version], None]) -> None:
+        """Do work on each version of queue, in turn, until it is closed."""
+        while (version := queue.get()) is not None:
+            work(version)
 
     def _check(self, version: Version) -> None:
         """Load a version in a jail and record the verdict; then queue its grading."""
@@ -141,10 +173,12 @@ class HandIn:
             verdict = LoadVerdict(False, f'the arena could not check it ({type(error).__name__}); '
                                   'hand it in again')
         self.records.set_verdict(version.student, version.number,
-                                 PLAYS if verdict.plays else CANNOT_PLAY, verdict.why)
-        self.checked()
+                                 PLAYS if verdict.plays else CANNOT_PLAY,
+                                 without_folder(verdict.why, version))
+        if verdict.plays:  # a version that cannot play changes nothing on the ladder
+            self.checked()
         if self._grades:
-            self._grading.submit(self._grade, version)
+            self._to_grade.put(version.student, version)
 
     def _grade(self, version: Version) -> None:
         """Grade a version with the course's grader and record its lines."""
@@ -153,13 +187,14 @@ class HandIn:
             graded = self._grades.submit(grader_verdict, version.path, self.settings).result()
         except Exception as error:
             graded = GraderVerdict(f'the arena could not grade it ({type(error).__name__})', '')
-        self.records.set_grade(version.student, version.number, graded.lines, graded.points)
+        self.records.set_grade(version.student, version.number,
+                               without_folder(graded.lines, version), graded.points)
 
     def close(self) -> None:
         """Stop checking: the checks under way are abandoned (and done again at the
         next start)."""
-        for queue in (self._queue, self._grading):
-            queue.shutdown(wait=False, cancel_futures=True)
+        for queue in (self._to_check, self._to_grade):
+            queue.close()
         for pool in (self._loads, self._grades):
             if pool is not None:
                 pool.shutdown(wait=False, cancel_futures=True)

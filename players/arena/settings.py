@@ -39,6 +39,8 @@ class ArenaSettings:
     """The grader's settings, from the course's [check] table; None without one."""
     deadline: float | None = None
     """When the hand-in closes (seconds since the epoch), or None."""
+    quota_mb: float = 100.0
+    """The most a student's versions may hold together, unpacked, in MB."""
 
     @property
     def folder_limits(self) -> FolderLimits:

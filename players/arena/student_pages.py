@@ -6,7 +6,6 @@ their own."""
 from __future__ import annotations
 
 import json
-import re
 
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import UploadFile
@@ -16,11 +15,10 @@ from starlette.responses import JSONResponse, Response
 
 from players.reports.html_report import games_panel
 from . import game_pages
+from .names import pseudonym_problem
 from .site import Site, version_files, version_plain
 from .uploads import UploadError
 
-PSEUDONYM = re.compile(r'[^\x00-\x1f\x7f-\x9f]{1,30}')
-"""A pseudonym: 1 to 30 characters, none of them control characters."""
 PAGE_ROWS = 200
 """The most games a list shows."""
 
@@ -65,12 +63,11 @@ class StudentPages(Site):
         _, student = self.owner(request, own=True)
         form = await request.form(max_files=0, max_fields=2)
         chosen = str(form.get('pseudonym', '')).strip()
-        if chosen and not PSEUDONYM.fullmatch(chosen):
-            return JSONResponse({'error': 'a pseudonym has 1 to 30 characters, none of them '
-                                          'control characters'}, 400)
-        taken = {other.shown for other in self.records.students() if other.id != student}
-        if chosen and (chosen in taken or chosen in self.arena.settings.house):
-            return JSONResponse({'error': f'{chosen!r} is taken: choose another'}, 400)
+        others = [name for other in self.records.students() if other.id != student
+                  for name in (other.name, other.pseudonym) if name]
+        problem = chosen and pseudonym_problem(chosen, [*others, *self.arena.settings.house])
+        if problem:
+            return JSONResponse({'error': problem}, 400)
         self.records.set_pseudonym(student, chosen or None)
         self.arena.leaderboard.changed()
         return JSONResponse({'go': f'/students/{student}'})

@@ -122,13 +122,20 @@ def _unpack_zip(data: bytes, folder: str, limits: FolderLimits) -> str:
     return folder
 
 
+LEFT_OUT = ('__MACOSX', '.DS_Store', '__pycache__')
+"""The names a zip's entries are left out by, wherever they are: macOS's additions, and
+compiled Python (as are files ending in COMPILED), which would run code that no one
+can read in place of its source."""
+COMPILED = ('.pyc', '.pyo')
+
+
 def _files(archive: zipfile.ZipFile, limits: FolderLimits) -> list[Entry]:
-    """Return the files a zip unpacks to, without macOS's __MACOSX/ and .DS_Store,
+    """Return the files a zip unpacks to, without those LEFT_OUT and compiled Python,
     and without the one top folder they may all sit in; raise UploadError for a zip
     that is refused."""
     entries = [(info, _parts(info)) for info in archive.infolist()]
     entries = [(info, parts) for info, parts in entries
-               if parts[0] != '__MACOSX' and parts[-1] != '.DS_Store']
+               if not set(parts) & set(LEFT_OUT) and not parts[-1].endswith(COMPILED)]
     if len({parts[0] for _, parts in entries}) == 1 and \
             all(len(parts) > 1 or info.is_dir() for info, parts in entries):
         entries = [(info, parts[1:]) for info, parts in entries if len(parts) > 1]

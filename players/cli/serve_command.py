@@ -46,6 +46,8 @@ def add_serve_arguments(serve: ArgumentParser) -> None:
            "'2026-12-11 23:59'")
     option('--upload-mb', type=float, default=8.0, metavar='MB',
            help='the most an upload may hold, packed (default 8)')
+    option('--quota-mb', type=float, default=100.0, metavar='MB',
+           help="the most a student's versions may hold together, unpacked (default 100)")
     option('--staff', metavar='NAME', help="add a member of staff (or change their password), "
            'asked for at the terminal, and stop')
     option('--new-link', metavar='ID', help="give a student a new sign-in link (the old one "
@@ -131,13 +133,14 @@ def arena_settings(options: Namespace, check: ArgumentParser | None):
     if check is not None:
         from players.cli import check_options
         grading = check_options.settings(check.parse_args(['arena']))
-    if options.upload_mb <= 0:
-        raise UsageError('--upload-mb must be above 0')
+    for option in ('upload_mb', 'quota_mb'):
+        if getattr(options, option) <= 0:
+            raise UsageError(f'--{option.replace("_", "-")} must be above 0')
     return ArenaSettings(
         os.path.abspath(options.store), chosen, house, anchors, rules, options.games,
         options.seed, support, UploadLimits(int(options.upload_mb * 1024 * 1024),
                                             folder_limits(options)),
-        grading, deadline(options.deadline))
+        grading, deadline(options.deadline), options.quota_mb)
 
 
 def deadline(text: str | None) -> float | None:
@@ -247,8 +250,9 @@ def submit(options: Namespace) -> int:
                'Content-Type': 'application/octet-stream'}
     answer = ask(f'{url}/api/submit?{urllib.parse.urlencode({"filename": filename})}', headers,
                  data)
+    from players.reports.player_text import for_terminal
     if 'error' in answer:
-        print(f'refused: {answer["error"]}', file=sys.stderr)
+        print(f'refused: {for_terminal(str(answer["error"]))}', file=sys.stderr)
         return 1
     number = answer['number']
     print(f'version {number} of {filename} handed in; checking…', flush=True)
@@ -256,7 +260,6 @@ def submit(options: Namespace) -> int:
     while answer.get('checking') and time.monotonic() < waited:
         time.sleep(0.5)
         answer = ask(f'{url}/api/versions/{number}', headers)
-    from players.reports.player_text import for_terminal
     if answer.get('checking'):
         print(f'still checking after {SUBMIT_WAIT_SECONDS:g} s: see your page', file=sys.stderr)
         return 1

@@ -17,7 +17,7 @@ import zipfile
 
 import pytest
 
-from arena_server import COURSE, GOOD, ArenaServer
+from arena_server import COURSE, GOOD, ROSTER, ArenaServer
 from players.sandbox import level_choice
 
 pytestmark = pytest.mark.slow
@@ -81,10 +81,12 @@ def test_killed_in_the_middle_of_its_ladder_it_goes_on_where_it_was(tmp_path):
 
 @pytest.fixture(scope='module')
 def server(tmp_path_factory):
-    """An arena that takes uploads of 1 MB at most, unpacking to 8 MB and 20 files."""
+    """An arena that takes uploads of 1 MB at most, unpacking to 8 MB and 20 files, and
+    keeps 3 MB of a student's versions."""
     arena = ArenaServer(tmp_path_factory.mktemp('small'), staff=None,
+                        roster=[*ROSTER, ('dan', 'Dan'), ('erin', 'Erin')],
                          course=COURSE + 'submission-files = 20\nsubmission-mb = 8\n',
-                         arena_table='upload-mb = 1\n').start()
+                         arena_table='upload-mb = 1\nquota-mb = 3\n').start()
     yield arena
     arena.close()
 
@@ -232,3 +234,14 @@ def test_a_link_alone_signs_no_one_in_and_signing_out_ends_every_session(server)
             'x-csrftoken': browser.cookies['csrftoken']}).json() == {'go': '/'}
     with httpx.Client(base_url=server.url, cookies={'arena_session': kept}) as stolen:
         assert stolen.get('/students/alice').status_code == 303  # the old cookie is no use
+
+
+def test_a_student_keeps_versions_up_to_the_quota_and_is_told_of_files_by_their_names(server):
+    padded = GOOD.encode() + b'#' * 900_000 + b'\n'
+    answers = [server.submit('dan', padded) for _ in range(4)]
+    assert [answer.get('number') for answer in answers[:3]] == [1, 2, 3]
+    assert answers[3]['error'] == ('your versions hold 3.6 MB with this one; a student may '
+                                   'keep 3 MB: ask your instructor')
+    unreadable = server.submit('erin', b'\xff\xfe not UTF-8', 'mine.py')
+    verdict = server.verdict('erin', unreadable['number'])['verdict']
+    assert 'mine.py' in verdict and server.folder not in verdict and 'uploads' not in verdict

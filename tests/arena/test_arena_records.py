@@ -11,6 +11,8 @@ import pytest
 
 from command_line import run
 from players.arena.access import StaffSignIns, hash_password
+from players.arena.fair_queue import FairQueue
+from players.arena.names import pseudonym_problem
 from players.arena.records import CANNOT_PLAY, PLAYS, Records, token_digest
 from players.arena.roster import RosterError, read_roster
 
@@ -141,3 +143,29 @@ def test_staff_passwords_cannot_be_guessed_at_speed_nor_names_told_by_time(tmp_p
     assert sign_ins.check('prof', 'correct horse', '10.0.0.4') == \
         'too many wrong passwords: wait a minute'  # five wrong for prof within the minute
     assert sign_ins.check('prof2', 'x', '10.0.0.2') == 'no such name and password'
+
+
+@pytest.mark.parametrize('chosen, said', [
+    ('Zorro\u200b', 'U+200B'), ('\u202eevil', 'U+202E'), ('a\u00a0b', 'U+00A0'),
+    ('\u0430b2', 'one script'),  # a Cyrillic a beside a Latin b: ab2 to the eye
+    ('zorro', 'is taken'), ('Victor  Victim', 'is taken'), ('ＡＢ２', 'is taken'),
+    ('x' * 31, '1 to 30'),
+])
+def test_a_pseudonym_cannot_pass_for_another_name(chosen, said):
+    assert said in pseudonym_problem(chosen, ['Victor Victim', 'Zorro', 'ab2'])
+
+
+def test_a_pseudonym_of_one_script_that_looks_like_no_one_is_taken():
+    for chosen in ('Zorro the Second', 'Ζορρο', '<img src=x>', 'José'):
+        assert pseudonym_problem(chosen, ['Victor Victim', 'Zorro', 'ab2']) is None
+
+
+def test_the_checks_take_turns_between_students():
+    queue = FairQueue()
+    for n in range(5):
+        queue.put('mallory', f'mallory {n}')
+    queue.put('victim', 'victim 0')
+    queue.put('alice', 'alice 0')
+    assert [queue.get() for _ in range(4)] == ['mallory 0', 'victim 0', 'alice 0', 'mallory 1']
+    queue.close()
+    assert queue.get() is None

@@ -416,3 +416,11 @@ def test_a_file_is_never_written_through_a_link_or_over_a_file(into, tmp_path, l
         unpack(PLAYER, 'alice.py', into)
     assert outside.read_bytes() == b'root:x:0:0\n'
     assert open(os.path.join(into, 'alice.py'), 'rb').read() == b'root:x:0:0\n'
+
+
+def test_compiled_python_is_left_out_so_that_no_code_runs_that_no_one_can_read(tmp_path):
+    data = zipped(('alice/player.py', PLAYER), ('alice/helper.pyc', b'\x55\x0d\r\n hidden'),
+                  ('alice/__pycache__/player.cpython-311.pyc', b'hidden'),
+                  ('alice/lib/old.pyo', b'hidden'))
+    made = unpack(data, 'alice.zip', str(tmp_path))
+    assert sorted(os.listdir(made)) == ['player.py']
