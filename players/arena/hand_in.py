@@ -83,7 +83,8 @@ def without_folder(text: str, version: Version) -> str:
 
 class HandIn:
     """Takes students' uploads and checks each version, one at a time, in worker
-    processes; calls checked() after each load check's verdict."""
+    processes, the students taking turns; calls checked() after each verdict that a
+    version plays."""
 
     def __init__(self, settings: ArenaSettings, records: Records,
                  checked: Callable[[], None] = lambda: None):

@@ -12,9 +12,8 @@ link and polls those pages every 1 to 2 s while UPLOADERS of them hand in a bot 
 /api/submit, then GET /api/versions/N), half of them, once it has played, a new version.
 It prints the pages' latency under that load beside the idle figures, an upload's time to
 its verdict and a new version's verdict to its first game (in games.sqlite, and on the
-student's games page), each beside its goal. The class runs at nice -10 where it may (as
-if on machines of their own); how late its event loop woke, a delay in every figure, is
-printed. --profile SVG: a flame graph of the server under load (py-spy --gil)."""
+student's games page), each beside its goal. The class runs at nice -10 where it may;
+how late its event loop woke is printed. --profile SVG: the server's flame graph (py-spy)."""
 
 from __future__ import annotations
 
@@ -54,8 +53,7 @@ BOT = ('def player(game, state):  # {student}, version {number}\n'
        '    return game.actions(state)[{pick}]\n')
 """A student's bot: version 1 plays the first legal move, version 2 the last."""
 VERDICT_GOAL, FIRST_GAME_GOAL, PAGE_GOAL = 2.0, 5.0, 0.100
-"""The goals: an upload's verdict in a median of 2 s; a new version's first game at most
-5 s after its verdict; each page's 95th percentile under load at most 100 ms."""
+"""The goals: a verdict in a median 2 s, a first game 5 s after it, a page's p95 100 ms."""
 POLL_SECONDS, WAIT_SECONDS = 0.1, 60.0  # between verdict polls (games.sqlite: 2x); longest wait
 MET: dict[bool | None, str] = {True: 'met', False: 'NOT MET', None: '–'}
 Row = namedtuple('Row', 'variant first first_digest second second_digest pair leg seed')  # an id's
@@ -186,9 +184,8 @@ class Class:
         """Sign every student in with their link: a session cookie each."""
         for student, client in self.clients.items():
             link = f'/signin/{self.tokens[student]}'
-            await client.get(link)  # the link's page, and the form's CSRF cookie
-            answer = await client.post(link, headers={
-                'x-csrftoken': client.cookies.get('csrftoken', '')})
+            await client.get(link)  # the link's page sets the form's CSRF cookie
+            answer = await client.post(link, headers={'x-csrftoken': client.cookies['csrftoken']})
             if answer.status_code != 200 or 'arena_session' not in client.cookies:
                 sys.exit(f'{student} could not sign in: {answer.status_code} {answer.text[:200]}')
 
