@@ -13,7 +13,7 @@ import threading
 from concurrent.futures import Executor
 from typing import Callable
 
-from players.remote.player_code import PlayerCode, ProgramCode, SubmissionError, beside
+from players.remote.player_code import PlayerCode, ProgramCode, beside
 from players.tournaments import entrants
 from players.tournaments.entrants import Entrants
 from players.tournaments.record import GameRecord
@@ -51,14 +51,15 @@ def read_entrants(tournament: Tournament, settings: ArenaSettings,
     """Return the entrants of the ladder's tournament, each read (never loaded: each
     student's version was loaded in a jail when it was checked, and the course's
     players are the instructor's) with the course's support files beside it. A
-    version that can no longer be read cannot play."""
+    version that can no longer be read cannot play, said without its path (which names
+    the student) since its opponents read why."""
     codes: dict[str, PlayerCode | ProgramCode] = {}
     broken: dict[str, str] = {}
     for name, spec in tournament.specs().items():
         try:
             codes[name] = beside(entrants.read(spec, settings.folder_limits), settings.support)
-        except (SubmissionError, ValueError) as error:
-            broken[name] = str(error)
+        except ValueError:
+            broken[name] = 'its files can no longer be read'
     return Entrants(tournament.specs(), codes, broken)
 
 
