@@ -10,6 +10,7 @@ import http.client
 import io
 import json
 import os
+import signal
 import sys
 import time
 import urllib.parse
@@ -109,14 +110,20 @@ def serve(options: Namespace, check: ArgumentParser | None) -> int:
         server = uvicorn.Server(uvicorn.Config(app, host=options.host, port=options.port,
                                                log_level='warning', access_log=False,
                                                timeout_graceful_shutdown=2))
+        signal.signal(signal.SIGTERM, interrupted)  # a service manager's stop, as Ctrl-C
         try:
             server.run()
-        except KeyboardInterrupt:  # uvicorn raises the Ctrl-C it stopped on once it stopped
+        except KeyboardInterrupt:  # uvicorn raises the signal it stopped on once it stopped
             pass
     finally:
         arena.stop()
     print('Stopped.')
     return 0
+
+
+def interrupted(signum: int, frame: object) -> None:
+    """Stop as Ctrl-C stops: raise KeyboardInterrupt."""
+    raise KeyboardInterrupt
 
 
 def arena_settings(options: Namespace, check: ArgumentParser | None):
