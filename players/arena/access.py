@@ -116,8 +116,9 @@ def sign_in_staff(connection: HTTPConnection, records: Records, name: str) -> No
 class StaffSignIns:
     """Checks staff passwords so that they cannot be guessed at speed or told apart by
     time: one check at a time (each takes argon2's time and memory), a name that is
-    no one's checked against a hash of nothing, and a name or an address with
-    FAILURES wrong passwords within WINDOW_SECONDS refused until the window passes."""
+    no one's checked against a hash of nothing, and an address with FAILURES wrong
+    passwords within WINDOW_SECONDS refused until the window passes. A name is never
+    locked: whoever knows it could lock its owner out."""
 
     FAILURES = 5
     WINDOW_SECONDS = 60.0
@@ -132,12 +133,11 @@ class StaffSignIns:
         """Return None if password is the staff member name's, else why not (a line
         to show)."""
         now = time.monotonic()
-        for key in (f'name:{name}', f'address:{address}'):
-            failed = self._failed.setdefault(key, collections.deque())
-            while failed and failed[0] < now - self.WINDOW_SECONDS:
-                failed.popleft()
-            if len(failed) >= self.FAILURES:
-                return 'too many wrong passwords: wait a minute'
+        failed = self._failed.setdefault(address, collections.deque())
+        while failed and failed[0] < now - self.WINDOW_SECONDS:
+            failed.popleft()
+        if len(failed) >= self.FAILURES:
+            return 'too many wrong passwords: wait a minute'
         if not self._checking.acquire(timeout=2.0):
             return 'the arena is busy checking passwords: try again'
         try:
@@ -147,8 +147,7 @@ class StaffSignIns:
             self._checking.release()
         if matches:
             return None
-        for key in (f'name:{name}', f'address:{address}'):
-            self._failed[key].append(now)
+        failed.append(now)
         return 'no such name and password'
 
 

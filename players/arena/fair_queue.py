@@ -1,10 +1,11 @@
 """A queue that takes turns between its owners: each get() gives the oldest item of
-the next owner in turn, so that one student handing in many versions at once delays
-each other student's by at most one check."""
+the owner served longest ago (one never served first), so that one student handing in
+many versions at once delays each other student's by at most the check under way."""
 
 from __future__ import annotations
 
 import collections
+import itertools
 import threading
 from typing import Generic, TypeVar
 
@@ -15,8 +16,10 @@ class FairQueue(Generic[Item]):
     """Items queued by owner, given out one owner at a time in turn."""
 
     def __init__(self) -> None:
-        self._waiting: collections.OrderedDict[str, collections.deque[Item]] = \
-            collections.OrderedDict()
+        self._waiting: dict[str, collections.deque[Item]] = {}
+        self._served: dict[str, int] = {}
+        """When each owner was last given an item, counted in items given out."""
+        self._given = itertools.count()
         self._ready = threading.Condition()
         self._closed = False
 
@@ -30,14 +33,15 @@ class FairQueue(Generic[Item]):
         """Return the oldest item of the owner whose turn it is, waiting for one; None
         once the queue is closed."""
         with self._ready:
-            self._ready.wait_for(lambda: self._waiting or self._closed)
+            self._ready.wait_for(lambda: bool(self._waiting) or self._closed)
             if self._closed:
                 return None
-            owner, items = next(iter(self._waiting.items()))
+            owner = min(self._waiting, key=lambda name: self._served.get(name, -1))
+            items = self._waiting[owner]
             item = items.popleft()
-            del self._waiting[owner]
-            if items:  # the owner's next item waits for the others' turns
-                self._waiting[owner] = items
+            if not items:
+                del self._waiting[owner]
+            self._served[owner] = next(self._given)
             return item
 
     def close(self) -> None:

@@ -124,9 +124,9 @@ def _unpack_zip(data: bytes, folder: str, limits: FolderLimits) -> str:
 
 LEFT_OUT = ('__MACOSX', '.DS_Store', '__pycache__')
 """The names a zip's entries are left out by, wherever they are: macOS's additions, and
-compiled Python (as are files ending in COMPILED), which would run code that no one
-can read in place of its source."""
-COMPILED = ('.pyc', '.pyo')
+compiled Python (as are files ending in COMPILED: bytecode and extension modules),
+which Python would import as readily as sources, code that no one can read."""
+COMPILED = ('.pyc', '.pyo', '.so', '.pyd', '.dylib')
 
 
 def _files(archive: zipfile.ZipFile, limits: FolderLimits) -> list[Entry]:

@@ -30,6 +30,9 @@ ASSETS = {'arena.js': (__package__, 'static/arena.js', 'text/javascript'),
           'report.js': ('players.reports', 'html_report.js', 'text/javascript'),
           'report.css': ('players.reports', 'html_report.css', 'text/css')}
 """The scripts and styles served, by name: the arena's own and the HTML report's replay."""
+HOST_ONLY = '__Host-'
+"""The prefix of the cookies' names over HTTPS: a browser takes such a cookie only from
+this host, never one set for a sibling domain by another site."""
 SESSION_SECONDS = 30 * 24 * 3600
 """How long a session lasts without signing in again."""
 
@@ -75,9 +78,11 @@ def make_app(arena: Arena, secure: bool = False) -> Starlette:
     ]
     middleware = [
         Middleware(Guard, upload_bytes=arena.settings.limits.bytes),
-        Middleware(SessionMiddleware, secret_key=secret, session_cookie='arena_session',
+        Middleware(SessionMiddleware, secret_key=secret,
+                   session_cookie=f'{HOST_ONLY if secure else ""}arena_session',
                    same_site='strict', max_age=SESSION_SECONDS, https_only=secure),
         Middleware(CSRFMiddleware, secret=secret, exempt_urls=[re.compile(r'^/api/')],
+                   cookie_name=f'{HOST_ONLY if secure else ""}csrftoken',
                    cookie_samesite='strict', cookie_secure=secure),
     ]
     return Starlette(routes=routes, middleware=middleware,

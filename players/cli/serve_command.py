@@ -261,8 +261,10 @@ def submit(options: Namespace) -> int:
     if 'error' in answer:
         print(f'refused: {for_terminal(str(answer["error"]))}', file=sys.stderr)
         return 1
-    number = answer['number']
-    print(f'version {number} of {filename} handed in; checking…', flush=True)
+    number = answer.get('number')
+    if not isinstance(number, int) or isinstance(number, bool):
+        raise UsageError(f'{url} did not answer as an arena does')
+    print(f'version {number} of {for_terminal(filename)} handed in; checking…', flush=True)
     waited = time.monotonic() + SUBMIT_WAIT_SECONDS
     while answer.get('checking') and time.monotonic() < waited:
         time.sleep(0.5)
@@ -270,10 +272,10 @@ def submit(options: Namespace) -> int:
     if answer.get('checking'):
         print(f'still checking after {SUBMIT_WAIT_SECONDS:g} s: see your page', file=sys.stderr)
         return 1
-    if answer['status'] == 'plays':
+    if answer.get('status') == 'plays':
         print(f'version {number}: plays')
         return 0
-    print(f'version {number}: cannot play: {for_terminal(answer["verdict"])}')
+    print(f'version {number}: cannot play: {for_terminal(str(answer.get("verdict")))}')
     return 1
 
 

@@ -421,6 +421,7 @@ def test_a_file_is_never_written_through_a_link_or_over_a_file(into, tmp_path, l
 def test_compiled_python_is_left_out_so_that_no_code_runs_that_no_one_can_read(tmp_path):
     data = zipped(('alice/player.py', PLAYER), ('alice/helper.pyc', b'\x55\x0d\r\n hidden'),
                   ('alice/__pycache__/player.cpython-311.pyc', b'hidden'),
-                  ('alice/lib/old.pyo', b'hidden'))
+                  ('alice/lib/old.pyo', b'hidden'),
+                  ('alice/hid.cpython-311-x86_64-linux-gnu.so', b'\x7fELF hidden'))
     made = unpack(data, 'alice.zip', str(tmp_path))
     assert sorted(os.listdir(made)) == ['player.py']

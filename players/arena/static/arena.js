@@ -8,8 +8,9 @@
   const status = (text) => { $('status').textContent = text; };
 
   function csrfToken() {
-    const found = document.cookie.split('; ').find((item) => item.startsWith('csrftoken='));
-    return found ? decodeURIComponent(found.slice('csrftoken='.length)) : '';
+    const found = document.cookie.split('; ').find(
+      (item) => item.startsWith('csrftoken=') || item.startsWith('__Host-csrftoken='));
+    return found ? decodeURIComponent(found.slice(found.indexOf('=') + 1)) : '';
   }
 
   async function post(url, body) {
