@@ -182,3 +182,29 @@ def test_a_student_handing_in_after_a_flood_is_next():
         queue.put('mallory', f'mallory {n}')
     queue.put('victim', 'victim 0')
     assert queue.get() == 'victim 0'
+
+
+def test_submit_takes_what_a_server_answers_as_hostile(tmp_path, monkeypatch):
+    import http.server
+    import json as json_
+
+    class Fake(http.server.BaseHTTPRequestHandler):
+        def do_POST(self):
+            self.rfile.read(int(self.headers['Content-Length']))
+            body = json_.dumps({'number': '\x1b]0;PWNED\x07\x1b[31mRED'}).encode()
+            self.send_response(200)
+            self.send_header('Content-Length', str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+
+    fake = http.server.HTTPServer(('127.0.0.1', 0), Fake)
+    threading.Thread(target=fake.handle_request, daemon=True).start()
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / 'mine.py').write_text('def player(game, state):\n    return None\n')
+    done = run('submit', f'http://127.0.0.1:{fake.server_port}', 'mine.py', '--token', 'abc')
+    fake.server_close()
+    assert done.returncode == 2 and 'did not answer as an arena does' in done.stderr
+    assert '\x1b' not in done.stdout + done.stderr
