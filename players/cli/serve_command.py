@@ -102,7 +102,7 @@ def serve(options: Namespace, check: ArgumentParser | None) -> int:
             raise UsageError('the arena has no students: give --roster CSV (or roster in the '
                              "course file's [arena] table)")
         if not arena.records.staff_names():
-            print(f'no staff account yet: add one with serve --staff NAME', file=sys.stderr)
+            print('no staff account yet: add one with serve --staff NAME', file=sys.stderr)
         app = make_app(arena, secure=base_url(options).startswith('https://'))
         arena.start()
         print(f'Serving {len(arena.records.students())} students on {base_url(options)} '
