@@ -171,9 +171,9 @@ class Records:
     def add_version(self, student: str, digest: str, filename: str, path: str,
                     handed_in: float | None = None) -> Version:
         """Record a new version of a student's, its checks under way, numbered after
-        the last; return it."""
-        when = time.time() if handed_in is None else handed_in
-        with self._lock:
+        the last and handed in now (or at handed_in); return it."""
+        with self._lock:  # the time is taken in turn too, so that it follows the numbers
+            when = time.time() if handed_in is None else handed_in
             self._connection.execute('BEGIN IMMEDIATE')
             try:
                 number = self._connection.execute(

@@ -2,7 +2,7 @@
 users meet it: a student signs in by her link, hands in a broken bot and then a good
 one through the page and sees each verdict come, watches the live leaderboard follow
 the ladder's games, filters her games, replays one to its end and reads her bot's
-log, and chooses a pseudonym made of markup, which every page shows as text. Another
+log, and chooses a pseudonym (one of markup is refused, the refusal shown as text). Another
 student, in a browser of his own and over plain HTTP, can reach none of her pages,
 code, games or token. The instructor signs in with the staff password, downloads the
 grades and closes the hand-in, after which uploads are refused, from the page and
@@ -46,8 +46,10 @@ ALICE_GOOD = GOOD + MARK + '\n'
 """Alice's good bot: GOOD, with her mark."""
 BOB_BOT = 'def player(game, state):\n    return game.actions(state)[-1]\n'
 """Bob's bot: the last legal move, and no log."""
-PSEUDONYM = '<img src=x onerror=alert(1)>'
-"""Alice's pseudonym: markup that runs a script if a page takes it for HTML."""
+MARKUP = '<img src=x onerror=alert(1)>'
+"""A pseudonym alice tries first: markup that runs a script if a page takes it for HTML."""
+PSEUDONYM = 'Queen of Hearts'
+"""Alice's pseudonym."""
 HAND_IN_CLOSED = 'the hand-in is closed'
 
 
@@ -269,8 +271,12 @@ def alice_hands_in_and_plays(arena: ArenaServer, alice: Watched) -> str:
     expect(page.locator('#log')).to_contain_text('my move from')
     expect(page.locator('#forfeit')).to_have_count(0)
 
-    # 4. a pseudonym of markup is shown as text, on her page and on the live board
+    # 4. a pseudonym of markup is refused, the refusal shown as text; hers is shown
+    # on her page, on the live board and in her games
     page.goto(f'{arena.url}/students/alice')
+    page.locator('#pseudonym input[name=pseudonym]').fill(MARKUP)
+    page.locator('#pseudonym button').click()
+    expect(page.locator('#status')).to_contain_text('a pseudonym has 1 to 30 ASCII letters')
     page.locator('#pseudonym input[name=pseudonym]').fill(PSEUDONYM)
     page.locator('#pseudonym button').click()
     expect(page.locator('h1')).to_have_text(f'Alice Liddell ({PSEUDONYM})')
