@@ -176,6 +176,15 @@ def sign_in(page, arena: ArenaServer, student: str, name: str) -> None:
     page.wait_for_url(f'{arena.url}/students/{student}')
 
 
+def staff_sign_in(page, arena: ArenaServer) -> None:
+    """Sign in at /login with the staff's name and password; land on /staff."""
+    page.goto(f'{arena.url}/login')
+    page.locator('#login input[name=name]').fill(STAFF[0])
+    page.locator('#login input[name=password]').fill(STAFF[1])
+    page.locator('#login button').click()
+    page.wait_for_url(f'{arena.url}/staff')
+
+
 def alice_hands_in_and_plays(arena: ArenaServer, alice: Watched) -> str:
     """Steps 1 to 4, alice's; return the address of one of her games."""
     # 1. her link signs her in; a broken bot's verdict says why it cannot play
@@ -382,11 +391,7 @@ def the_instructor_downloads_grades_and_closes(arena: ArenaServer, staff: Watche
                                                alice: Watched) -> None:
     """Step 6: the staff's page, the grades, and the hand-in closed."""
     page = staff.page()
-    page.goto(f'{arena.url}/login')
-    page.locator('#login input[name=name]').fill(STAFF[0])
-    page.locator('#login input[name=password]').fill(STAFF[1])
-    page.locator('#login button').click()
-    page.wait_for_url(f'{arena.url}/staff')
+    staff_sign_in(page, arena)
     rows = page.locator('#students tbody tr')
     expect(rows).to_have_count(3)
     table = [rows.nth(i).locator('td').all_inner_texts() for i in range(3)]
@@ -475,11 +480,7 @@ def test_a_post_without_its_csrf_header_is_refused_and_changes_nothing(arena, ch
 
         # the staff's buttons too: closing (or opening) the hand-in, playing it again
         desk = staff.page()
-        desk.goto(f'{arena.url}/login')
-        desk.locator('#login input[name=name]').fill(STAFF[0])
-        desk.locator('#login input[name=password]').fill(STAFF[1])
-        desk.locator('#login button').click()
-        desk.wait_for_url(f'{arena.url}/staff')
+        staff_sign_in(desk, arena)
         state = desk.locator('main p').first.inner_text()
         for url in ('/staff/close', '/staff/rerun'):
             assert desk.evaluate(f"fetch('{url}', {{method: 'POST', body: new FormData(),"
