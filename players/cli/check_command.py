@@ -14,6 +14,7 @@ from players.reports.text_report import WIDTH, wrapped
 from players.grading import batch, gradescope
 from players.grading.grader import grade
 from players.grading.loading import LoadError, read_submission
+from players.grading.report import Report
 from players.grading.settings import Settings
 
 from .inputs import UsageError, usage_errors
@@ -50,10 +51,12 @@ def check(paths: list[str], settings: Settings, outputs: Outputs = Outputs(),
     """Grade the files of paths with settings: for one file, print a PASS or FAIL
     line per check and a total (outputs.json: write the report); for a class, a
     line per student and a summary, grading jobs files at once (outputs.out: write
-    every report); for outputs.gradescope, write the submission's results.json.
-    Return 0 only if all pass."""
+    every report); for outputs.gradescope, write the submission's results.json
+    (and its report, for outputs.json). Return 0 only if all pass."""
     if outputs.gradescope:
-        return check_submission(paths, settings, outputs.gradescope)
+        if outputs.out:
+            raise UsageError('--gradescope grades one submission; --out is for a class')
+        return check_submission(paths, settings, outputs.gradescope, outputs.json)
     with usage_errors(LoadError):
         files = batch.collect(paths)
     if not files:
@@ -65,9 +68,7 @@ def check(paths: list[str], settings: Settings, outputs: Outputs = Outputs(),
     if one and not outputs.out:
         report = grade(files[0], settings)
         print_lines(report.lines())
-        if outputs.json:
-            with open(outputs.json, 'w', encoding='utf-8') as file:
-                file.write(report.json() + '\n')
+        _write_report(report, outputs.json)
         return 0 if report.passed else 1
     return check_class(files, settings, jobs, outputs.out)
 
@@ -91,11 +92,13 @@ def check_class(files: list[str], settings: Settings, jobs: int, out: str | None
     return 0 if all(report.passed for report in reports) else 1
 
 
-def check_submission(paths: list[str], settings: Settings, results: str) -> int:
+def check_submission(paths: list[str], settings: Settings, results: str,
+                     report_file: str | None = None) -> int:
     """Grade one submission (a file, or a folder: its Python file, with any helper
     modules and data files beside it, see loading.read_submission) and write
-    Gradescope's results.json to results; a submission with nothing to grade gets
-    results saying so. Return 0 only if all pass."""
+    Gradescope's results.json to results, and the report as JSON to report_file if
+    given; a submission with nothing to grade gets results saying so. Return 0 only
+    if all pass."""
     if len(paths) != 1:
         raise UsageError('--gradescope grades one submission: give one file or folder')
     path = paths[0]
@@ -118,8 +121,16 @@ def check_submission(paths: list[str], settings: Settings, results: str) -> int:
     jail.prepare_jailer()
     report = grade(path, settings)
     gradescope.write(results, gradescope.results(report))
+    _write_report(report, report_file)
     print_lines(report.lines())
     return 0 if report.passed else 1
+
+
+def _write_report(report: Report, path: str | None) -> None:
+    """Write a file's report as JSON to path, if given."""
+    if path:
+        with open(path, 'w', encoding='utf-8') as file:
+            file.write(report.json() + '\n')
 
 
 def summary_table(rows: list[dict], parts: tuple[str, ...]) -> str:

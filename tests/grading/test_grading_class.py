@@ -78,11 +78,13 @@ def test_gradescope_results(tmp_path):
         {'name': 'secret', 'tree': {'A': ['B', 'C'], 'B': ['B1', 'B2'], 'C': ['C1']},
          'utilities': {'B1': 1, 'B2': 2, 'C1': 0}, 'visibility': 'hidden',
          'functions': ['alpha_beta_search']}]}))
-    results = tmp_path / 'results.json'
+    results, report = tmp_path / 'results.json', tmp_path / 'report.json'
     result = run('check', os.path.join(STUDENTS, 'only_alpha_beta.py'), '--gradescope',
-                 str(results), '--cases', str(cases), '--variants', 'nim', *FAST)
+                 str(results), '--json', str(report), '--cases', str(cases), '--variants',
+                 'nim', *FAST)
     assert result.returncode == 1, result.stderr
     data = json.loads(results.read_text())
+    assert json.loads(report.read_text())['points'] == data['score']
     assert data['score'] == sum(test['score'] for test in data['tests']) == 6
     assert {'execution_time', 'output', 'visibility', 'stdout_visibility', 'leaderboard'} <= set(data)
     secret = [test for test in data['tests'] if test['name'] == 'alpha_beta_search on secret']
@@ -157,6 +159,8 @@ def test_case_files_are_checked(tmp_path):
     (['check', 'players/grading/template.py', '--functions', 'minimax'], "unknown function 'minimax'"),
     (['check', 'players/grading/template.py', '--variants', 'chess'], 'unknown variant'),
     (['check', 'tests/students', '--json', 'r.json'], '--json is for one file'),
+    (['check', 'players/grading/template.py', '--gradescope', 'r.json', '--out', 'o'],
+     '--out is for a class'),
     (['check', 'players/grading/template.py', '--cases', 'no/cases.json'], 'cannot read the case file'),
 ])
 def test_check_usage_errors(args, error):
