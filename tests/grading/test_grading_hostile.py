@@ -8,7 +8,6 @@ is alone."""
 
 import json
 import os
-import shutil
 
 import pytest
 from jails import LEVELS
@@ -230,37 +229,45 @@ def failed(checks, name, reason):
 
 @pytest.mark.parametrize('level', LEVELS)
 @pytest.mark.parametrize('attack', ATTACKS)
-def test_an_attack_fails_its_check_and_the_report_is_written(tmp_path, attack, level):
+def test_an_attack_fails_its_check_in_the_report_and_its_gradescope_results(tmp_path, attack,
+                                                                            level):
     source, options, name, reason = ATTACKS[attack]
-    report = tmp_path / 'report.json'
+    report, results = tmp_path / 'report.json', tmp_path / 'results.json'
     done = check(student(tmp_path, source, 'attacker.py'), *options, '--sandbox', level,
-                 '--json', str(report))
+                 '--json', str(report), '--gradescope', str(results))
     assert done.returncode == 1 and done.stdout.splitlines()[-1].startswith('Total: ')
     failed(json.loads(report.read_text())['checks'], name, reason)
-
-
-@pytest.mark.parametrize('level', LEVELS)
-@pytest.mark.parametrize('attack', ATTACKS)
-def test_an_attack_gets_its_gradescope_results(tmp_path, attack, level):
-    source, options, name, reason = ATTACKS[attack]
-    results = tmp_path / 'results.json'
-    done = check(student(tmp_path, source, 'attacker.py'), *options, '--sandbox', level,
-                 '--gradescope', str(results))
-    assert done.returncode == 1
     tests = json.loads(results.read_text())['tests']
     failed([{'check': test['name'], 'passed': test['status'] == 'passed',
              'points': test['score'], 'message': test['output']} for test in tests], name, reason)
 
 
+@pytest.fixture(scope='module')
+def graded_alone(tmp_path_factory):
+    """The honest student's report graded alone, by the options and level it was
+    graded with (each graded once in a module)."""
+    reports = {}
+
+    def report(options, level):
+        key = (tuple(options), level)
+        if key not in reports:
+            folder = tmp_path_factory.mktemp('alone')
+            check(honest(folder / 'alone'), *options, '--sandbox', level, '--json',
+                  str(folder / 'alone.json'))
+            reports[key] = json.loads((folder / 'alone.json').read_text())
+        return reports[key]
+    return report
+
+
 @pytest.mark.parametrize('level', LEVELS)
 @pytest.mark.parametrize('attack', ATTACKS)
-def test_an_attack_leaves_a_classmates_grade_as_it_is_alone(tmp_path, attack, level):
+def test_an_attack_leaves_a_classmates_grade_as_it_is_alone(tmp_path, graded_alone, attack,
+                                                            level):
     source, options, name, reason = ATTACKS[attack]
-    alone = tmp_path / 'alone.json'
-    check(honest(tmp_path / 'alone'), *options, '--sandbox', level, '--json', str(alone))
+    expected = graded_alone(options, level)
     folder = tmp_path / 'class'
     student(folder, source, 'attacker.py')
-    shutil.copytree(tmp_path / 'alone', folder, dirs_exist_ok=True)
+    honest(folder)
     grades = tmp_path / 'grades'
     done = check(str(folder), '--jobs', '2', '--out', str(grades), *options, '--sandbox', level)
     assert done.returncode == 1
@@ -270,7 +277,6 @@ def test_an_attack_leaves_a_classmates_grade_as_it_is_alone(tmp_path, attack, le
     failed(json.loads((grades / 'reports' / 'attacker.json').read_text())['checks'], name,
            reason)
     graded = json.loads((grades / 'reports' / 'honest.json').read_text())
-    expected = json.loads(alone.read_text())
     assert (graded['points'], graded['max_points']) == (expected['points'],
                                                         expected['max_points'])
     assert [_verdict(result) for result in graded['checks']] == [
