@@ -1,6 +1,6 @@
-"""An arena as a whole: its folder and records, the hand-in, the background ladder and
-the leaderboard, started and stopped together. The web pages (players.arena.web) read
-and change it only through this object."""
+"""An arena as a whole: its folder and records, the hand-in, the background ladder, the
+challenges and the leaderboard, started and stopped together. The web pages
+(players.arena.web) read and change it only through this object."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import secrets
 from concurrent.futures import Executor
 from typing import Callable
 
+from .challenges import Challenges
 from .hand_in import HandIn
 from .ladder_loop import Ladder
 from .leaderboard import Leaderboard
@@ -33,6 +34,8 @@ class Arena:
         self.ladder = Ladder(settings, self.records, make_executor, in_flight,
                              played=self.leaderboard.changed)
         self.hand_in = HandIn(settings, self.records, checked=self._checked)
+        self.challenges = Challenges(settings, self.records, self.ladder,
+                                     played=lambda challenge: self._challenge_played())
 
     def secret(self) -> str:
         """Return the arena's secret key, made the first time (readable by its owner only)."""
@@ -51,11 +54,13 @@ class Arena:
         """Check what a stopped server left unchecked and start the ladder."""
         self.hand_in.start()
         self.ladder.start()
+        self.challenges.start()
 
     def stop(self) -> None:
         """Stop the checks and the ladder (the games under way are played again at
         the next start) and close the records."""
         self.hand_in.close()
+        self.challenges.stop(timeout=1.0)
         self.ladder.stop(timeout=1.0)
         self.leaderboard.stop()
         self.records.close()
@@ -67,6 +72,11 @@ class Arena:
     def rerun(self) -> None:
         """Play the whole ladder again from no games."""
         self.ladder.rerun()
+
+    def _challenge_played(self) -> None:
+        """A challenge's game ended: the board follows, if challenges count on it."""
+        if self.settings.challenges.count:
+            self.leaderboard.changed()
 
     def _checked(self) -> None:
         """A version's verdict came: the ladder begins again, the board follows."""

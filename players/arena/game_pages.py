@@ -65,17 +65,20 @@ def games_of(store: Store, player: str, shown: Callable[[str], str], opponent: s
     rows = []
     for record in store.records(player=player, variant=variant,
                                 termination='forfeit' if ending == 'forfeit' else termination):
-        other = record.second if record.first == player else record.first
-        if opponent and other != opponent:
-            continue
-        outcome = result_for(record, player)
-        if result and outcome != result:
-            continue
-        rows.append(GameRow(game_id(record), record.variant, shown(other),
-                            'first' if record.first == player else 'second', outcome,
-                            str(record.termination), record.plies,
-                            shown(record.forfeit) if record.forfeit else ''))
+        row = row_of(record, player, shown)
+        if (not opponent or record.names[1 - record.seat_of(player)] == opponent) \
+                and (not result or row.result == result):
+            rows.append(row)
     return rows
+
+
+def row_of(record: GameRecord, player: str, shown: Callable[[str], str]) -> GameRow:
+    """Return the line of a player's list for one of their games."""
+    other = record.second if record.first == player else record.first
+    return GameRow(game_id(record), record.variant, shown(other),
+                   'first' if record.first == player else 'second', result_for(record, player),
+                   str(record.termination), record.plies,
+                   shown(record.forfeit) if record.forfeit else '')
 
 
 def find_game(records: Iterable[GameRecord], id: str) -> GameRecord | None:

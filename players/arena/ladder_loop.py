@@ -29,6 +29,8 @@ GAMES_FILE = 'games.sqlite'
 NICENESS = 10
 """The ladder's games' priority (their workers' and jails' nice value): below the web
 pages', which share the machine's cores with them."""
+HOLD_POLL_SECONDS = 0.5
+"""How often a held ladder looks whether it is stopping."""
 RETRY_SECONDS = 5.0
 """How long the ladder waits after a failure of the machinery before it tries again."""
 
@@ -100,6 +102,11 @@ class Ladder:
         """Why the ladder stopped, if a failure of the machinery stopped it."""
         self._changed = threading.Event()
         self._stopping = threading.Event()
+        self._free = threading.Event()
+        """Clear while challenges hold the ladder (see hold)."""
+        self._free.set()
+        self._holds = 0
+        self._holds_lock = threading.Lock()
         self._rerun = threading.Event()
         self._thread = threading.Thread(target=self._loop, name='ladder', daemon=True)
 
@@ -117,6 +124,21 @@ class Ladder:
         self._rerun.set()
         self._changed.set()
 
+    def hold(self) -> None:
+        """Let challenges go first: the ladder begins no game until each hold is
+        released (its games waiting for a worker are cancelled, those under way end)."""
+        with self._holds_lock:
+            self._holds += 1
+            self._free.clear()
+
+    def release(self) -> None:
+        """End a hold: once none is left, the ladder goes on where it was."""
+        with self._holds_lock:
+            self._holds -= 1
+            if not self._holds:
+                self._free.set()
+                self._changed.set()
+
     def stop(self, timeout: float | None = None) -> None:
         """Stop the ladder once the games under way end (at most timeout seconds)."""
         self._stopping.set()
@@ -129,6 +151,8 @@ class Ladder:
         """Play the ladder each time a version changes, until stopped."""
         while not self._stopping.is_set():
             self._changed.wait()
+            while not self._free.wait(HOLD_POLL_SECONDS) and not self._stopping.is_set():
+                pass
             if self._stopping.is_set():
                 return
             try:
@@ -144,8 +168,8 @@ class Ladder:
 
     def play_once(self) -> int:
         """Play the games of the ladder as it stands that its file does not hold, the
-        newest versions' first, until they are done or a version changes; return how
-        many were played."""
+        newest versions' first, until they are done, a version changes or challenges
+        hold the ladder; return how many were played."""
         self._changed.clear()  # a change from now on ends this round
         tournament, handed_in = tournament_of(self.settings, self.records)
         if len(tournament.specs()) < 2:
@@ -160,7 +184,8 @@ class Ladder:
             job = functools.partial(played_gently, game_job(self.settings.rules, entered,
                                                             self.settings.variants))
             return run(games, job, self.executor, store, self.in_flight, self.played,
-                       stop=lambda: self._changed.is_set() or self._stopping.is_set())
+                       stop=lambda: self._changed.is_set() or self._stopping.is_set()
+                       or not self._free.is_set())
         finally:
             store.close()
 

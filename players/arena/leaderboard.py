@@ -1,8 +1,8 @@
-"""The arena's leaderboard: the ladder's standings over all variants, with each
-student shown by the name they chose, the version they play and, with anchors,
-their grade. It is worked out again after games end (at most every REFRESH_SECONDS,
-in a thread of its own), and each new board has a number that the pages' live
-updates wait on."""
+"""The arena's leaderboard: the ladder's standings over all variants (with the
+challenges' games where they count), with each student shown by the name they
+chose, the version they play and, with anchors, their grade. It is worked out
+again after games end (at most every REFRESH_SECONDS, in a thread of its own), and
+each new board has a number that the pages' live updates wait on."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from players.tournaments import ranking
 from players.tournaments.ranking import Standing
 from players.tournaments.results import OVERALL, Results
 from players.tournaments.store import Store, StoreError
+from .challenges import counted_games
 from .ladder_loop import GAMES_FILE
 from .records import Records
 from .settings import ArenaSettings
@@ -82,6 +83,10 @@ def board_rows(settings: ArenaSettings, records: Records) -> tuple[tuple[BoardRo
         count = store.count()
     finally:
         store.close()
+    challenged = [record for record in counted_games(settings, records)
+                  if {record.first, record.second} <= known]
+    results.add_all(challenged)
+    count += len(challenged)
     if not count:
         return (), 0
     anchors = {name: grade for name, grade in settings.anchors.items() if name in stored.players}

@@ -11,7 +11,7 @@ import secrets
 import sqlite3
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Iterator
 
 CHECKING, PLAYS, CANNOT_PLAY = 'checking', 'plays', 'cannot play'
@@ -27,7 +27,15 @@ CREATE TABLE IF NOT EXISTS versions (
     status TEXT NOT NULL, verdict TEXT NOT NULL DEFAULT '', check_lines TEXT NOT NULL DEFAULT '',
     check_points TEXT NOT NULL DEFAULT '', PRIMARY KEY (student, number));
 CREATE TABLE IF NOT EXISTS state (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS challenges (
+    id INTEGER PRIMARY KEY, student TEXT NOT NULL REFERENCES students(id),
+    version INTEGER NOT NULL, opponent TEXT NOT NULL, spec TEXT NOT NULL,
+    opponent_version INTEGER, variant TEXT NOT NULL, pairs INTEGER NOT NULL,
+    asked REAL NOT NULL, status TEXT NOT NULL, error TEXT NOT NULL DEFAULT '');
 '''
+WAITING, PLAYING, DONE, FAILED = 'waiting', 'playing', 'done', 'failed'
+"""A challenge's status: waiting its turn, its games under way, all played, or
+stopped by a failure of the machinery (its error says which)."""
 
 
 @dataclass(frozen=True)
@@ -71,6 +79,42 @@ class Version:
     """The grader's lines, as check prints them; '' without a [check] table or before."""
     check_points: str
     """The grader's total, such as '38/50'; '' without one."""
+
+
+@dataclass(frozen=True)
+class Challenge:
+    """Games a student asked for against an opponent of their choosing, played ahead
+    of the ladder."""
+
+    id: int
+    student: str
+    """The student's id."""
+    version: int
+    """The number of the student's version that plays them."""
+    opponent: str
+    """The opponent's name in the games: a course player's, or a classmate's id."""
+    spec: str
+    """What the opponent plays: a course player's spec, or the classmate's version's path."""
+    opponent_version: int | None
+    """The number of the classmate's version (None for a course player)."""
+    variant: str
+    pairs: int
+    """The game pairs asked for, the seats swapped between the two games of a pair."""
+    asked: float
+    """When it was asked for (seconds since the epoch)."""
+    status: str
+    """WAITING, PLAYING, DONE or FAILED."""
+    error: str
+    """Why it failed; '' otherwise."""
+
+
+class TooManyChallenges(ValueError):
+    """A student asked for more challenges than an hour allows."""
+
+
+_CHALLENGE = ('id, student, version, opponent, spec, opponent_version, variant, pairs, asked, '
+              'status, error')
+"""The columns of a Challenge, in its fields' order."""
 
 
 def token_digest(token: str) -> str:
@@ -238,6 +282,51 @@ class Records:
         """Generate the path of every version."""
         for (path,) in self._all('SELECT path FROM versions'):
             yield path
+
+    # Challenges.
+    def add_challenge(self, challenge: Challenge, an_hour: int) -> Challenge:
+        """Record a challenge (its id and status are given here) and return it, unless
+        its student asked for an_hour challenges in the hour before it: then raise
+        TooManyChallenges saying when the next may be asked for."""
+        with self._lock:
+            self._connection.execute('BEGIN IMMEDIATE')
+            try:
+                recent = [row[0] for row in self._connection.execute(
+                    'SELECT asked FROM challenges WHERE student = ? AND asked > ? '
+                    'ORDER BY asked', (challenge.student, challenge.asked - 3600))]
+                if len(recent) >= an_hour:
+                    wait = recent[len(recent) - an_hour] + 3600 - challenge.asked
+                    raise TooManyChallenges(
+                        f'{an_hour} challenges an hour at most: the next in '
+                        f'{max(1, round(wait / 60))} min')
+                cursor = self._connection.execute(
+                    'INSERT INTO challenges (student, version, opponent, spec, opponent_version, '
+                    'variant, pairs, asked, status) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+                    (challenge.student, challenge.version, challenge.opponent, challenge.spec,
+                     challenge.opponent_version, challenge.variant, challenge.pairs,
+                     challenge.asked, WAITING))
+                self._connection.execute('COMMIT')
+            except BaseException:
+                self._connection.execute('ROLLBACK')
+                raise
+        assert cursor.lastrowid is not None  # an INSERT's
+        return replace(challenge, id=cursor.lastrowid, status=WAITING, error='')
+
+    def challenges(self, student: str | None = None, status: str | None = None) -> list[Challenge]:
+        """Return the challenges of a student (of everyone without one), with a status
+        if given, the newest first."""
+        return [Challenge(*row) for row in self._all(
+            f'SELECT {_CHALLENGE} FROM challenges WHERE (? IS NULL OR student = ?) '
+            'AND (? IS NULL OR status = ?) ORDER BY id DESC', student, student, status, status)]
+
+    def challenge(self, id: int) -> Challenge | None:
+        """Return the challenge of this id, or None."""
+        rows = self._all(f'SELECT {_CHALLENGE} FROM challenges WHERE id = ?', id)
+        return Challenge(*rows[0]) if rows else None
+
+    def set_challenge_status(self, id: int, status: str, error: str = '') -> None:
+        """Record a challenge's status, and why it failed."""
+        self._do('UPDATE challenges SET status = ?, error = ? WHERE id = ?', status, error, id)
 
     # State.
     def get(self, key: str, default: str | None = None) -> str | None:

@@ -13,6 +13,23 @@ from .uploads import UploadLimits
 
 
 @dataclass(frozen=True)
+class ChallengeRules:
+    """What a student may ask for from their page: games now, against an opponent of
+    their choosing."""
+
+    an_hour: int = 12
+    """The most challenges a student may ask for in an hour (0: none)."""
+    pairs: int = 5
+    """The most game pairs a challenge may ask for."""
+    classmates: bool = False
+    """Whether a classmate's version (playing on the ladder) may be challenged, as well
+    as the course's players."""
+    count: bool = False
+    """Whether a challenge's games count on the leaderboard, while both versions that
+    played them are the ones on the ladder."""
+
+
+@dataclass(frozen=True)
 class ArenaSettings:
     """A course's arena: where it keeps its files, its ladder's tournament, what a
     hand-in is checked with, and when the hand-in closes."""
@@ -41,6 +58,8 @@ class ArenaSettings:
     """When the hand-in closes (seconds since the epoch), or None."""
     quota_mb: float = 100.0
     """The most a student's versions may hold together, unpacked, in MB."""
+    challenges: ChallengeRules = ChallengeRules()
+    """What challenges a student may ask for."""
 
     @property
     def folder_limits(self) -> FolderLimits:

@@ -6,6 +6,7 @@ student the viewer may not see, as for one that does not exist."""
 from __future__ import annotations
 
 import hmac
+import json
 import os
 import time
 from typing import Any, Callable
@@ -15,7 +16,11 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import HTMLResponse
 
+from players.reports.html_report import games_panel
+from players.tournaments.record import GameRecord
+from players.tournaments.run_settings import RunSettings
 from players.tournaments.store import Store
+from . import game_pages
 from .access import Viewer, viewer_of
 from .arena import Arena
 from .ladder_loop import GAMES_FILE
@@ -84,6 +89,20 @@ class Site:
         if found.staff is None:
             raise HTTPException(404)
         return found
+
+    def replay(self, found: Viewer, student: str, record: GameRecord,
+               settings: RunSettings) -> HTMLResponse:
+        """The page of one of a student's games, replayed, with the log their bot
+        wrote in it (and no other player's)."""
+        seat = record.seat_of(student)
+        data = game_pages.replay_data(record, settings, self.shown)
+        return self.page('game.html', found, student=self.records.student(student),
+                         record=record, seat=seat, panel=games_panel(listed=False),
+                         log=(record.stderr_first, record.stderr_second)[seat],
+                         data=json.dumps(data, separators=(',', ':')).replace('<', '\\u003c'),
+                         forfeit=self.shown(record.forfeit) if record.forfeit else None,
+                         opponent=self.shown(record.names[1 - seat]),
+                         result=game_pages.result_for(record, student))
 
     def games_store(self) -> Store | None:
         """Return the ladder's results file, opened to read, or None before it has one."""

@@ -5,15 +5,12 @@ their own."""
 
 from __future__ import annotations
 
-import json
-
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import UploadFile
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from players.reports.html_report import games_panel
 from . import game_pages
 from .names import pseudonym_problem
 from .site import Site, version_files, version_plain
@@ -21,18 +18,25 @@ from .uploads import UploadError
 
 PAGE_ROWS = 200
 """The most games a list shows."""
+CHALLENGE_ROWS = 20
+"""The most challenges a student's page lists, the newest."""
 
 
 class StudentPages(Site):
     """A student's pages (see the module's docstring)."""
 
     def student_page(self, request: Request) -> Response:
-        """A student's page: hand-in, pseudonym, versions and verdicts."""
+        """A student's page: hand-in, pseudonym, challenges, versions and verdicts."""
         found, student = self.owner(request)
+        opponents = [(self.opaque(opponent.name), self.shown(opponent.name))
+                     for opponent in self.arena.challenges.opponents(student)]
         return self.page('student.html', found, student=self.records.student(student),
                          versions=list(reversed(self.records.versions(student))),
                          playing=self.records.playing().get(student),
-                         origin=str(request.base_url).rstrip('/'))
+                         origin=str(request.base_url).rstrip('/'), opponents=opponents,
+                         challenges=self.records.challenges(student)[:CHALLENGE_ROWS],
+                         shown=self.all_shown(), variants=self.arena.settings.variants,
+                         rules=self.arena.settings.challenges)
 
     def versions_json(self, request: Request) -> Response:
         """A student's versions as JSON, for the page that waits for a verdict."""
@@ -116,15 +120,7 @@ class StudentPages(Site):
             settings = store.settings
         if record is None:
             raise HTTPException(404)
-        seat = record.seat_of(student)
-        data = game_pages.replay_data(record, settings, self.shown)
-        return self.page('game.html', found, student=self.records.student(student),
-                         record=record, seat=seat, panel=games_panel(listed=False),
-                         log=(record.stderr_first, record.stderr_second)[seat],
-                         data=json.dumps(data, separators=(',', ':')).replace('<', '\\u003c'),
-                         forfeit=self.shown(record.forfeit) if record.forfeit else None,
-                         opponent=self.shown(record.names[1 - seat]),
-                         result=game_pages.result_for(record, student))
+        return self.replay(found, student, record, settings)
 
     def token_student(self, request: Request) -> str:
         """Return the id of the student whose token the request gives

@@ -21,6 +21,7 @@ from starlette_csrf import CSRFMiddleware
 from .access import Guard
 from .arena import Arena
 from .board_pages import BoardPages
+from .challenge_pages import ChallengePages
 from .staff_pages import StaffPages
 from .student_pages import StudentPages
 
@@ -41,6 +42,7 @@ def make_app(arena: Arena, secure: bool = False) -> Starlette:
     """Return the arena's web application; secure, when students reach it over HTTPS
     (behind a reverse proxy), keeps its cookies off plain HTTP."""
     board, student, staff = BoardPages(arena), StudentPages(arena), StaffPages(arena)
+    challenges = ChallengePages(arena)
     secret = arena.secret()
 
     async def error_page(request: Request, error: Exception) -> Response:
@@ -66,6 +68,10 @@ def make_app(arena: Arena, secure: bool = False) -> Starlette:
         Route('/students/{student}/pseudonym', student.pseudonym, methods=['POST']),
         Route('/students/{student}/games', student.games),
         Route('/students/{student}/games/{game}', student.game),
+        Route('/students/{student}/challenges', challenges.ask, methods=['POST']),
+        Route('/students/{student}/challenges/{challenge:int}', challenges.challenge_page),
+        Route('/students/{student}/challenges/{challenge:int}/games/{game}',
+              challenges.challenge_game),
         Route('/students/{student}/link', staff.new_link, methods=['POST']),
         Route('/staff', staff.staff),
         Route('/staff/grades.csv', staff.download('grades')),

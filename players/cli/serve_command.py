@@ -49,6 +49,14 @@ def add_serve_arguments(serve: ArgumentParser) -> None:
            help='the most an upload may hold, packed (default 8)')
     option('--quota-mb', type=float, default=100.0, metavar='MB',
            help="the most a student's versions may hold together, unpacked (default 100)")
+    option('--challenges-an-hour', type=count(0), default=12, metavar='N',
+           help='the most challenges a student may ask for in an hour (default 12; 0: none)')
+    option('--challenge-pairs', type=count(1), default=5, metavar='N',
+           help='the most game pairs a challenge may ask for (default 5)')
+    option('--challenge-classmates', action='store_true',
+           help="let students challenge a classmate's version, not only the course's players")
+    option('--challenges-count', action='store_true',
+           help="count challenges' games on the leaderboard (while both versions are on it)")
     option('--staff', metavar='NAME', help="add a member of staff (or change their password), "
            'asked for at the terminal, and stop')
     option('--new-link', metavar='ID', help="give a student a new sign-in link (the old one "
@@ -128,7 +136,7 @@ def interrupted(signum: int, frame: object) -> None:
 
 def arena_settings(options: Namespace, check: ArgumentParser | None):
     """Return the arena's settings of options (see players.arena.settings)."""
-    from players.arena.settings import ArenaSettings
+    from players.arena.settings import ArenaSettings, ChallengeRules
     from players.arena.uploads import UploadLimits
     chosen = tuple(distinct_variants(options.variants or variants.DEFAULT_VARIANTS))
     support = course_support(options)
@@ -147,7 +155,9 @@ def arena_settings(options: Namespace, check: ArgumentParser | None):
         os.path.abspath(options.store), chosen, house, anchors, rules, options.games,
         options.seed, support, UploadLimits(int(options.upload_mb * 1024 * 1024),
                                             folder_limits(options)),
-        grading, deadline(options.deadline), options.quota_mb)
+        grading, deadline(options.deadline), options.quota_mb,
+        ChallengeRules(options.challenges_an_hour, options.challenge_pairs,
+                       options.challenge_classmates, options.challenges_count))
 
 
 def deadline(text: str | None) -> float | None:

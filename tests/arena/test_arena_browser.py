@@ -7,7 +7,8 @@ student, in a browser of his own and over plain HTTP, can reach none of her page
 code, games or token. The instructor signs in with the staff password, downloads the
 grades and closes the hand-in, after which uploads are refused, from the page and
 from a terminal. A form posted without its CSRF header is refused and changes
-nothing."""
+nothing. A student challenges ab2 from his page and follows the games to their
+replays."""
 
 from __future__ import annotations
 
@@ -491,3 +492,31 @@ def test_a_post_without_its_csrf_header_is_refused_and_changes_nothing(arena, ch
     finally:
         carol.close()
         staff.close()
+
+
+def test_a_student_challenges_ab2_and_follows_the_games_to_their_replays(arena, chromium):
+    bob = Watched(chromium)
+    try:
+        page = bob.page()
+        sign_in(page, arena, 'bob', 'Bob <b>Builder</b>')
+        expect(page.locator('#challenge select[name=opponent] option')).to_have_text(
+            ['random', 'ab2'])  # the course's players; classmates only where it allows them
+        page.locator('#challenge select[name=opponent]').select_option(label='ab2')
+        page.locator('#challenge input[name=pairs]').fill('2')
+        page.locator('#challenge button').click()
+        page.wait_for_url(re.compile(rf'{re.escape(arena.url)}/students/bob/challenges/\d+$'))
+        expect(page.locator('h1')).to_contain_text('Bob <b>Builder</b> against ab2')
+        expect(page.locator('#challenge-status')).to_have_text('done')
+        rows = page.locator('#games tbody tr')
+        expect(rows).to_have_count(4)
+        expect(rows.locator('td:nth-child(2)')).to_have_text(['ab2'] * 4)
+        expect(rows.locator('td:nth-child(3)')).to_have_text(['first', 'second'] * 2)
+        rows.first.get_by_role('link', name='replay').click()
+        expect(page.locator('#summary')).to_contain_text('playing first')
+        expect(page.locator('h1')).to_have_text('tictactoe: Bob <b>Builder</b> against ab2')
+        page.go_back()
+        page.get_by_role('link', name='Back to Bob <b>Builder</b>').click()
+        expect(page.locator('#challenges tbody tr').first).to_contain_text('ab2')
+        assert bob.trouble == []
+    finally:
+        bob.close()

@@ -1,0 +1,134 @@
+#!/usr/bin/env python3
+"""Benchmark the arena's challenges while its ladder plays (not a test; pytest does not
+collect it).
+
+    python -m players.bench.benchmark_challenges               # 20 students, 20 challenges
+    python players/bench/benchmark_challenges.py --students 10 --challenges 5
+
+Serves a course as benchmark_arena does (tic-tac-toe, random and ab2, jobs = 2, 1 s a
+move). Every student hands in a bot, so that the ladder has hundreds of games to play;
+then, while it plays them, students sign in and ask for challenges against ab2 (one
+game pair on tic-tac-toe), one every --every seconds. For each, it prints how long
+from the POST until the challenge's results file held its first game (an upper bound
+on its first move, a tic-tac-toe game lasting milliseconds), beside the goal."""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import importlib.util
+import os
+import shutil
+import sqlite3
+import statistics
+import sys
+import tempfile
+import time
+import urllib.request
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path[:0] = [ROOT]
+
+from players.bench.benchmark_arena import (  # noqa: E402  (after the path is set)
+    BOT, MET, make_course, percentile, start_server, stop_server)
+
+FIRST_GAME_GOAL = 2.0
+"""The goal: a challenge's first game within 2 s of asking (its first move sooner)."""
+
+
+def hand_in_all(url: str, tokens: dict[str, str]) -> None:
+    """Hand in a bot for every student, over the terminal's route, and wait for the verdicts."""
+    for student, token in tokens.items():
+        request = urllib.request.Request(
+            f'{url}/api/submit?filename=bot.py', BOT.format(student=student, number=1, pick=0)
+            .encode(), {'Authorization': f'Bearer {token}'})
+        urllib.request.urlopen(request, timeout=60).close()
+    import httpx
+    for student, token in tokens.items():
+        ends = time.monotonic() + 120
+        while httpx.get(f'{url}/api/versions/1', headers={'Authorization': f'Bearer {token}'},
+                        timeout=60).json().get('checking'):
+            if time.monotonic() > ends:
+                sys.exit(f'no verdict for {student} in 120 s')
+            time.sleep(0.2)
+
+
+def challenge(url: str, folder: str, student: str, token: str) -> float:
+    """Sign in as the student, ask for a challenge against ab2 and return how long until
+    its results file held a game."""
+    import httpx
+    with httpx.Client(base_url=url, timeout=60) as client:
+        client.get(f'/signin/{token}')
+        client.post(f'/signin/{token}', headers={'x-csrftoken': client.cookies['csrftoken']})
+        page = client.get(f'/students/{student}').text
+        key = page.split('<option value="')[1:]
+        ab2 = next(option.split('"')[0] for option in key if option.split('>')[1].startswith('ab2<'))
+        started = time.perf_counter()
+        answer = client.post(f'/students/{student}/challenges', headers={
+            'x-csrftoken': client.cookies['csrftoken']}, data={
+            'opponent': ab2, 'variant': 'tictactoe', 'pairs': '1'}).json()
+    if 'go' not in answer:
+        sys.exit(f'{student} could not ask for a challenge: {answer}')
+    path = os.path.join(folder, 'arena', 'challenges', answer['go'].rsplit('/', 1)[1] + '.sqlite')
+    while time.perf_counter() < started + 60:
+        if os.path.isfile(path):
+            try:
+                with sqlite3.connect(path) as connection:
+                    if connection.execute('SELECT COUNT(*) FROM games').fetchone()[0]:
+                        return time.perf_counter() - started
+            except sqlite3.Error:  # being made
+                pass
+        time.sleep(0.01)
+    sys.exit(f"{student}'s challenge played no game in 60 s")
+
+
+def ladder_games(folder: str) -> int:
+    """Return the games the ladder has stored."""
+    try:
+        with sqlite3.connect(os.path.join(folder, 'arena', 'games.sqlite')) as connection:
+            return connection.execute('SELECT COUNT(*) FROM games').fetchone()[0]
+    except sqlite3.Error:
+        return 0
+
+
+def main() -> None:
+    """Parse the options, serve the course, measure, print and stop."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument('--students', type=int, default=20, help='the class (default 20)')
+    parser.add_argument('--challenges', type=int, default=20, help='challenges (default 20)')
+    parser.add_argument('--every', type=float, default=1.0, help='seconds between two')
+    args = parser.parse_args()
+    if importlib.util.find_spec('httpx') is None:
+        sys.exit("needs httpx: pip install -e '.[test]'")
+    course = argparse.Namespace(students=args.students, variants=['tictactoe'],
+                                players='random,ab2', move_timeout=1.0, jobs=2)
+    folder = tempfile.mkdtemp(prefix='challenge-bench-')
+    try:
+        url = make_course(folder, course)
+        server = start_server(folder, url)
+        try:
+            with open(os.path.join(folder, 'arena', 'links.csv'), newline='') as file:
+                tokens = {row['id']: row['link'].rpartition('/signin/')[2]
+                          for row in csv.DictReader(file)}
+            hand_in_all(url, tokens)
+            before = ladder_games(folder)
+            times = []
+            for number in range(args.challenges):
+                student = sorted(tokens)[number % len(tokens)]
+                times.append(challenge(url, folder, student, tokens[student]))
+                time.sleep(args.every)
+            print(f'{args.students} students handed in; while the ladder played '
+                  f'{ladder_games(folder) - before} games, {len(times)} challenges against ab2 '
+                  f'(one pair of tic-tac-toe each), one every {args.every:g} s')
+            print(f'challenge to its first game stored: median {statistics.median(times):.2f} s, '
+                  f'p95 {percentile(times, .95):.2f} s, max {max(times):.2f} s '
+                  f'(goal ≤ {FIRST_GAME_GOAL:g} s: '
+                  f'{MET[max(times) <= FIRST_GAME_GOAL]})')
+        finally:
+            print(f'the server stopped by SIGINT, with exit status {stop_server(server)}')
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+if __name__ == '__main__':
+    main()

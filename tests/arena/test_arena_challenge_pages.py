@@ -1,0 +1,131 @@
+"""Challenges over HTTP, served as an instructor serves the arena: only an opponent of
+the list (no forged key, no classmate where the course does not allow it), a number
+of pairs the course allows and so many an hour; a form without its CSRF header is
+refused; a classmate sees nothing of another's challenges; and a server killed with
+kill -9 in the middle of a challenge plays the rest of it, each game once, when it
+starts again."""
+
+import contextlib
+import sqlite3
+import time
+from typing import Iterator
+
+import httpx
+import pytest
+
+from arena_server import COURSE, GOOD, ArenaServer
+
+pytestmark = pytest.mark.slow
+
+SLOW = 'import time\ndef player(game, state):\n    time.sleep(0.2)\n' \
+       '    return game.actions(state)[0]\n'
+"""A bot that thinks a fifth of a second a move: its games last a second or two."""
+
+
+@contextlib.contextmanager
+def signed_in(server: ArenaServer, student: str) -> Iterator[httpx.Client]:
+    """A client signed in as the student, by their link and its form."""
+    with httpx.Client(base_url=server.url, timeout=30) as client:
+        client.get(f'/signin/{server.token(student)}')
+        assert client.post(f'/signin/{server.token(student)}',
+                           headers=csrf(client)).status_code == 200
+        yield client
+
+
+def csrf(client: httpx.Client) -> dict[str, str]:
+    """The header that carries the client's CSRF cookie, as the pages' script sends it."""
+    return {'x-csrftoken': client.cookies['csrftoken']}
+
+
+def opponents(client: httpx.Client, student: str) -> dict[str, str]:
+    """The opponents the student's page offers: {name shown: key}."""
+    page = client.get(f'/students/{student}').text
+    select = page[page.index('<select name="opponent">'):]
+    select = select[:select.index('</select>')]
+    return {option.split('>', 1)[1].split('<', 1)[0]: option.split('"', 2)[1]
+            for option in select.split('<option value=')[1:]}
+
+
+def wait_done(client: httpx.Client, address: str, timeout: float = 60) -> str:
+    """Wait until a challenge's page says it is done; return the page."""
+    ends = time.monotonic() + timeout
+    while time.monotonic() < ends:
+        page = client.get(address).text
+        if '<span id="challenge-status">done</span>' in page:
+            return page
+        time.sleep(0.2)
+    raise TimeoutError(f'{address} not done in {timeout} s')
+
+
+def test_only_the_listed_opponents_so_many_an_hour_and_no_one_elses(tmp_path):
+    server = ArenaServer(tmp_path, arena_table='challenges-an-hour = 2\nchallenge-pairs = 2\n',
+                         staff=None).start()
+    try:
+        for student in ('alice', 'bob'):
+            assert server.verdict(student, server.submit(student, GOOD.encode())['number'])[
+                'status'] == 'plays'
+        with signed_in(server, 'alice') as alice, signed_in(server, 'bob') as bob:
+            offered = opponents(alice, 'alice')
+            assert list(offered) == ['random', 'ab2']  # no classmate: the course does not allow it
+
+            def ask(client, student, **form):
+                return client.post(f'/students/{student}/challenges', data=form,
+                                   headers=csrf(client))
+            good = {'opponent': offered['ab2'], 'variant': 'tictactoe', 'pairs': '1'}
+            for change, error in (({'opponent': 'ab2'}, 'choose an opponent from the list'),
+                                  ({'opponent': offered['ab2'][::-1]}, 'choose an opponent'),
+                                  ({'pairs': '3'}, 'from 1 to 2 game pairs'),
+                                  ({'pairs': '1e9'}, 'as a whole number'),
+                                  ({'variant': 'chess'}, 'choose a variant of the ladder')):
+                answer = ask(alice, 'alice', **{**good, **change})
+                assert answer.status_code == 400 and error in answer.json()['error'], change
+            assert alice.post('/students/alice/challenges', data=good).status_code == 403
+            assert ask(bob, 'alice', **good).status_code == 404  # not bob's page
+            address = ask(alice, 'alice', **good).json()['go']
+            page = wait_done(alice, address)
+            replays = [part.split('"', 1)[0] for part in page.split('href="')[1:]
+                       if '/games/' in part]
+            assert len(replays) == 2 and alice.get(replays[0]).status_code == 200
+            for path in (address, replays[0]):  # bob sees nothing of alice's challenge
+                assert bob.get(path).status_code == 404
+                assert bob.get(path.replace('/alice/', '/bob/')).status_code == 404
+            ask(alice, 'alice', **good)
+            refused = ask(alice, 'alice', **good)
+            assert refused.status_code == 400
+            assert refused.json()['error'] == '2 challenges an hour at most: the next in 60 min'
+    finally:
+        server.close()
+
+
+def test_killed_in_the_middle_of_a_challenge_it_plays_the_rest_once(tmp_path):
+    course = COURSE.replace('players = ["random", "ab2"]', 'players = ["ab2"]')
+    server = ArenaServer(tmp_path, course=course, staff=None).start()
+    path = tmp_path / 'arena' / 'challenges' / '1.sqlite'
+    try:
+        assert server.verdict('alice', server.submit('alice', SLOW.encode())['number'])[
+            'status'] == 'plays'
+        with signed_in(server, 'alice') as alice:
+            offered = opponents(alice, 'alice')
+            assert alice.post('/students/alice/challenges', headers=csrf(alice), data={
+                'opponent': offered['ab2'], 'variant': 'tictactoe', 'pairs': '3'}).json() == {
+                    'go': '/students/alice/challenges/1'}
+        ends = time.monotonic() + 60
+        while not path.exists() or stored(path) < 1:
+            assert time.monotonic() < ends, 'no game of the challenge in 60 s'
+            time.sleep(0.05)
+        server.kill()
+        assert stored(path) < 6
+        server.start()
+        with signed_in(server, 'alice') as alice:
+            wait_done(alice, '/students/alice/challenges/1')
+        with sqlite3.connect(path) as connection:
+            indices = [row[0] for row in connection.execute('SELECT "index" FROM games')]
+        assert sorted(indices) == list(range(6))
+    finally:
+        server.close()
+
+
+def stored(path) -> int:
+    """The games a challenge's results file holds."""
+    with sqlite3.connect(path) as connection:
+        return connection.execute('SELECT COUNT(*) FROM games').fetchone()[0]
