@@ -13,11 +13,14 @@ from .challenges import Challenges
 from .hand_in import HandIn
 from .ladder_loop import Ladder
 from .leaderboard import Leaderboard
+from .rating_history import RatingHistory
 from .records import Records
 from .settings import ArenaSettings
 
 RECORDS_FILE = 'arena.sqlite'
 """The arena's records, in its folder."""
+HISTORY_FILE = 'ratings.sqlite'
+"""The leaderboard's history, in its folder."""
 SECRET_FILE = 'secret'
 """The key that signs the sessions' and forms' cookies, in the arena's folder."""
 
@@ -30,7 +33,8 @@ class Arena:
         self.settings = settings
         os.makedirs(settings.folder, mode=0o700, exist_ok=True)
         self.records = Records(settings.path(RECORDS_FILE))
-        self.leaderboard = Leaderboard(settings, self.records)
+        self.history = RatingHistory(settings.path(HISTORY_FILE))
+        self.leaderboard = Leaderboard(settings, self.records, self.history)
         self.ladder = Ladder(settings, self.records, make_executor, in_flight,
                              played=self.leaderboard.changed)
         self.hand_in = HandIn(settings, self.records, checked=self._checked)
@@ -64,6 +68,7 @@ class Arena:
         self.ladder.stop(timeout=1.0)
         self.leaderboard.stop()
         self.records.close()
+        self.history.close()
 
     def close_hand_in(self, closed: bool = True) -> None:
         """Close the hand-in (or open it again): uploads are refused while it is closed."""

@@ -1,5 +1,6 @@
 """The arena's front pages: the home page, signing in (a student by their link, staff by
-their password) and out, and the leaderboard, kept live by server-sent events."""
+their password) and out, and the leaderboard, kept live by server-sent events, with
+its first players' Elo drawn over time."""
 
 from __future__ import annotations
 
@@ -13,12 +14,16 @@ from starlette.responses import JSONResponse, RedirectResponse, Response, Stream
 
 from .access import StaffSignIns, Viewer, sign_in_staff, sign_in_student, sign_out
 from .arena import Arena
+from .leaderboard import Board
+from .rating_plot import Series, rating_plot
 from .site import Site
 
 EVENT_POLL_SECONDS = 0.5
 """How often a live leaderboard's stream looks for a new board."""
 KEEP_ALIVE_SECONDS = 15.0
 """The longest a live stream goes without a word."""
+PLOT_PLAYERS = 10
+"""The players whose Elo over time the leaderboard draws, from the first."""
 
 
 class BoardPages(Site):
@@ -75,7 +80,19 @@ class BoardPages(Site):
         """The leaderboard's page."""
         found = self.signed_in(request)
         me = found.student.id if found.student else None
-        return self.page('board.html', found, board=self.arena.leaderboard.board.plain(me))
+        board = self.arena.leaderboard.board
+        return self.page('board.html', found, board=board.plain(me),
+                         plot=rating_plot(self.board_series(board, me),
+                                          mine=self.shown(me) if me else None))
+
+    def board_series(self, board: Board, me: str | None) -> list[Series]:
+        """Return the lines of the leaderboard's plot: the Elo over time of the first
+        PLOT_PLAYERS players' versions on the ladder (and the viewer's own), each by the
+        name it shows."""
+        rows = list(board.rows[:PLOT_PLAYERS])
+        rows += [row for row in board.rows[PLOT_PLAYERS:] if me is not None and row.student == me]
+        return [(row.name, [(rating.time, rating.elo) for rating in self.arena.history.of(
+                    row.standing.player) if rating.version == row.version]) for row in rows]
 
     def board_json(self, request: Request) -> Response:
         """The leaderboard as JSON."""

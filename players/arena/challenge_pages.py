@@ -58,7 +58,7 @@ class ChallengePages(Site):
         record = game_pages.find_game(records, request.path_params['game'])
         if record is None or settings is None:
             raise HTTPException(404)
-        return self.replay(found, student, record, settings)
+        return self.replay(found, student, record, settings, challenge.version)
 
     def challenge_of(self, request: Request, student: str) -> Challenge:
         """Return the student's challenge the address names; else answer 404."""

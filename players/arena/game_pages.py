@@ -81,6 +81,34 @@ def row_of(record: GameRecord, player: str, shown: Callable[[str], str]) -> Game
                    shown(record.forfeit) if record.forfeit else '')
 
 
+@dataclass(frozen=True)
+class HeadToHead:
+    """A player's record against one opponent."""
+
+    opponent: str
+    """The opponent's name as shown."""
+    games: int
+    wins: int
+    draws: int
+    losses: int
+
+    @property
+    def score_pct(self) -> float:
+        """Wins and half the draws, as a percentage of the games, to one decimal."""
+        return round(100 * (self.wins + self.draws / 2) / self.games, 1)
+
+
+def head_to_head(rows: Iterable[GameRow]) -> list[HeadToHead]:
+    """Return a player's record against each opponent of their games' rows, the
+    opponents in the order first met."""
+    tally: dict[str, dict[str, int]] = {}
+    for row in rows:
+        counts = tally.setdefault(row.opponent, {'win': 0, 'draw': 0, 'loss': 0})
+        counts[row.result] += 1
+    return [HeadToHead(opponent, sum(counts.values()), counts['win'], counts['draw'],
+                       counts['loss']) for opponent, counts in tally.items()]
+
+
 def find_game(records: Iterable[GameRecord], id: str) -> GameRecord | None:
     """Return the game of records whose name is id, or None."""
     return next((record for record in records if game_id(record) == id), None)

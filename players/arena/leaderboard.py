@@ -6,7 +6,9 @@ each new board has a number that the pages' live updates wait on."""
 
 from __future__ import annotations
 
+import contextlib
 import os
+import sqlite3
 import threading
 import time
 from dataclasses import asdict, dataclass
@@ -18,6 +20,7 @@ from players.tournaments.results import OVERALL, Results
 from players.tournaments.store import Store, StoreError
 from .challenges import counted_games
 from .ladder_loop import GAMES_FILE
+from .rating_history import Rating, RatingHistory
 from .records import Records
 from .settings import ArenaSettings
 
@@ -105,14 +108,24 @@ def board_rows(settings: ArenaSettings, records: Records) -> tuple[tuple[BoardRo
     return tuple(rows), count
 
 
-class Leaderboard:
-    """The current board, worked out again in a thread of its own after changed()."""
+def ratings(rows: tuple[BoardRow, ...]) -> list[Rating]:
+    """Return the players' ratings as a board's rows give them, now."""
+    now = time.time()
+    return [Rating(now, row.standing.player, row.version, row.standing.rank, row.standing.elo,
+                   row.standing.games) for row in rows]
 
-    def __init__(self, settings: ArenaSettings, records: Records):
+
+class Leaderboard:
+    """The current board, worked out again in a thread of its own after changed(), and
+    each board's ratings noted in history."""
+
+    def __init__(self, settings: ArenaSettings, records: Records, history: RatingHistory):
         self.settings = settings
         self.records = records
+        self.history = history
         rows, games = board_rows(settings, records)
         self.board = Board(0, rows, games)
+        history.note(ratings(rows))
         self._dirty = threading.Event()
         self._stopping = False
         self._new = threading.Condition()
@@ -149,4 +162,6 @@ class Leaderboard:
                 with self._new:
                     self.board = Board(self.board.number + 1, rows, games)
                     self._new.notify_all()
+                with contextlib.suppress(sqlite3.ProgrammingError):  # closed as the arena stops
+                    self.history.note(ratings(rows))
             time.sleep(REFRESH_SECONDS)

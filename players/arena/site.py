@@ -90,10 +90,10 @@ class Site:
             raise HTTPException(404)
         return found
 
-    def replay(self, found: Viewer, student: str, record: GameRecord,
-               settings: RunSettings) -> HTMLResponse:
-        """The page of one of a student's games, replayed, with the log their bot
-        wrote in it (and no other player's)."""
+    def replay(self, found: Viewer, student: str, record: GameRecord, settings: RunSettings,
+               version: int | None) -> HTMLResponse:
+        """The page of one of a student's games (played by their version of this
+        number), replayed, with the log their bot wrote in it (and no other player's)."""
         seat = record.seat_of(student)
         data = game_pages.replay_data(record, settings, self.shown)
         return self.page('game.html', found, student=self.records.student(student),
@@ -102,7 +102,7 @@ class Site:
                          data=json.dumps(data, separators=(',', ':')).replace('<', '\\u003c'),
                          forfeit=self.shown(record.forfeit) if record.forfeit else None,
                          opponent=self.shown(record.names[1 - seat]),
-                         result=game_pages.result_for(record, student))
+                         result=game_pages.result_for(record, student), version=version)
 
     def games_store(self) -> Store | None:
         """Return the ladder's results file, opened to read, or None before it has one."""

@@ -13,6 +13,8 @@ from starlette.responses import JSONResponse, Response
 
 from . import game_pages
 from .names import pseudonym_problem
+from .rating_history import changes
+from .rating_plot import rating_plot
 from .site import Site, version_files, version_plain
 from .uploads import UploadError
 
@@ -30,13 +32,18 @@ class StudentPages(Site):
         found, student = self.owner(request)
         opponents = [(self.opaque(opponent.name), self.shown(opponent.name))
                      for opponent in self.arena.challenges.opponents(student)]
+        notes = self.arena.history.of(student)
+        by_version = [(f'version {number}', [(note.time, note.elo) for note in notes
+                                             if note.version == number])
+                      for number in sorted({note.version for note in notes if note.version})]
         return self.page('student.html', found, student=self.records.student(student),
                          versions=list(reversed(self.records.versions(student))),
                          playing=self.records.playing().get(student),
                          origin=str(request.base_url).rstrip('/'), opponents=opponents,
                          challenges=self.records.challenges(student)[:CHALLENGE_ROWS],
                          shown=self.all_shown(), variants=self.arena.settings.variants,
-                         rules=self.arena.settings.challenges)
+                         rules=self.arena.settings.challenges, plot=rating_plot(by_version),
+                         standing=changes(notes))
 
     def versions_json(self, request: Request) -> Response:
         """A student's versions as JSON, for the page that waits for a verdict."""
@@ -94,7 +101,7 @@ class StudentPages(Site):
                 or chosen['ending'] not in (None, *game_pages.ENDINGS):
             raise HTTPException(400)
         store, shown = self.games_store(), self.all_shown()
-        rows, others = [], {}
+        rows, every, others = [], [], {}
         if store is not None:
             with store:
                 others = {self.opaque(name): name for name in store.settings.players
@@ -102,8 +109,13 @@ class StudentPages(Site):
                 if chosen['opponent'] is not None:  # a key of none of them matches no game
                     chosen['opponent'] = others.get(chosen['opponent'], '\0')
                 rows = game_pages.games_of(store, student, shown, **chosen)
+                every = rows if not any(chosen.values()) else \
+                    game_pages.games_of(store, student, shown)
+        playing = self.records.playing().get(student)
         return self.page('games.html', found, student=self.records.student(student),
                          rows=rows[:PAGE_ROWS], count=len(rows), chosen=chosen,
+                         records=game_pages.head_to_head(every),
+                         version=playing.number if playing else None,
                          opponents=[(key, name, shown(name)) for key, name in others.items()],
                          variants=self.arena.settings.variants, results=game_pages.RESULTS,
                          endings=game_pages.ENDINGS)
@@ -120,7 +132,9 @@ class StudentPages(Site):
             settings = store.settings
         if record is None:
             raise HTTPException(404)
-        return self.replay(found, student, record, settings)
+        playing = self.records.playing().get(student)
+        return self.replay(found, student, record, settings,
+                           playing.number if playing else None)
 
     def token_student(self, request: Request) -> str:
         """Return the id of the student whose token the request gives

@@ -226,11 +226,23 @@ def alice_hands_in_and_plays(arena: ArenaServer, alice: Watched) -> str:
     assert board.locator('#board tbody tr:not(.mine)').all_inner_texts() and all(
         'Alice' not in row for row in board.locator('#board tbody tr:not(.mine)')
         .all_inner_texts())
+    # her Elo drawn over time, on the leaderboard and on her page; her record against each
+    drawn = alice.page()  # the live board stays as it is, not reloaded
+    drawn.goto(f'{arena.url}/board')
+    expect(drawn.locator('#rating-plot svg text').filter(has_text='Alice Liddell')).to_have_count(1)
+    assert drawn.locator('#rating-plot svg circle').count() >= 4
+    drawn.close()
+    page.reload()
+    expect(page.locator('#rating-plot svg text').filter(has_text='version 2')).to_have_count(1)
+    expect(page.locator('#versions td.standing').first).to_contain_text('Elo')
 
     # 3. her games, filtered; one replayed to its end; her bot's log
     page.get_by_role('link', name='My games').click()
     assert page.url == f'{arena.url}/students/alice/games'
     expect(page.locator('#game-total')).to_have_text('6 games.')
+    expect(page.locator('#head-to-head tbody tr td:first-child')).to_have_text(
+        ['random', 'ab2', 'Bob <b>Builder</b>'], ignore_case=False)  # a pair with each
+    expect(page.locator('#head-to-head tbody tr td:nth-child(2)')).to_have_text(['2'] * 3)
     page.locator('#filters select[name=opponent]').select_option(label='ab2')
     page.locator('#filters button').click()
     expect(page.locator('#game-total')).to_have_text('2 games.')
@@ -238,8 +250,9 @@ def alice_hands_in_and_plays(arena: ArenaServer, alice: Watched) -> str:
     expect(page.locator('#filters select[name=opponent] option:checked')).to_have_text('ab2')
     rows = page.locator('#games tbody tr')
     expect(rows).to_have_count(2)
-    assert [rows.nth(i).locator('td').nth(1).inner_text() for i in range(2)] == ['ab2', 'ab2']
-    result = rows.first.locator('td').nth(3).inner_text()
+    assert [rows.nth(i).locator('td').nth(2).inner_text() for i in range(2)] == ['ab2', 'ab2']
+    assert [rows.nth(i).locator('td').nth(0).inner_text() for i in range(2)] == ['2', '2']
+    result = rows.first.locator('td').nth(4).inner_text()
     page.locator('#filters select[name=result]').select_option(result)
     page.locator('#filters button').click()
     expect(page.locator('#filters select[name=result]')).to_have_value(result)
@@ -247,9 +260,9 @@ def alice_hands_in_and_plays(arena: ArenaServer, alice: Watched) -> str:
     assert 1 <= rows.count() <= 2
     for i in range(rows.count()):
         cells = rows.nth(i).locator('td').all_inner_texts()
-        assert cells[1:2] == ['ab2'] and cells[3] == result
+        assert cells[2:3] == ['ab2'] and cells[4] == result
     cells = rows.first.locator('td').all_inner_texts()
-    plies = int(cells[5])
+    plies = int(cells[6])
     rows.first.get_by_role('link', name='replay').click()
     game = page.url
     assert re.fullmatch(rf'{re.escape(arena.url)}/students/alice/games/[0-9a-f]+(#game-\d+)?',
@@ -258,7 +271,8 @@ def alice_hands_in_and_plays(arena: ArenaServer, alice: Watched) -> str:
     expect(ply).to_have_text(f'Start ({plies} moves)')
     expect(page.locator('#board svg')).to_have_count(1)
     expect(page.locator('#move-list li')).to_have_count(plies)
-    expect(page.locator('#summary')).to_contain_text(f'A {result}, playing {cells[2]}')
+    expect(page.locator('#summary')).to_contain_text(
+        f'A {result}, playing {cells[3]} with version 2;')
     start = page.locator('#board').inner_html()
     for move in range(1, plies + 1):
         page.locator('#next').click()
