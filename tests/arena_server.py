@@ -53,7 +53,8 @@ class ArenaServer:
         self.port = free_port()
         self.url = f'http://127.0.0.1:{self.port}'
         with open(os.path.join(self.folder, 'roster.csv'), 'w', newline='') as file:
-            csv.writer(file).writerows([('id', 'name'), *roster])
+            columns = ('id', 'name', 'email')[:max(len(row) for row in roster)]
+            csv.writer(file).writerows([columns, *roster])  # an email column if rows give one
         with open(os.path.join(self.folder, 'tournament.toml'), 'w') as file:
             file.write(course + f'\n[arena]\nroster = "roster.csv"\nport = {self.port}\n'
                        + arena_table)

@@ -1,6 +1,6 @@
 """An arena as a whole: its folder and records, the hand-in, the background ladder, the
-challenges and the leaderboard, started and stopped together. The web pages
-(players.arena.web) read and change it only through this object."""
+challenges, the leaderboard and what students are told, started and stopped together.
+The web pages (players.arena.web) read and change it only through this object."""
 
 from __future__ import annotations
 
@@ -13,14 +13,21 @@ from .challenges import Challenges
 from .hand_in import HandIn
 from .ladder_loop import Ladder
 from .leaderboard import Leaderboard
+from .mail import Mailer
+from .notices import Notices
 from .rating_history import RatingHistory
-from .records import Records
+from .records import PLAYS, Records, Version
 from .settings import ArenaSettings
+from .telling import Teller
 
 RECORDS_FILE = 'arena.sqlite'
 """The arena's records, in its folder."""
 HISTORY_FILE = 'ratings.sqlite'
 """The leaderboard's history, in its folder."""
+NOTICES_FILE = 'notices.sqlite'
+"""What students were told of their versions, in its folder."""
+MAIL_STOP_SECONDS = 10.0
+"""How long a stopping server goes on sending the e-mails in line."""
 SECRET_FILE = 'secret'
 """The key that signs the sessions' and forms' cookies, in the arena's folder."""
 
@@ -34,7 +41,11 @@ class Arena:
         os.makedirs(settings.folder, mode=0o700, exist_ok=True)
         self.records = Records(settings.path(RECORDS_FILE))
         self.history = RatingHistory(settings.path(HISTORY_FILE))
-        self.leaderboard = Leaderboard(settings, self.records, self.history)
+        self.notices = Notices(settings.path(NOTICES_FILE))
+        self.mailer = Mailer(settings.mail) if settings.mail else None
+        self.teller = Teller(self.records, self.notices, self.mailer, settings.url)
+        self.leaderboard = Leaderboard(settings, self.records, self.history,
+                                       boarded=self.teller.boarded)
         self.ladder = Ladder(settings, self.records, make_executor, in_flight,
                              played=self.leaderboard.changed)
         self.hand_in = HandIn(settings, self.records, checked=self._checked)
@@ -56,6 +67,7 @@ class Arena:
 
     def start(self) -> None:
         """Check what a stopped server left unchecked and start the ladder."""
+        self.leaderboard.start()
         self.hand_in.start()
         self.ladder.start()
         self.challenges.start()
@@ -67,8 +79,11 @@ class Arena:
         self.challenges.stop(timeout=1.0)
         self.ladder.stop(timeout=1.0)
         self.leaderboard.stop()
+        if self.mailer is not None:
+            self.mailer.stop(timeout=MAIL_STOP_SECONDS)
         self.records.close()
         self.history.close()
+        self.notices.close()
 
     def close_hand_in(self, closed: bool = True) -> None:
         """Close the hand-in (or open it again): uploads are refused while it is closed."""
@@ -83,7 +98,10 @@ class Arena:
         if self.settings.challenges.count:
             self.leaderboard.changed()
 
-    def _checked(self) -> None:
-        """A version's verdict came: the ladder begins again, the board follows."""
-        self.ladder.wake()
-        self.leaderboard.changed()
+    def _checked(self, version: Version) -> None:
+        """A version's verdict came: its student is told if it cannot play; if it
+        plays, the ladder begins again, and the board follows."""
+        self.teller.verdict(version)
+        if version.status == PLAYS:
+            self.ladder.wake()
+            self.leaderboard.changed()

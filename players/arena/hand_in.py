@@ -13,7 +13,7 @@ import shutil
 import tempfile
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable
 
 from players.tournaments.workers import WorkerPool
@@ -83,11 +83,11 @@ def without_folder(text: str, version: Version) -> str:
 
 class HandIn:
     """Takes students' uploads and checks each version, one at a time, in worker
-    processes, the students taking turns; calls checked() after each verdict that a
-    version plays."""
+    processes, the students taking turns; calls checked(version) after each verdict,
+    with the version as it is recorded."""
 
     def __init__(self, settings: ArenaSettings, records: Records,
-                 checked: Callable[[], None] = lambda: None):
+                 checked: Callable[[Version], None] = lambda version: None):
         self.settings = settings
         self.records = records
         self.checked = checked
@@ -173,11 +173,9 @@ class HandIn:
         except Exception as error:  # the machinery's, never the student's: say so
             verdict = LoadVerdict(False, f'the arena could not check it ({type(error).__name__}); '
                                   'hand it in again')
-        self.records.set_verdict(version.student, version.number,
-                                 PLAYS if verdict.plays else CANNOT_PLAY,
-                                 without_folder(verdict.why, version))
-        if verdict.plays:  # a version that cannot play changes nothing on the ladder
-            self.checked()
+        status, why = PLAYS if verdict.plays else CANNOT_PLAY, without_folder(verdict.why, version)
+        self.records.set_verdict(version.student, version.number, status, why)
+        self.checked(replace(version, status=status, verdict=why))
         if self._grades:
             self._to_grade.put(version.student, version)
 

@@ -12,10 +12,12 @@ import sqlite3
 import threading
 import time
 from dataclasses import asdict, dataclass
+from typing import Callable
 
 from players.reports.grades import graded
 from players.tournaments import ranking
 from players.tournaments.ranking import Standing
+from players.tournaments.record import GameRecord
 from players.tournaments.results import OVERALL, Results
 from players.tournaments.store import Store, StoreError
 from .challenges import counted_games
@@ -68,9 +70,11 @@ class Board:
                 'rows': [row.plain(me) for row in self.rows]}
 
 
-def board_rows(settings: ArenaSettings, records: Records) -> tuple[tuple[BoardRow, ...], int]:
+def board_rows(settings: ArenaSettings, records: Records,
+               forfeits: dict[str, GameRecord] | None = None) -> tuple[tuple[BoardRow, ...], int]:
     """Return the rows of the leaderboard as the arena's results file holds it, and
-    how many games it holds."""
+    how many games it holds; fill forfeits (if given) with the first game each
+    player forfeited on the ladder."""
     path = settings.path(GAMES_FILE)
     if not os.path.isfile(path):
         return (), 0
@@ -81,8 +85,8 @@ def board_rows(settings: ArenaSettings, records: Records) -> tuple[tuple[BoardRo
     try:
         stored = store.settings
         known = set(stored.players)  # a game of a player the ladder is dropping is left out
-        results = Results(stored.players, stored.variants).add_all(
-            record for record in store.records() if {record.first, record.second} <= known)
+        kept = [record for record in store.records() if {record.first, record.second} <= known]
+        results = Results(stored.players, stored.variants).add_all(kept)
         count = store.count()
     finally:
         store.close()
@@ -92,6 +96,9 @@ def board_rows(settings: ArenaSettings, records: Records) -> tuple[tuple[BoardRo
     count += len(challenged)
     if not count:
         return (), 0
+    for record in kept:
+        if forfeits is not None and record.forfeit and record.forfeit not in forfeits:
+            forfeits[record.forfeit] = record
     anchors = {name: grade for name, grade in settings.anchors.items() if name in stored.players}
     standings = ranking.standings(results, OVERALL)  # the overall fit alone, not each variant's
     if len(anchors) >= 2:
@@ -116,20 +123,29 @@ def ratings(rows: tuple[BoardRow, ...]) -> list[Rating]:
 
 
 class Leaderboard:
-    """The current board, worked out again in a thread of its own after changed(), and
-    each board's ratings noted in history."""
+    """The current board, worked out again in a thread of its own after changed()
+    once started, each board's ratings noted in history, and boarded(board, forfeits)
+    called with each board and the first game each player forfeited on the ladder."""
 
-    def __init__(self, settings: ArenaSettings, records: Records, history: RatingHistory):
+    def __init__(self, settings: ArenaSettings, records: Records, history: RatingHistory,
+                 boarded: Callable[[Board, dict[str, GameRecord]], None] = lambda *_: None):
         self.settings = settings
         self.records = records
         self.history = history
-        rows, games = board_rows(settings, records)
+        self.boarded = boarded
+        forfeits: dict[str, GameRecord] = {}
+        rows, games = board_rows(settings, records, forfeits)
         self.board = Board(0, rows, games)
         history.note(ratings(rows))
+        self._forfeits = forfeits
         self._dirty = threading.Event()
         self._stopping = False
         self._new = threading.Condition()
         self._thread = threading.Thread(target=self._loop, name='leaderboard', daemon=True)
+
+    def start(self) -> None:
+        """Say what the first board tells (see boarded), then work out each new one."""
+        self.boarded(self.board, self._forfeits)
         self._thread.start()
 
     def changed(self) -> None:
@@ -154,8 +170,9 @@ class Leaderboard:
             if self._stopping:
                 return
             self._dirty.clear()
+            forfeits: dict[str, GameRecord] = {}
             try:
-                rows, games = board_rows(self.settings, self.records)
+                rows, games = board_rows(self.settings, self.records, forfeits)
             except Exception:  # a file being written: the next game's end tries again
                 self._dirty.set()
             else:
@@ -164,4 +181,5 @@ class Leaderboard:
                     self._new.notify_all()
                 with contextlib.suppress(sqlite3.ProgrammingError):  # closed as the arena stops
                     self.history.note(ratings(rows))
+                    self.boarded(self.board, forfeits)
             time.sleep(REFRESH_SECONDS)

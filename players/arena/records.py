@@ -19,7 +19,8 @@ CHECKING, PLAYS, CANNOT_PLAY = 'checking', 'plays', 'cannot play'
 
 _SCHEMA = '''
 CREATE TABLE IF NOT EXISTS students (
-    id TEXT PRIMARY KEY, name TEXT NOT NULL, pseudonym TEXT, token_digest TEXT UNIQUE NOT NULL);
+    id TEXT PRIMARY KEY, name TEXT NOT NULL, pseudonym TEXT, token_digest TEXT UNIQUE NOT NULL,
+    email TEXT);
 CREATE TABLE IF NOT EXISTS staff (name TEXT PRIMARY KEY, password_hash TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS versions (
     student TEXT NOT NULL REFERENCES students(id), number INTEGER NOT NULL,
@@ -132,6 +133,9 @@ class Records:
         self._connection.execute('PRAGMA journal_mode=WAL')
         self._connection.execute('PRAGMA busy_timeout=5000')
         self._connection.executescript(_SCHEMA)
+        columns = [row[1] for row in self._connection.execute('PRAGMA table_info(students)')]
+        if 'email' not in columns:  # a file made before the roster's e-mail addresses were kept
+            self._connection.execute('ALTER TABLE students ADD COLUMN email TEXT')
 
     def _all(self, sql: str, *values: Any) -> list[tuple]:
         with self._lock:
@@ -147,19 +151,26 @@ class Records:
             self._connection.close()
 
     # The roster.
-    def add_student(self, id: str, name: str) -> str | None:
+    def add_student(self, id: str, name: str, email: str | None = None) -> str | None:
         """Add a student of the roster with a new sign-in token and return the token;
-        return None (and change nothing but the name) for a student already added."""
+        return None (and change nothing but the name and e-mail address) for a
+        student already added."""
         token = secrets.token_urlsafe(32)
         with self._lock:
             known = self._connection.execute('SELECT 1 FROM students WHERE id = ?',
                                              (id,)).fetchone()
             if known:
-                self._connection.execute('UPDATE students SET name = ? WHERE id = ?', (name, id))
+                self._connection.execute('UPDATE students SET name = ?, email = ? WHERE id = ?',
+                                         (name, email, id))
                 return None
-            self._connection.execute('INSERT INTO students VALUES (?, ?, NULL, ?)',
-                                     (id, name, token_digest(token)))
+            self._connection.execute('INSERT INTO students (id, name, token_digest, email) '
+                                     'VALUES (?, ?, ?, ?)', (id, name, token_digest(token), email))
         return token
+
+    def email(self, id: str) -> str | None:
+        """Return a student's e-mail address, if the roster gives one."""
+        rows = self._all('SELECT email FROM students WHERE id = ?', id)
+        return rows[0][0] if rows else None
 
     def new_token(self, id: str) -> str:
         """Give a student a new sign-in token, the old one no longer valid; return it.

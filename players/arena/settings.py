@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from players.grading.settings import Settings
 from players.remote.player_code import FolderLimits, Support
 from players.tournaments.match import Rules
+from .mail import MailSettings
 from .uploads import UploadLimits
 
 
@@ -60,6 +61,10 @@ class ArenaSettings:
     """The most a student's versions may hold together, unpacked, in MB."""
     challenges: ChallengeRules = ChallengeRules()
     """What challenges a student may ask for."""
+    url: str = 'http://127.0.0.1:8000'
+    """The address students open (in the links of e-mails)."""
+    mail: MailSettings | None = None
+    """The mail server that tells students of their versions; None for none."""
 
     @property
     def folder_limits(self) -> FolderLimits:

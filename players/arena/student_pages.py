@@ -1,7 +1,7 @@
-"""A student's pages: their versions with the verdicts, handing in (from the page or a
-terminal, with their token), their pseudonym, their code, and their games, each
-replayed with the log their bot wrote. Staff see every student's; a student only
-their own."""
+"""A student's pages: what they are told of their versions, their versions with the
+verdicts, handing in (from the page or a terminal, with their token), their
+pseudonym, their code, and their games, each replayed with the log their bot wrote.
+Staff see every student's; a student only their own."""
 
 from __future__ import annotations
 
@@ -22,6 +22,8 @@ PAGE_ROWS = 200
 """The most games a list shows."""
 CHALLENGE_ROWS = 20
 """The most challenges a student's page lists, the newest."""
+NOTICE_ROWS = 10
+"""The most notices a student's page shows, the newest."""
 
 
 class StudentPages(Site):
@@ -30,6 +32,9 @@ class StudentPages(Site):
     def student_page(self, request: Request) -> Response:
         """A student's page: hand-in, pseudonym, challenges, versions and verdicts."""
         found, student = self.owner(request)
+        notices = self.arena.notices.of(student, NOTICE_ROWS)
+        if found.student is not None and found.student.id == student:
+            self.arena.notices.seen(student)  # shown to them now, still marked new
         opponents = [(self.opaque(opponent.name), self.shown(opponent.name))
                      for opponent in self.arena.challenges.opponents(student)]
         notes = self.arena.history.of(student)
@@ -43,7 +48,7 @@ class StudentPages(Site):
                          challenges=self.records.challenges(student)[:CHALLENGE_ROWS],
                          shown=self.all_shown(), variants=self.arena.settings.variants,
                          rules=self.arena.settings.challenges, plot=rating_plot(by_version),
-                         standing=changes(notes))
+                         standing=changes(notes), notices=notices)
 
     def versions_json(self, request: Request) -> Response:
         """A student's versions as JSON, for the page that waits for a verdict."""

@@ -28,6 +28,8 @@ WEB_EXTRA = "pip install -e '.[web]'"
 """What installs the arena's web packages."""
 LINKS_FILE = 'links.csv'
 """The students' sign-in links, in the arena's folder (readable by its owner only)."""
+MAIL_PASSWORD = 'ARENA_MAIL_PASSWORD'
+"""The environment variable that holds the mail server's password."""
 SUBMIT_WAIT_SECONDS = 120.0
 """How long submit waits for a version's verdict."""
 
@@ -57,6 +59,12 @@ def add_serve_arguments(serve: ArgumentParser) -> None:
            help="let students challenge a classmate's version, not only the course's players")
     option('--challenges-count', action='store_true',
            help="count challenges' games on the leaderboard (while both versions are on it)")
+    option('--mail-server', metavar='HOST:PORT', help='a mail server that e-mails students '
+           "what their page tells them (the roster's email column; 465: TLS, else STARTTLS "
+           'where offered)')
+    option('--mail-from', metavar='ADDRESS', help="the e-mails' From address")
+    option('--mail-user', metavar='NAME', help='the name to log in to the mail server with '
+           '(its password: $ARENA_MAIL_PASSWORD)')
     option('--staff', metavar='NAME', help="add a member of staff (or change their password), "
            'asked for at the terminal, and stop')
     option('--new-link', metavar='ID', help="give a student a new sign-in link (the old one "
@@ -157,7 +165,26 @@ def arena_settings(options: Namespace, check: ArgumentParser | None):
                                             folder_limits(options)),
         grading, deadline(options.deadline), options.quota_mb,
         ChallengeRules(options.challenges_an_hour, options.challenge_pairs,
-                       options.challenge_classmates, options.challenges_count))
+                       options.challenge_classmates, options.challenges_count),
+        base_url(options), mail_settings(options))
+
+
+def mail_settings(options: Namespace):
+    """Return the mail server of options (a MailSettings), or None without one; a
+    UsageError for an address that is no HOST:PORT or a server without --mail-from."""
+    from players.arena.mail import MailSettings
+    if not options.mail_server:
+        if options.mail_from or options.mail_user:
+            raise UsageError('--mail-from and --mail-user need --mail-server HOST:PORT')
+        return None
+    host, _, port = options.mail_server.rpartition(':')
+    if not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise UsageError(f'--mail-server: {options.mail_server!r} is not HOST:PORT, such as '
+                         "'smtp.example.edu:587'")
+    if not options.mail_from:
+        raise UsageError('--mail-server needs --mail-from ADDRESS, the address e-mails are from')
+    return MailSettings(host, int(port), options.mail_from, options.mail_user,
+                        os.environ.get(MAIL_PASSWORD))
 
 
 def deadline(text: str | None) -> float | None:
@@ -199,15 +226,16 @@ def check_games_file(settings, records) -> None:
         open_games(settings, records).close()
 
 
-def add_students(records, students: list[tuple[str, str]], links: str, url: str) -> int:
-    """Add the roster's new students to the records and their sign-in links to the
-    file links (made readable by its owner only); return how many were added."""
+def add_students(records, students: list, links: str, url: str) -> int:
+    """Add the roster's new students (roster.Enrolled) to the records and their
+    sign-in links to the file links (made readable by its owner only); return how
+    many were added. The e-mail addresses of those added before follow the roster."""
     from players.reports.player_text import for_csv
     added = []
-    for student, name in students:
-        token = records.add_student(student, name)
+    for student in students:
+        token = records.add_student(student.id, student.name, student.email)
         if token is not None:
-            added.append((student, name, f'{url}/signin/{token}'))
+            added.append((student.id, student.name, f'{url}/signin/{token}'))
     if added:
         new = not os.path.exists(links)
         descriptor = os.open(links, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)

@@ -14,7 +14,7 @@ from players.arena.access import StaffSignIns, hash_password
 from players.arena.fair_queue import FairQueue
 from players.arena.names import pseudonym_problem
 from players.arena.records import CANNOT_PLAY, PLAYS, Records, token_digest
-from players.arena.roster import RosterError, read_roster
+from players.arena.roster import Enrolled, RosterError, read_roster
 
 
 def roster(tmp_path, text):
@@ -23,9 +23,11 @@ def roster(tmp_path, text):
     return str(path)
 
 
-def test_a_roster_gives_each_student_an_id_and_a_name(tmp_path):
-    path = roster(tmp_path, 'email,id,name\na@x.org,alice,Alice Liddell\n\nb@x.org,bob,Bob\n')
-    assert read_roster(path) == [('alice', 'Alice Liddell'), ('bob', 'Bob')]
+def test_a_roster_gives_each_student_an_id_a_name_and_perhaps_an_email(tmp_path):
+    path = roster(tmp_path, 'email,id,name\na@x.org,alice,Alice Liddell\n\n,bob,Bob\n')
+    assert read_roster(path) == [Enrolled('alice', 'Alice Liddell', 'a@x.org'),
+                                 Enrolled('bob', 'Bob', None)]
+    assert read_roster(roster(tmp_path, 'id,name\ncarol,Carol\n')) == [Enrolled('carol', 'Carol')]
 
 
 @pytest.mark.parametrize('text, said', [
@@ -36,6 +38,8 @@ def test_a_roster_gives_each_student_an_id_and_a_name(tmp_path):
     ('id,name\nalice,\n', "line 2: the name of 'alice' must be"),
     ('id,name\nalice,Al\x1b[2Jice\n', "line 2: the name of 'alice' must be"),
     ('id,name\n', 'has no students'),
+    ('id,name,email\nalice,Alice,alice\n', "line 2: the email of 'alice' is not an e-mail"),
+    ('id,name,email\nalice,Alice,"a@x.org, eve@y.org"\n', "line 2: the email of 'alice'"),
 ])
 def test_a_roster_that_cannot_be_read_is_one_line_naming_the_line(tmp_path, text, said):
     path = roster(tmp_path, text)
@@ -48,8 +52,9 @@ def test_a_roster_that_cannot_be_read_is_one_line_naming_the_line(tmp_path, text
 def test_a_token_is_kept_as_a_digest_and_a_new_one_ends_the_old(tmp_path):
     records = Records(str(tmp_path / 'arena.sqlite'))
     token = records.add_student('alice', 'Alice')
-    assert records.add_student('alice', 'Alice L.') is None  # added once; the name follows
-    assert records.student('alice').name == 'Alice L.'
+    assert records.add_student('alice', 'Alice L.', 'al@x.org') is None  # added once
+    assert records.student('alice').name == 'Alice L.'  # the name and address follow
+    assert records.email('alice') == 'al@x.org'
     with open(tmp_path / 'arena.sqlite', 'rb') as file:
         assert token.encode() not in file.read()
     assert records.student_of_token(token).id == 'alice'
