@@ -21,9 +21,9 @@ class ChallengePages(Site):
 
     async def ask(self, request: Request) -> Response:
         """Ask for a challenge from the student's own page; answer where to follow it."""
-        _, student = self.owner(request, own=True)
+        found, student = self.owner(request, own=True)
         form = await request.form(max_files=0, max_fields=4)
-        by_key = {self.opaque(opponent.name): opponent
+        by_key = {self.opaque(opponent.name, found): opponent
                   for opponent in self.arena.challenges.opponents(student)}
         opponent = by_key.get(str(form.get('opponent', '')))
         if opponent is None:
@@ -37,7 +37,7 @@ class ChallengePages(Site):
                                                   pairs)
         except ValueError as error:
             return JSONResponse({'error': str(error)}, 400)
-        return JSONResponse({'go': f'/students/{student}/challenges/{challenge.id}'})
+        return JSONResponse({'go': f'/students/{student}/challenges/{challenge.number}'})
 
     def challenge_page(self, request: Request) -> Response:
         """A challenge and its games so far (the page reloads itself while they play)."""
@@ -61,8 +61,9 @@ class ChallengePages(Site):
         return self.replay(found, student, record, settings, challenge.version)
 
     def challenge_of(self, request: Request, student: str) -> Challenge:
-        """Return the student's challenge the address names; else answer 404."""
-        challenge = self.records.challenge(request.path_params['challenge'])
-        if challenge is None or challenge.student != student:
+        """Return the student's challenge the address names (by its number among
+        theirs); else answer 404."""
+        challenge = self.records.challenge_of(student, request.path_params['challenge'])
+        if challenge is None:
             raise HTTPException(404)
         return challenge

@@ -1,7 +1,7 @@
 """Challenges: games a student asks for from their page against an opponent of their
 choosing (a course player, or a classmate's version where the course allows it), on
-one of the ladder's variants, played at once, ahead of the ladder, on its workers and
-in the same jails. Each challenge keeps its games in a results file of its own
+one of the ladder's variants, played at once, ahead of the ladder (then beside it),
+on its workers and in the same jails. Each challenge keeps its games in a results file of its own
 (challenges/ID.sqlite in the arena's folder), so that a server killed in the middle
 of one plays the rest at its next start. They count on the leaderboard only where
 the course says so (ChallengeRules.count)."""
@@ -87,7 +87,8 @@ def counted_games(settings: ArenaSettings, records: Records) -> Iterator[GameRec
 
 class Challenges:
     """The challenges asked for, played one at a time in a thread of their own, each
-    holding the ladder while it plays; played(challenge) is called after each game."""
+    holding the ladder until its first game ends; played(challenge) is called after
+    each game."""
 
     def __init__(self, settings: ArenaSettings, records: Records, ladder: Ladder,
                  played: Callable[[Challenge], None] = lambda challenge: None):
@@ -125,7 +126,7 @@ class Challenges:
         if not 1 <= pairs <= rules.pairs:
             raise ValueError(f'from 1 to {rules.pairs} game pairs')
         challenge = self.records.add_challenge(Challenge(
-            0, student, mine.number, opponent.name, opponent.spec, opponent.version, variant,
+            0, student, 0, mine.number, opponent.name, opponent.spec, opponent.version, variant,
             pairs, time.time(), WAITING, ''), rules.an_hour)
         self._queue.put(challenge.id)
         return challenge
@@ -153,10 +154,19 @@ class Challenges:
                 self.play(challenge)
 
     def play(self, challenge: Challenge) -> None:
-        """Play the games of a challenge its file does not hold, the ladder held
-        meanwhile; a failure of the machinery fails the challenge, saying why."""
+        """Play the games of a challenge its file does not hold, the ladder held until
+        the first of them ends (then they share the workers, so that challenges
+        cannot starve the ladder); a failure of the machinery fails the challenge,
+        saying why."""
         self.records.set_challenge_status(challenge.id, PLAYING)
         self.ladder.hold()
+        held = [True]
+
+        def progress() -> None:
+            if held[0]:
+                held[0] = False
+                self.ladder.release()
+            self.played(challenge)
         try:
             os.makedirs(self.settings.path(FOLDER), mode=0o700, exist_ok=True)
             tournament = challenge_tournament(challenge, self.settings, self.records)
@@ -166,8 +176,7 @@ class Challenges:
                 job = functools.partial(played_gently, game_job(self.settings.rules, entered,
                                                                 self.settings.variants))
                 run(list(tournament.schedule(entered)), job, self.ladder.executor, store,
-                    self.ladder.in_flight, lambda: self.played(challenge),
-                    stop=self._stopping.is_set)
+                    self.ladder.in_flight, progress, stop=self._stopping.is_set)
                 complete = store.count() == tournament.count(entered)
             finally:
                 store.close()
@@ -178,5 +187,6 @@ class Challenges:
             if complete:
                 self.records.set_challenge_status(challenge.id, DONE)
         finally:
-            self.ladder.release()
+            if held[0]:
+                self.ladder.release()
         self.played(challenge)

@@ -11,6 +11,7 @@ from dataclasses import dataclass, replace
 from typing import Callable, Iterable
 
 import variants
+from games.referee import CANNOT_LOAD, ERROR, ILLEGAL, TIMEOUT
 from players.reports.html_report import GameData, game_data
 from players.tournaments.record import GameRecord
 from players.tournaments.run_settings import RunSettings
@@ -107,6 +108,20 @@ def head_to_head(rows: Iterable[GameRow]) -> list[HeadToHead]:
         counts[row.result] += 1
     return [HeadToHead(opponent, sum(counts.values()), counts['win'], counts['draw'],
                        counts['loss']) for opponent, counts in tally.items()]
+
+
+GENERAL_REASONS = {TIMEOUT: 'it ran out of time', ILLEGAL: 'it made an illegal move',
+                   ERROR: 'its code failed', CANNOT_LOAD: 'it could not be loaded'}
+"""Why a player forfeited, said without what their code wrote: by how the game ended."""
+
+
+def without_their_detail(record: GameRecord, player: str) -> GameRecord:
+    """Return a record as one of its players may read it: if the other player
+    forfeited, their reason in general terms (GENERAL_REASONS), never the text
+    their code raised or the move it made up."""
+    if record.forfeit is None or record.forfeit == player:
+        return record
+    return replace(record, detail=GENERAL_REASONS.get(record.termination, 'it forfeited'))
 
 
 def find_game(records: Iterable[GameRecord], id: str) -> GameRecord | None:

@@ -30,7 +30,7 @@ CREATE TABLE IF NOT EXISTS versions (
 CREATE TABLE IF NOT EXISTS state (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS challenges (
     id INTEGER PRIMARY KEY, student TEXT NOT NULL REFERENCES students(id),
-    version INTEGER NOT NULL, opponent TEXT NOT NULL, spec TEXT NOT NULL,
+    number INTEGER NOT NULL, version INTEGER NOT NULL, opponent TEXT NOT NULL, spec TEXT NOT NULL,
     opponent_version INTEGER, variant TEXT NOT NULL, pairs INTEGER NOT NULL,
     asked REAL NOT NULL, status TEXT NOT NULL, error TEXT NOT NULL DEFAULT '');
 '''
@@ -88,8 +88,11 @@ class Challenge:
     of the ladder."""
 
     id: int
+    """The challenge's number among all (its results file's name)."""
     student: str
     """The student's id."""
+    number: int
+    """The challenge's number among the student's own, from 1 (its address's)."""
     version: int
     """The number of the student's version that plays them."""
     opponent: str
@@ -113,9 +116,17 @@ class TooManyChallenges(ValueError):
     """A student asked for more challenges than an hour allows."""
 
 
-_CHALLENGE = ('id, student, version, opponent, spec, opponent_version, variant, pairs, asked, '
-              'status, error')
+_CHALLENGE = ('id, student, number, version, opponent, spec, opponent_version, variant, pairs, '
+              'asked, status, error')
 """The columns of a Challenge, in its fields' order."""
+
+
+def fresh_token() -> str:
+    """Return a new sign-in token: 256 random bits in URL-safe Base64, beginning with a
+    letter or a digit, so that a terminal's `--token TOKEN` never reads it as an option."""
+    while not (token := secrets.token_urlsafe(32))[0].isalnum():
+        pass
+    return token
 
 
 def token_digest(token: str) -> str:
@@ -155,7 +166,7 @@ class Records:
         """Add a student of the roster with a new sign-in token and return the token;
         return None (and change nothing but the name and e-mail address) for a
         student already added."""
-        token = secrets.token_urlsafe(32)
+        token = fresh_token()
         with self._lock:
             known = self._connection.execute('SELECT 1 FROM students WHERE id = ?',
                                              (id,)).fetchone()
@@ -175,7 +186,7 @@ class Records:
     def new_token(self, id: str) -> str:
         """Give a student a new sign-in token, the old one no longer valid; return it.
         Raises KeyError for no such student."""
-        token = secrets.token_urlsafe(32)
+        token = fresh_token()
         if not self._do('UPDATE students SET token_digest = ? WHERE id = ?',
                         token_digest(token), id):
             raise KeyError(id)
@@ -310,18 +321,22 @@ class Records:
                     raise TooManyChallenges(
                         f'{an_hour} challenges an hour at most: the next in '
                         f'{max(1, round(wait / 60))} min')
+                number = self._connection.execute(
+                    'SELECT COALESCE(MAX(number), 0) + 1 FROM challenges WHERE student = ?',
+                    (challenge.student,)).fetchone()[0]
                 cursor = self._connection.execute(
-                    'INSERT INTO challenges (student, version, opponent, spec, opponent_version, '
-                    'variant, pairs, asked, status) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
-                    (challenge.student, challenge.version, challenge.opponent, challenge.spec,
-                     challenge.opponent_version, challenge.variant, challenge.pairs,
-                     challenge.asked, WAITING))
+                    'INSERT INTO challenges (student, number, version, opponent, spec, '
+                    'opponent_version, variant, pairs, asked, status) '
+                    'VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+                    (challenge.student, number, challenge.version, challenge.opponent,
+                     challenge.spec, challenge.opponent_version, challenge.variant,
+                     challenge.pairs, challenge.asked, WAITING))
                 self._connection.execute('COMMIT')
             except BaseException:
                 self._connection.execute('ROLLBACK')
                 raise
         assert cursor.lastrowid is not None  # an INSERT's
-        return replace(challenge, id=cursor.lastrowid, status=WAITING, error='')
+        return replace(challenge, id=cursor.lastrowid, number=number, status=WAITING, error='')
 
     def challenges(self, student: str | None = None, status: str | None = None) -> list[Challenge]:
         """Return the challenges of a student (of everyone without one), with a status
@@ -332,7 +347,17 @@ class Records:
 
     def challenge(self, id: int) -> Challenge | None:
         """Return the challenge of this id, or None."""
+        if not 0 < id < 2 ** 63:  # no row's (and no number SQLite takes)
+            return None
         rows = self._all(f'SELECT {_CHALLENGE} FROM challenges WHERE id = ?', id)
+        return Challenge(*rows[0]) if rows else None
+
+    def challenge_of(self, student: str, number: int) -> Challenge | None:
+        """Return a student's challenge of this number, or None."""
+        if not 0 < number < 2 ** 63:
+            return None
+        rows = self._all(f'SELECT {_CHALLENGE} FROM challenges WHERE student = ? AND number = ?',
+                         student, number)
         return Challenge(*rows[0]) if rows else None
 
     def set_challenge_status(self, id: int, status: str, error: str = '') -> None:

@@ -47,10 +47,14 @@ class Site:
             ladder_error=self.arena.ladder.error, **context)
         return HTMLResponse(text, status)
 
-    def opaque(self, name: str) -> str:
-        """Return a player's name in a page's form: a keyed digest that stands for it
-        without telling a student's id, which a pseudonym hides."""
-        return hmac.new(self.key, name.encode(), 'sha256').hexdigest()[:16]
+    def opaque(self, name: str, viewer: Viewer) -> str:
+        """Return a player's name in a page's form shown to viewer: a keyed digest
+        that stands for it without telling a student's id, which a pseudonym hides.
+        It differs from viewer to viewer and changes with the name the player shows,
+        so that no one can follow a classmate's key from one pseudonym to the next."""
+        who = f'student:{viewer.student.id}' if viewer.student else f'staff:{viewer.staff}'
+        made = '\0'.join((who, name, self.shown(name)))
+        return hmac.new(self.key, made.encode(), 'sha256').hexdigest()[:16]
 
     def shown(self, name: str) -> str:
         """Return the name a player is shown by: a student's pseudonym or name."""
@@ -93,8 +97,12 @@ class Site:
     def replay(self, found: Viewer, student: str, record: GameRecord, settings: RunSettings,
                version: int | None) -> HTMLResponse:
         """The page of one of a student's games (played by their version of this
-        number), replayed, with the log their bot wrote in it (and no other player's)."""
+        number), replayed, with the log their bot wrote in it (and no other player's).
+        Why an opponent forfeited is said in general terms (to staff, in full): what
+        an opponent's code raised, or the move it made up, is that student's own."""
         seat = record.seat_of(student)
+        if found.staff is None:
+            record = game_pages.without_their_detail(record, student)
         data = game_pages.replay_data(record, settings, self.shown)
         return self.page('game.html', found, student=self.records.student(student),
                          record=record, seat=seat, panel=games_panel(listed=False),

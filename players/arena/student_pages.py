@@ -35,7 +35,7 @@ class StudentPages(Site):
         notices = self.arena.notices.of(student, NOTICE_ROWS)
         if found.student is not None and found.student.id == student:
             self.arena.notices.seen(student)  # shown to them now, still marked new
-        opponents = [(self.opaque(opponent.name), self.shown(opponent.name))
+        opponents = [(self.opaque(opponent.name, found), self.shown(opponent.name))
                      for opponent in self.arena.challenges.opponents(student)]
         notes = self.arena.history.of(student)
         by_version = [(f'version {number}', [(note.time, note.elo) for note in notes
@@ -109,7 +109,7 @@ class StudentPages(Site):
         rows, every, others = [], [], {}
         if store is not None:
             with store:
-                others = {self.opaque(name): name for name in store.settings.players
+                others = {self.opaque(name, found): name for name in store.settings.players
                           if name != student}
                 if chosen['opponent'] is not None:  # a key of none of them matches no game
                     chosen['opponent'] = others.get(chosen['opponent'], '\0')

@@ -129,3 +129,39 @@ def stored(path) -> int:
     """The games a challenge's results file holds."""
     with sqlite3.connect(path) as connection:
         return connection.execute('SELECT COUNT(*) FROM games').fetchone()[0]
+
+
+RAISES = ('SECRET = "BOB_SECRET"\ndef player(game, state):\n'
+          '    raise ValueError("told only to bob: " + SECRET)\n')
+"""A classmate's bot whose error message holds what only its author may read."""
+
+
+def test_a_classmate_is_a_key_of_ones_own_and_forfeits_in_general_terms(tmp_path):
+    server = ArenaServer(tmp_path, arena_table='challenge-classmates = true\n', staff=None).start()
+    try:
+        for student, source, name in (('alice', GOOD, 'mine.py'), ('bob', RAISES, 'bob_hw3.py'),
+                                      ('carol', GOOD, 'mine.py')):
+            assert server.verdict(student, server.submit(student, source.encode(), name)[
+                'number'])['status'] == 'plays'
+        with signed_in(server, 'alice') as alice, signed_in(server, 'bob') as bob, \
+                signed_in(server, 'carol') as carol:
+            assert bob.post('/students/bob/pseudonym', data={'pseudonym': 'Cobbler'},
+                            headers=csrf(bob)).status_code == 200
+            offered = opponents(alice, 'alice')
+            assert list(offered) == ['random', 'ab2', 'Cobbler', 'Carol']
+            assert opponents(carol, 'carol')['Cobbler'] != offered['Cobbler']  # a key each
+            address = alice.post('/students/alice/challenges', headers=csrf(alice), data={
+                'opponent': offered['Cobbler'], 'variant': 'tictactoe', 'pairs': '1'}).json()['go']
+            page = wait_done(alice, address)
+            replays = [part.split('"', 1)[0] for part in page.split('href="')[1:]
+                       if '/games/' in part]
+            for shown in [page, *(alice.get(replay).text for replay in replays)]:
+                for secret in ('BOB_SECRET', 'told only to bob', 'bob_hw3', 'Builder', 'bob'):
+                    assert secret not in shown.replace('/students/alice', ''), secret
+            assert 'Cobbler forfeited: its code failed' in alice.get(replays[0]).text
+            assert alice.get(address.replace('/1', '/9223372036854775808')).status_code == 404
+            assert bob.post('/students/bob/pseudonym', data={'pseudonym': 'Tinker'},
+                            headers=csrf(bob)).status_code == 200
+            assert opponents(alice, 'alice')['Tinker'] != offered['Cobbler']  # not followed
+    finally:
+        server.close()

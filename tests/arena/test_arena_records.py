@@ -13,7 +13,7 @@ from command_line import run
 from players.arena.access import StaffSignIns, hash_password
 from players.arena.fair_queue import FairQueue
 from players.arena.names import pseudonym_problem
-from players.arena.records import CANNOT_PLAY, PLAYS, Records, token_digest
+from players.arena.records import CANNOT_PLAY, PLAYS, Records, fresh_token, token_digest
 from players.arena.roster import Enrolled, RosterError, read_roster
 
 
@@ -47,6 +47,12 @@ def test_a_roster_that_cannot_be_read_is_one_line_naming_the_line(tmp_path, text
         read_roster(path)
     assert said in str(error.value) and path in str(error.value)
     assert '\n' not in str(error.value)
+
+
+def test_a_token_never_begins_as_an_option_would():
+    tokens = [fresh_token() for _ in range(2000)]  # one in 32 of Base64's would begin - or _
+    assert all(token[0].isalnum() and len(token) == 43 for token in tokens)
+    assert len(set(tokens)) == 2000
 
 
 def test_a_token_is_kept_as_a_digest_and_a_new_one_ends_the_old(tmp_path):
@@ -161,9 +167,10 @@ def test_a_pseudonym_is_of_plain_letters_and_digits(chosen):
 
 @pytest.mark.parametrize('chosen', [
     'zorro', 'Victor  Victim', 'OIivia', 'OLIVIA', 'VICTOR VICTIM', 'Vlctor Victim',
-    'Victor Victirn', 'Jose', 'ab 2', 'a b 2', 'rand0m',
+    'Victor Victirn', 'Jose', 'ab 2', 'a b 2', 'rand0m', 'Victor-Victim', 'Victor_Victim',
+    'Victor.Victim', "Victor' Victim", 'Zorro.', 'ab-2', 'mcts', 'Mini-Max', 'ab_13', 'perfect',
 ])
-def test_a_pseudonym_cannot_look_like_another_name(chosen):
+def test_a_pseudonym_cannot_look_like_another_name_or_a_registry_player(chosen):
     said = pseudonym_problem(chosen, ['Victor Victim', 'Zorro', 'ab2', 'Olivia', 'José',
                                       'random'])
     assert 'is taken, or looks like a name that is' in said
