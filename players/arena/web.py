@@ -29,6 +29,7 @@ ASSETS = {'arena.js': (__package__, 'static/arena.js', 'text/javascript'),
           'game.js': (__package__, 'static/game.js', 'text/javascript'),
           'arena.css': (__package__, 'static/arena.css', 'text/css'),
           'report.js': ('players.reports', 'html_report.js', 'text/javascript'),
+          'board.js': ('players.reports', 'board_drawing.js', 'text/javascript'),
           'report.css': ('players.reports', 'html_report.css', 'text/css')}
 """The scripts and styles served, by name: the arena's own and the HTML report's replay."""
 HOST_ONLY = '__Host-'

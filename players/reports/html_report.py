@@ -5,9 +5,9 @@ interval, how games ended, the forfeits with their reasons, and every game,
 replayable on a drawn board.
 
 The tables and the plot are written here as HTML and SVG, so they show without
-scripts; the page's one script (html_report.js, written into the page) lists the
-games and replays them from the positions this module computes with the game's
-own rules, so the page never needs the rules itself."""
+scripts; the page's script (board_drawing.js and html_report.js, written into the
+page) lists the games and replays them from the positions this module computes with
+the game's own rules, so the page never needs the rules itself."""
 
 from __future__ import annotations
 
@@ -293,7 +293,8 @@ def render(settings: RunSettings, results: Results, by_variant: Mapping[str | No
         title=escape(f'{kind}: {len(settings.players)} players, '
                      f'{len(settings.variants)} variants, {len(games)} games'),
         rules=escape(rules), nav=nav, body=body, data=payload,
-        style=_asset('html_report.css'), script=_asset('html_report.js'))
+        style=_asset('html_report.css'),
+        script=_asset('board_drawing.js') + _asset('html_report.js'))
 
 
 def write(path: str, settings: RunSettings, results: Results,
