@@ -1,6 +1,7 @@
 """An arena as a whole: its folder and records, the hand-in, the background ladder, the
-challenges, the leaderboard and what students are told, started and stopped together.
-The web pages (players.arena.web) read and change it only through this object."""
+challenges, the games played in the browser, the leaderboard and what students are
+told, started and stopped together. The web pages (players.arena.web) read and change
+it only through this object."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from .challenges import Challenges
 from .hand_in import HandIn
 from .ladder_loop import Ladder
 from .leaderboard import Leaderboard
+from .live_games import LiveGames
 from .mail import Mailer
 from .notices import Notices
 from .rating_history import RatingHistory
@@ -51,6 +53,7 @@ class Arena:
         self.hand_in = HandIn(settings, self.records, checked=self._checked)
         self.challenges = Challenges(settings, self.records, self.ladder,
                                      played=lambda challenge: self._challenge_played())
+        self.live = LiveGames(settings, self.records)
 
     def secret(self) -> str:
         """Return the arena's secret key, made the first time (readable by its owner only)."""
@@ -76,6 +79,7 @@ class Arena:
         """Stop the checks and the ladder (the games under way are played again at
         the next start) and close the records."""
         self.hand_in.close()
+        self.live.stop()
         self.challenges.stop(timeout=1.0)
         self.ladder.stop(timeout=1.0)
         self.leaderboard.stop()

@@ -41,6 +41,16 @@ class Opponent:
     """The number of the classmate's version (None for a course player)."""
 
 
+def opponents(settings: ArenaSettings, records: Records, student: str) -> list[Opponent]:
+    """Return the players a student may challenge: the course's, then (where the
+    course allows it) each classmate's version on the ladder."""
+    found = [Opponent(name, spec) for name, spec in settings.house.items()]
+    if settings.challenges.classmates:
+        found += [Opponent(other, version.path, version.number)
+                  for other, version in sorted(records.playing().items()) if other != student]
+    return found
+
+
 def challenge_file(settings: ArenaSettings, id: int) -> str:
     """Return the path of a challenge's results file."""
     return settings.path(FOLDER, f'{id}.sqlite')
@@ -101,14 +111,8 @@ class Challenges:
         self._thread = threading.Thread(target=self._loop, name='challenges', daemon=True)
 
     def opponents(self, student: str) -> list[Opponent]:
-        """Return the players a student may challenge: the course's, then (where the
-        course allows it) each classmate's version on the ladder."""
-        found = [Opponent(name, spec) for name, spec in self.settings.house.items()]
-        if self.settings.challenges.classmates:
-            found += [Opponent(other, version.path, version.number)
-                      for other, version in sorted(self.records.playing().items())
-                      if other != student]
-        return found
+        """Return the players a student may challenge (see opponents)."""
+        return opponents(self.settings, self.records, student)
 
     def ask(self, student: str, opponent: Opponent, variant: str, pairs: int) -> Challenge:
         """Record a student's challenge and put it in line; return it. Raise

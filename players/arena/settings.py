@@ -31,6 +31,16 @@ class ChallengeRules:
 
 
 @dataclass(frozen=True)
+class PlayRules:
+    """Games students play in the browser."""
+
+    move_seconds: float = 300.0
+    """A person's time for each move."""
+    games: int = 10
+    """The most games played in the browser at once (each a process and a jail)."""
+
+
+@dataclass(frozen=True)
 class ArenaSettings:
     """A course's arena: where it keeps its files, its ladder's tournament, what a
     hand-in is checked with, and when the hand-in closes."""
@@ -65,6 +75,8 @@ class ArenaSettings:
     """The address students open (in the links of e-mails)."""
     mail: MailSettings | None = None
     """The mail server that tells students of their versions; None for none."""
+    play: PlayRules = PlayRules()
+    """Games in the browser."""
 
     @property
     def folder_limits(self) -> FolderLimits:

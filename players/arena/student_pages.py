@@ -24,6 +24,8 @@ CHALLENGE_ROWS = 20
 """The most challenges a student's page lists, the newest."""
 NOTICE_ROWS = 10
 """The most notices a student's page shows, the newest."""
+PLAYED_ROWS = 10
+"""The most games in the browser a student's page lists, the newest."""
 
 
 class StudentPages(Site):
@@ -48,7 +50,11 @@ class StudentPages(Site):
                          challenges=self.records.challenges(student)[:CHALLENGE_ROWS],
                          shown=self.all_shown(), variants=self.arena.settings.variants,
                          rules=self.arena.settings.challenges, plot=rating_plot(by_version),
-                         standing=changes(notes), notices=notices)
+                         standing=changes(notes), notices=notices,
+                         play_with=[(self.opaque(opponent.name, found), self.shown(opponent.name))
+                                    for opponent in self.arena.live.opponents(student)],
+                         played=self.arena.live.finished(student)[:PLAYED_ROWS],
+                         play_games=self.arena.settings.play.games)
 
     def versions_json(self, request: Request) -> Response:
         """A student's versions as JSON, for the page that waits for a verdict."""

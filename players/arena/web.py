@@ -22,11 +22,13 @@ from .access import Guard
 from .arena import Arena
 from .board_pages import BoardPages
 from .challenge_pages import ChallengePages
+from .play_pages import PlayPages
 from .staff_pages import StaffPages
 from .student_pages import StudentPages
 
 ASSETS = {'arena.js': (__package__, 'static/arena.js', 'text/javascript'),
           'game.js': (__package__, 'static/game.js', 'text/javascript'),
+          'play.js': (__package__, 'static/play.js', 'text/javascript'),
           'arena.css': (__package__, 'static/arena.css', 'text/css'),
           'report.js': ('players.reports', 'html_report.js', 'text/javascript'),
           'board.js': ('players.reports', 'board_drawing.js', 'text/javascript'),
@@ -43,7 +45,7 @@ def make_app(arena: Arena, secure: bool = False) -> Starlette:
     """Return the arena's web application; secure, when students reach it over HTTPS
     (behind a reverse proxy), keeps its cookies off plain HTTP."""
     board, student, staff = BoardPages(arena), StudentPages(arena), StaffPages(arena)
-    challenges = ChallengePages(arena)
+    challenges, play = ChallengePages(arena), PlayPages(arena)
     secret = arena.secret()
 
     async def error_page(request: Request, error: Exception) -> Response:
@@ -73,6 +75,12 @@ def make_app(arena: Arena, secure: bool = False) -> Starlette:
         Route('/students/{student}/challenges/{challenge:int}', challenges.challenge_page),
         Route('/students/{student}/challenges/{challenge:int}/games/{game}',
               challenges.challenge_game),
+        Route('/students/{student}/play', play.start, methods=['POST']),
+        Route('/students/{student}/play/{number:int}', play.play_page),
+        Route('/students/{student}/play/{number:int}.json', play.play_json),
+        Route('/students/{student}/play/{number:int}/move', play.move, methods=['POST']),
+        Route('/students/{student}/play/{number:int}/resign', play.resign, methods=['POST']),
+        Route('/students/{student}/play/{number:int}/replay', play.replay_page),
         Route('/students/{student}/link', staff.new_link, methods=['POST']),
         Route('/staff', staff.staff),
         Route('/staff/grades.csv', staff.download('grades')),

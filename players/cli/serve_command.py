@@ -21,7 +21,7 @@ from datetime import datetime
 import variants
 from players.remote.player_code import FolderLimits
 from .inputs import UsageError, course_support, distinct_variants, tournament_players, usage_errors
-from .tournament_options import ArgumentParser, count, folder_limits
+from .tournament_options import ArgumentParser, count, folder_limits, positive
 from .tournament_runs import check_executor, rules_of
 
 WEB_EXTRA = "pip install -e '.[web]'"
@@ -59,6 +59,10 @@ def add_serve_arguments(serve: ArgumentParser) -> None:
            help="let students challenge a classmate's version, not only the course's players")
     option('--challenges-count', action='store_true',
            help="count challenges' games on the leaderboard (while both versions are on it)")
+    option('--play-move-seconds', type=positive('seconds'), default=300.0, metavar='S',
+           help="a student's time for each move of a game in the browser (default 300)")
+    option('--play-games', type=count(0), default=10, metavar='N',
+           help='the most games played in the browser at once (default 10; 0: none)')
     option('--mail-server', metavar='HOST:PORT', help='a mail server that e-mails students '
            "what their page tells them (the roster's email column; 465: TLS, else STARTTLS "
            'where offered)')
@@ -144,7 +148,7 @@ def interrupted(signum: int, frame: object) -> None:
 
 def arena_settings(options: Namespace, check: ArgumentParser | None):
     """Return the arena's settings of options (see players.arena.settings)."""
-    from players.arena.settings import ArenaSettings, ChallengeRules
+    from players.arena.settings import ArenaSettings, ChallengeRules, PlayRules
     from players.arena.uploads import UploadLimits
     chosen = tuple(distinct_variants(options.variants or variants.DEFAULT_VARIANTS))
     support = course_support(options)
@@ -166,7 +170,8 @@ def arena_settings(options: Namespace, check: ArgumentParser | None):
         grading, deadline(options.deadline), options.quota_mb,
         ChallengeRules(options.challenges_an_hour, options.challenge_pairs,
                        options.challenge_classmates, options.challenges_count),
-        base_url(options), mail_settings(options))
+        base_url(options), mail_settings(options),
+        PlayRules(options.play_move_seconds, options.play_games))
 
 
 def mail_settings(options: Namespace):

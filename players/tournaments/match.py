@@ -88,7 +88,9 @@ def play_scheduled_game(spec: ScheduledGame, rules: Rules,
                         players: Mapping[str, PlayerCode | ProgramCode],
                         make_game: Callable[[str], Game], load_player: Callable[[str], object],
                         broken: Mapping[str, str] | None = None,
-                        sources: Sequence[dict[str, object]] = ()) -> GameRecord:
+                        sources: Sequence[dict[str, object]] = (),
+                        people: Mapping[int, Callable[[Game, Any], Any]] | None = None,
+                        on_move: Callable[[Any, Any, Any], None] | None = None) -> GameRecord:
     """Play the game spec describes and return its record.
     players gives the code of each player by name; make_game(variant) makes the
     game, here and in the jails, where load_player(spec) loads registry players.
@@ -97,7 +99,9 @@ def play_scheduled_game(spec: ScheduledGame, rules: Rules,
     play}) gets no jail: the game ends before its first move (see unplayed).
     sources are the game files' sources as the trusted side read them
     (games.game_files.message): a worker on another machine makes the game of a
-    file from them, as every jail does."""
+    file from them, as every jail does. people gives the seats a person plays (a
+    function of this process, keeping its own clock) instead of a jailed player;
+    on_move(state, move, new_state) is told of each move."""
     for source in sources:
         game_files.provide(source)
     if spec.variant not in _games:
@@ -111,13 +115,15 @@ def play_scheduled_game(spec: ScheduledGame, rules: Rules,
     setup = Setup(spec.variant, make_game, load_player, rules.sandbox,
                   Limits(memory_mb=rules.memory_mb), allowed_packages(rules.allow))
     seats = referee.seats_of(game)
-    jailed: list[RemotePlayer] = []
+    people = people or {}
+    jailed: dict[int, RemotePlayer] = {}
     try:
         for seat, name in enumerate((spec.first, spec.second)):
-            jailed.append(program.stand_in(players[name], setup, spec.player_seed(seat),
-                                           history, rules.timing(), game=game, seat=seat,
-                                           reuse=True))
-        for seat, player in enumerate(jailed):
+            if seat not in people:
+                jailed[seat] = program.stand_in(players[name], setup, spec.player_seed(seat),
+                                                history, rules.timing(), game=game, seat=seat,
+                                                reuse=True)
+        for seat, player in jailed.items():
             try:
                 player.wait_ready(rules.load_seconds())
             except referee.Forfeit as forfeit:
@@ -129,12 +135,16 @@ def play_scheduled_game(spec: ScheduledGame, rules: Rules,
         if limit is None and game_files.is_file_spec(spec.variant):
             limit = game_files.MAX_PLIES  # a game of someone's own might never end
         max_plies = None if limit is None else max(0, limit - moved)
-        played = play_with_jails(game, jailed, history, on_move=lambda *_: heartbeat(),
-                                 state=state, max_plies=max_plies, isolate=False, rng=dice)
-        return GameRecord.from_play(spec, opening, played,
-                                    [player.errors() for player in jailed])
+        def moved(*move: Any) -> None:
+            heartbeat()
+            if on_move is not None:
+                on_move(*move)
+        seated = [people[seat] if seat in people else jailed[seat] for seat in range(2)]
+        played = play_with_jails(game, seated, history, on_move=moved, state=state,
+                                 max_plies=max_plies, isolate=False, rng=dice)
+        return GameRecord.from_play(spec, opening, played, _errors(jailed))
     finally:
-        for player in jailed:
+        for player in jailed.values():
             player.close()
 
 
@@ -158,9 +168,14 @@ def unplayed(spec: ScheduledGame, seats: tuple[object, ...],
     return GameRecord.from_play(spec, [], played)
 
 
-def _ended(jailed: list[RemotePlayer], played: referee.PlayedGame) -> list[str | None]:
-    """Tell the players how their game ended; return what each wrote, for the
-    record (see RemotePlayer.errors)."""
-    for player in jailed:
+def _ended(jailed: Mapping[int, RemotePlayer], played: referee.PlayedGame) -> list[str | None]:
+    """Tell the jailed players (by seat) how their game ended; return what each
+    seat's wrote, for the record (see RemotePlayer.errors)."""
+    for player in jailed.values():
         player.end(played)
-    return [player.errors() for player in jailed]
+    return _errors(jailed)
+
+
+def _errors(jailed: Mapping[int, RemotePlayer]) -> list[str | None]:
+    """Return what each seat's jailed player wrote (None for a person's seat)."""
+    return [jailed[seat].errors() if seat in jailed else None for seat in range(2)]

@@ -37,9 +37,10 @@ def csrf(client: httpx.Client) -> dict[str, str]:
     return {'x-csrftoken': client.cookies['csrftoken']}
 
 
-def opponents(client: httpx.Client, student: str) -> dict[str, str]:
-    """The opponents the student's page offers: {name shown: key}."""
+def opponents(client: httpx.Client, student: str, form: str = 'challenge') -> dict[str, str]:
+    """The opponents the student's page offers in a form: {name shown: key}."""
     page = client.get(f'/students/{student}').text
+    page = page[page.index(f'id="{form}"'):]
     select = page[page.index('<select name="opponent">'):]
     select = select[:select.index('</select>')]
     return {option.split('>', 1)[1].split('<', 1)[0]: option.split('"', 2)[1]
@@ -163,5 +164,42 @@ def test_a_classmate_is_a_key_of_ones_own_and_forfeits_in_general_terms(tmp_path
             assert bob.post('/students/bob/pseudonym', data={'pseudonym': 'Tinker'},
                             headers=csrf(bob)).status_code == 200
             assert opponents(alice, 'alice')['Tinker'] != offered['Cobbler']  # not followed
+    finally:
+        server.close()
+
+
+def test_only_the_student_plays_their_game_in_the_browser(tmp_path):
+    server = ArenaServer(tmp_path, staff=None).start()
+    try:
+        assert server.verdict('alice', server.submit('alice', GOOD.encode())['number'])[
+            'status'] == 'plays'
+        with signed_in(server, 'alice') as alice, signed_in(server, 'bob') as bob:
+            offered = opponents(alice, 'alice', 'play')
+            assert list(offered) == ['version 1', 'random', 'ab2']
+            assert list(opponents(bob, 'bob', 'play')) == ['random', 'ab2']  # no version yet
+            good = {'opponent': offered['random'], 'variant': 'tictactoe', 'seat': 'first'}
+            for change in ({'opponent': 'random'}, {'seat': 'third'}, {'variant': 'chess'}):
+                answer = alice.post('/students/alice/play', data={**good, **change},
+                                    headers=csrf(alice))
+                assert answer.status_code == 400 and answer.json()['error'], change
+            assert bob.post('/students/alice/play', data=good, headers=csrf(bob)).status_code \
+                == 404
+            address = alice.post('/students/alice/play', data=good, headers=csrf(alice)).json()[
+                'go']
+            for path in (address, address + '.json', address + '/replay'):
+                assert bob.get(path).status_code == 404
+            for path in (address + '/move', address + '/resign'):
+                assert bob.post(path, data={'move': '0'}, headers=csrf(bob)).status_code == 404
+            view = alice.get(address + '.json').json()
+            while view['status'] != 'over':
+                if view['status'] == 'your move':
+                    view = alice.post(address + '/move', data={'move': '0'},
+                                      headers=csrf(alice)).json()
+                else:
+                    time.sleep(0.1)
+                    view = alice.get(address + '.json').json()
+            assert view['names'] == ['Alice Liddell', 'random']
+            assert alice.get(view['replay']).status_code == 200
+            assert bob.get(view['replay']).status_code == 404
     finally:
         server.close()
