@@ -10,10 +10,11 @@ import pytest
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LAYERS = ('players.sandbox', 'games', 'variants', 'players.search', 'players', 'players.remote',
           'players.tournaments', 'players.reports', 'players.grading', 'players.arena', 'players.cli',
-          'players.bench', 'tournament', 'players.bench.benchmark_')
+          'players.bench', 'tournament', 'players.bench.arena_course', 'players.bench.benchmark_')
 """The project's layers, bottom to top, each a folder (or module) of its own: the
 sandbox knows no game; the search engine knows games alone; players' own modules
-are the players, the registry and loading; the benchmark scripts time the command line."""
+are the players, the registry and loading; the benchmark scripts time the command
+line, the arena's serving a course made for them (players.bench.arena_course)."""
 CIRCLE = {'games', 'players.human'}
 """The one import circle: `from games import *` gives AIMA's searches and players,
 which games lends from players (games.LENT), and query_player evaluates what is

@@ -3,6 +3,7 @@
 
     python -m players.bench.benchmark_arena                   # 100 students, 20 hand in, 60 s
     python players/bench/benchmark_arena.py --students 20 --uploaders 5 --seconds 20
+    python -m players.bench.benchmark_arena --students 200 --executor dask   # a LocalCluster
 
 Serves a course made in a temporary folder (STUDENTS on the roster, the ladder on
 tic-tac-toe with random and ab2, jobs = 2, 1 s a move) with `tournament.py serve`, as an
@@ -20,22 +21,18 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import csv
 import importlib.util
-import json
 import os
 import random
 import re
 import shutil
 import signal
-import socket
 import sqlite3
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from collections import Counter, defaultdict, namedtuple
 from typing import Any, cast
 
@@ -45,17 +42,15 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 sys.path[:0] = [ROOT]
 
 from players.arena import game_pages  # noqa: E402  (after the path is set)
+from players.bench.arena_course import (  # noqa: E402
+    BOT, MET, cpu_seconds, make_course, percentile, start_server, stop_server, tokens)
 
 PAGES = ('/board', '/board.json', '/students/{id}', '/students/{id}/versions.json',
          '/students/{id}/games')
 """The pages a student polls, {id} their own id."""
-BOT = ('def player(game, state):  # {student}, version {number}\n'
-       '    return game.actions(state)[{pick}]\n')
-"""A student's bot: version 1 plays the first legal move, version 2 the last."""
 VERDICT_GOAL, FIRST_GAME_GOAL, PAGE_GOAL = 2.0, 5.0, 0.100
 """The goals: a verdict in a median 2 s, a first game 5 s after it, a page's p95 100 ms."""
 POLL_SECONDS, WAIT_SECONDS = 0.1, 60.0  # between verdict polls (games.sqlite: 2x); longest wait
-MET: dict[bool | None, str] = {True: 'met', False: 'NOT MET', None: '–'}
 Row = namedtuple('Row', 'variant first first_digest second second_digest pair leg seed')  # an id's
 OPTIONS = (('--students', int, 100, 'the class'),
            ('--uploaders', int, 20, 'students who hand in a bot, half of them twice'),
@@ -63,62 +58,8 @@ OPTIONS = (('--students', int, 100, 'the class'),
            ('--idle-requests', int, 300, 'requests of each page with no load'),
            ('--players', str, 'random,ab2', "the course's own players"),
            ('--jobs', int, 2, "the ladder's worker processes"),
+           ('--executor', str, 'local', "the ladder's: local, or dask (a LocalCluster of --jobs)"),
            ('--move-timeout', float, 1.0, 'seconds a move'))
-
-
-def make_course(folder: str, args: argparse.Namespace) -> str:
-    """Write the course folder's roster and tournament.toml; return the arena's address."""
-    with socket.socket() as probe:  # a port no one listens on now
-        probe.bind(('127.0.0.1', 0))
-        port = probe.getsockname()[1]
-    with open(os.path.join(folder, 'roster.csv'), 'w', newline='') as file:
-        csv.writer(file).writerows([('id', 'name')] + [
-            (f's{number:03d}', f'Student {number}') for number in range(args.students)])
-    with open(os.path.join(folder, 'tournament.toml'), 'w') as file:  # JSON lists are TOML's
-        file.write(f'variants = {json.dumps(args.variants)}\nplayers = '
-                   f'{json.dumps(args.players.split(","))}\nmove-timeout = {args.move_timeout:g}\n'
-                   f'jobs = {args.jobs}\n\n[arena]\nroster = "roster.csv"\nport = {port}\n')
-    return f'http://127.0.0.1:{port}'
-
-
-def start_server(folder: str, url: str) -> subprocess.Popen:
-    """Start `tournament.py serve` in the course folder; return it once it answers."""
-    with open(os.path.join(folder, 'serve.log'), 'ab') as log:
-        process = subprocess.Popen([sys.executable, os.path.join(ROOT, 'tournament.py'), 'serve'],
-                                   cwd=folder, stdout=log, stderr=subprocess.STDOUT,
-                                   start_new_session=True)
-    ends = time.monotonic() + 60
-    while time.monotonic() < ends and process.poll() is None:
-        try:
-            urllib.request.urlopen(url + '/', timeout=2).close()
-            return process
-        except OSError:
-            time.sleep(0.2)
-    process.kill()
-    sys.exit(f'serve did not start:\n{open(os.path.join(folder, "serve.log")).read()}')
-
-
-def stop_server(process: subprocess.Popen) -> int:
-    """Stop the server as Ctrl-C does (its process group); return its exit status."""
-    if process.poll() is None:
-        os.killpg(process.pid, signal.SIGINT)
-    try:
-        return process.wait(timeout=30)
-    except subprocess.TimeoutExpired:
-        os.killpg(process.pid, signal.SIGKILL)
-        return process.wait()
-
-
-def cpu_seconds(pid: int) -> float:
-    """Return the CPU time a process has used, user and system."""
-    with open(f'/proc/{pid}/stat') as file:
-        fields = file.read().rpartition(')')[2].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf('SC_CLK_TCK')
-
-
-def percentile(values: list[float], share: float) -> float:
-    """Return the nearest-rank percentile of values (share from 0 to 1)."""
-    return sorted(values)[max(0, min(len(values) - 1, round(share * len(values) + 0.5) - 1))]
 
 
 class Games:
@@ -333,9 +274,7 @@ def print_figures(idle: dict[str, list[float]], crowd: Class, lasted: float,
 
 def measure(folder: str, url: str, server: subprocess.Popen, args: argparse.Namespace) -> None:
     """Time the pages idle, then under the class's load; print the figures."""
-    with open(os.path.join(folder, 'arena', 'links.csv'), newline='') as file:
-        students = {row['id']: row['link'].rpartition('/signin/')[2]
-                    for row in csv.DictReader(file)}
+    students = tokens(folder)
     games = Games(os.path.join(folder, 'arena', 'games.sqlite'))
     probe = sorted(students)[-1]
     idle = asyncio.run(idle_latency(url, probe, students[probe], args.idle_requests, games))
@@ -352,7 +291,7 @@ def measure(folder: str, url: str, server: subprocess.Popen, args: argparse.Name
     played, own = len(games.known) - before, time.process_time() - own
     print(f"under load the server's process used {100 * server_cpu / lasted:.0f}% of a core "
           f'(load average after: {os.getloadavg()[0]:.2f}); the ladder played {played} games '
-          f'({played / lasted:.1f}/s); the class (this process) used {100 * own / lasted:.0f}% '
+          f'({60 * played / lasted:.0f} a minute); the class (this process) used {100 * own / lasted:.0f}% '
           f'of a core, its event loop woke late by {percentile(crowd.lag, .5) * 1e3:.1f} ms '
           f'(p50), {percentile(crowd.lag, .95) * 1e3:.1f} ms (p95)')
     print_figures(idle, crowd, lasted, args)
@@ -379,7 +318,8 @@ def main() -> None:
         print(f'CPUs usable: {len(os.sched_getaffinity(0))}; load average before: '
               f'{os.getloadavg()[0]:.2f}; {args.students} students, {args.uploaders} of them hand '
               f'in ({(args.uploaders + 1) // 2} twice); {args.seconds:g} s of load; the ladder on '
-              f'{", ".join(args.variants)} with {args.players}, jobs = {args.jobs}', flush=True)
+              f'{", ".join(args.variants)} with {args.players}, jobs = {args.jobs}, executor '
+              f'{args.executor}', flush=True)
         server = start_server(folder, url)
         with contextlib.suppress(OSError):
             os.nice(-10)  # the server started first, at the usual priority

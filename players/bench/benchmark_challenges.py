@@ -16,7 +16,6 @@ the goal."""
 from __future__ import annotations
 
 import argparse
-import csv
 import importlib.util
 import os
 import shutil
@@ -25,33 +24,15 @@ import statistics
 import sys
 import tempfile
 import time
-import urllib.request
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path[:0] = [ROOT]
 
-from players.bench.benchmark_arena import (  # noqa: E402  (after the path is set)
-    BOT, MET, make_course, percentile, start_server, stop_server)
+from players.bench.arena_course import (  # noqa: E402  (after the path is set)
+    MET, hand_in_all, make_course, percentile, start_server, stop_server, tokens)
 
 FIRST_GAME_GOAL = 2.0
 """The goal: a challenge's first game within 2 s of asking (its first move sooner)."""
-
-
-def hand_in_all(url: str, tokens: dict[str, str]) -> None:
-    """Hand in a bot for every student, over the terminal's route, and wait for the verdicts."""
-    for student, token in tokens.items():
-        request = urllib.request.Request(
-            f'{url}/api/submit?filename=bot.py', BOT.format(student=student, number=1, pick=0)
-            .encode(), {'Authorization': f'Bearer {token}'})
-        urllib.request.urlopen(request, timeout=60).close()
-    import httpx
-    for student, token in tokens.items():
-        ends = time.monotonic() + 120
-        while httpx.get(f'{url}/api/versions/1', headers={'Authorization': f'Bearer {token}'},
-                        timeout=60).json().get('checking'):
-            if time.monotonic() > ends:
-                sys.exit(f'no verdict for {student} in 120 s')
-            time.sleep(0.2)
 
 
 def challenge(url: str, student: str, token: str) -> float:
@@ -102,15 +83,13 @@ def main() -> None:
         url = make_course(folder, course)
         server = start_server(folder, url)
         try:
-            with open(os.path.join(folder, 'arena', 'links.csv'), newline='') as file:
-                tokens = {row['id']: row['link'].rpartition('/signin/')[2]
-                          for row in csv.DictReader(file)}
-            hand_in_all(url, tokens)
+            students = tokens(folder)
+            hand_in_all(url, students)
             before = ladder_games(folder)
             times = []
             for number in range(args.challenges):
-                student = sorted(tokens)[number % len(tokens)]
-                times.append(challenge(url, student, tokens[student]))
+                student = sorted(students)[number % len(students)]
+                times.append(challenge(url, student, students[student]))
                 time.sleep(args.every)
             print(f'{args.students} students handed in; while the ladder played '
                   f'{ladder_games(folder) - before} games, {len(times)} challenges against ab2 '

@@ -16,7 +16,6 @@ milliseconds its jail takes to answer, which the round trip includes."""
 from __future__ import annotations
 
 import argparse
-import csv
 import importlib.util
 import os
 import shutil
@@ -29,9 +28,8 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path[:0] = [ROOT]
 
-from players.bench.benchmark_arena import (  # noqa: E402  (after the path is set)
-    MET, make_course, percentile, start_server, stop_server)
-from players.bench.benchmark_challenges import hand_in_all  # noqa: E402
+from players.bench.arena_course import (  # noqa: E402  (after the path is set)
+    MET, hand_in_all, make_course, percentile, start_server, stop_server, tokens)
 
 ROUND_TRIP_GOAL = 0.100
 """The goal: a move's round trip within 100 ms, besides the bot's thinking."""
@@ -84,15 +82,13 @@ def main() -> None:
         url = make_course(folder, course)
         server = start_server(folder, url)
         try:
-            with open(os.path.join(folder, 'arena', 'links.csv'), newline='') as file:
-                tokens = {row['id']: row['link'].rpartition('/signin/')[2]
-                          for row in csv.DictReader(file)}
-            hand_in_all(url, tokens)
+            students = tokens(folder)
+            hand_in_all(url, students)
             starts: list[float] = []
             trips: list[float] = []
             threads = [threading.Thread(target=play_games, args=(
                 url, student, token, args.games, starts, trips))
-                for student, token in tokens.items()]
+                for student, token in students.items()]
             for thread in threads:
                 thread.start()
             for thread in threads:
