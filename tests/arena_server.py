@@ -4,9 +4,11 @@ its own on a free port, until it is stopped (Ctrl-C) or killed (kill -9)."""
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -15,6 +17,7 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
+from typing import Iterator
 
 from places import ROOT
 from players.cli.serve_command import ask
@@ -34,6 +37,27 @@ GOOD = 'def player(game, state):\n    print("my move from", state.to_move)\n' \
 """A bot that plays (the first legal move) and writes a line of log each move."""
 BROKEN = 'def player(game, state)\n    return None\n'
 """A bot with a syntax error on line 1."""
+
+
+CHROMIUM = next(filter(None, map(shutil.which, ('chromium', 'chromium-browser'))), None)
+"""The system's Chromium, which the browser tests drive (None where it is not installed)."""
+FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking',
+         '--disable-component-update', '--disable-sync', '--no-first-run',
+         '--disable-default-apps', '--mute-audio']
+"""Chromium's flags in the tests: headless, quiet, no network of its own."""
+
+
+@contextlib.contextmanager
+def headless_chromium() -> Iterator:
+    """The system's Chromium, headless, driven by Playwright (a browser to open
+    contexts in); closed at the block's end."""
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
 
 
 def free_port() -> int:

@@ -6,15 +6,19 @@ students' bots handed in from a terminal; and the figures the benchmarks share."
 from __future__ import annotations
 
 import argparse
+import contextlib
 import csv
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
+from typing import Iterator
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -103,3 +107,25 @@ def tokens(folder: str) -> dict[str, str]:
     """Return each student's sign-in token, from the links the server wrote."""
     with open(os.path.join(folder, 'arena', 'links.csv'), newline='') as file:
         return {row['id']: row['link'].rpartition('/signin/')[2] for row in csv.DictReader(file)}
+
+
+@contextlib.contextmanager
+def served(students: int, prefix: str) -> Iterator[tuple[str, str, dict[str, str]]]:
+    """Serve a course of students (tic-tac-toe, random and ab2, jobs = 2, 1 s a move)
+    in a new folder, each student's bot handed in and checked; give its folder, its
+    address and the students' tokens; then stop the server, say how, and remove the
+    folder."""
+    course = argparse.Namespace(students=students, variants=['tictactoe'],
+                                players='random,ab2', move_timeout=1.0, jobs=2, executor='local')
+    folder = tempfile.mkdtemp(prefix=prefix)
+    try:
+        url = make_course(folder, course)
+        server = start_server(folder, url)
+        try:
+            found = tokens(folder)
+            hand_in_all(url, found)
+            yield folder, url, found
+        finally:
+            print(f'the server stopped by SIGINT, with exit status {stop_server(server)}')
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)

@@ -18,18 +18,16 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import os
-import shutil
 import sqlite3
 import statistics
 import sys
-import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path[:0] = [ROOT]
 
 from players.bench.arena_course import (  # noqa: E402  (after the path is set)
-    MET, hand_in_all, make_course, percentile, start_server, stop_server, tokens)
+    MET, percentile, served)
 
 FIRST_GAME_GOAL = 2.0
 """The goal: a challenge's first game within 2 s of asking (its first move sooner)."""
@@ -76,33 +74,19 @@ def main() -> None:
     args = parser.parse_args()
     if importlib.util.find_spec('httpx') is None:
         sys.exit("needs httpx: pip install -e '.[test]'")
-    course = argparse.Namespace(students=args.students, variants=['tictactoe'],
-                                players='random,ab2', move_timeout=1.0, jobs=2)
-    folder = tempfile.mkdtemp(prefix='challenge-bench-')
-    try:
-        url = make_course(folder, course)
-        server = start_server(folder, url)
-        try:
-            students = tokens(folder)
-            hand_in_all(url, students)
-            before = ladder_games(folder)
-            times = []
-            for number in range(args.challenges):
-                student = sorted(students)[number % len(students)]
-                times.append(challenge(url, student, students[student]))
-                time.sleep(args.every)
-            print(f'{args.students} students handed in; while the ladder played '
-                  f'{ladder_games(folder) - before} games, {len(times)} challenges against ab2 '
-                  f'(one pair of tic-tac-toe each), one every {args.every:g} s')
-            print(f'challenge to its first game on its page: median {statistics.median(times):.2f} s, '
-                  f'p95 {percentile(times, .95):.2f} s, max {max(times):.2f} s '
-                  f'(goal ≤ {FIRST_GAME_GOAL:g} s: '
-                  f'{MET[max(times) <= FIRST_GAME_GOAL]})')
-        finally:
-            print(f'the server stopped by SIGINT, with exit status {stop_server(server)}')
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
-
+    with served(args.students, 'challenge-bench-') as (folder, url, students):
+        before = ladder_games(folder)
+        times = []
+        for number in range(args.challenges):
+            student = sorted(students)[number % len(students)]
+            times.append(challenge(url, student, students[student]))
+            time.sleep(args.every)
+        print(f'{args.students} students handed in; while the ladder played '
+              f'{ladder_games(folder) - before} games, {len(times)} challenges against ab2 '
+              f'(one pair of tic-tac-toe each), one every {args.every:g} s')
+        print(f'challenge to its first game on its page: median {statistics.median(times):.2f} '
+              f's, p95 {percentile(times, .95):.2f} s, max {max(times):.2f} s (goal ≤ '
+              f'{FIRST_GAME_GOAL:g} s: {MET[max(times) <= FIRST_GAME_GOAL]})')
 
 if __name__ == '__main__':
     main()

@@ -18,10 +18,8 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import os
-import shutil
 import statistics
 import sys
-import tempfile
 import threading
 import time
 
@@ -29,7 +27,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 sys.path[:0] = [ROOT]
 
 from players.bench.arena_course import (  # noqa: E402  (after the path is set)
-    MET, hand_in_all, make_course, percentile, start_server, stop_server, tokens)
+    MET, percentile, served)
 
 ROUND_TRIP_GOAL = 0.100
 """The goal: a move's round trip within 100 ms, besides the bot's thinking."""
@@ -75,37 +73,24 @@ def main() -> None:
     args = parser.parse_args()
     if importlib.util.find_spec('httpx') is None:
         sys.exit("needs httpx: pip install -e '.[test]'")
-    course = argparse.Namespace(students=args.students, variants=['tictactoe'],
-                                players='random,ab2', move_timeout=1.0, jobs=2)
-    folder = tempfile.mkdtemp(prefix='play-bench-')
-    try:
-        url = make_course(folder, course)
-        server = start_server(folder, url)
-        try:
-            students = tokens(folder)
-            hand_in_all(url, students)
-            starts: list[float] = []
-            trips: list[float] = []
-            threads = [threading.Thread(target=play_games, args=(
-                url, student, token, args.games, starts, trips))
-                for student, token in students.items()]
-            for thread in threads:
-                thread.start()
-            for thread in threads:
-                thread.join()
-            print(f'{args.students} students at once, {args.games} games of tic-tac-toe each in '
-                  f'the browser against their own bot, while the ladder plays')
-            print(f'a game to its first turn: median {statistics.median(starts):.2f} s, '
-                  f'max {max(starts):.2f} s ({len(starts)} games)')
-            print(f"a move's round trip: median {statistics.median(trips) * 1e3:.0f} ms, p95 "
-                  f'{percentile(trips, .95) * 1e3:.0f} ms, max {max(trips) * 1e3:.0f} ms '
-                  f'({len(trips)} moves; goal p95 ≤ {ROUND_TRIP_GOAL * 1e3:.0f} ms: '
-                  f'{MET[percentile(trips, .95) <= ROUND_TRIP_GOAL]})')
-        finally:
-            print(f'the server stopped by SIGINT, with exit status {stop_server(server)}')
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
-
+    with served(args.students, 'play-bench-') as (_, url, students):
+        starts: list[float] = []
+        trips: list[float] = []
+        threads = [threading.Thread(target=play_games, args=(
+            url, student, token, args.games, starts, trips))
+            for student, token in students.items()]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        print(f'{args.students} students at once, {args.games} games of tic-tac-toe each in '
+              f'the browser against their own bot, while the ladder plays')
+        print(f'a game to its first turn: median {statistics.median(starts):.2f} s, '
+              f'max {max(starts):.2f} s ({len(starts)} games)')
+        print(f"a move's round trip: median {statistics.median(trips) * 1e3:.0f} ms, p95 "
+              f'{percentile(trips, .95) * 1e3:.0f} ms, max {max(trips) * 1e3:.0f} ms '
+              f'({len(trips)} moves; goal p95 ≤ {ROUND_TRIP_GOAL * 1e3:.0f} ms: '
+              f'{MET[percentile(trips, .95) <= ROUND_TRIP_GOAL]})')
 
 if __name__ == '__main__':
     main()

@@ -17,14 +17,13 @@ import hashlib
 import io
 import json
 import re
-import shutil
 import urllib.error
 import urllib.parse
 import urllib.request
 
 import pytest
 
-from arena_server import BROKEN, GOOD, STAFF, ArenaServer
+from arena_server import BROKEN, CHROMIUM, GOOD, STAFF, ArenaServer, headless_chromium
 
 pytestmark = pytest.mark.slow
 
@@ -32,13 +31,8 @@ sync_api = pytest.importorskip('playwright.sync_api',
                                reason='playwright is not installed (pip install playwright)')
 expect = sync_api.expect
 
-CHROMIUM = next(filter(None, map(shutil.which, ('chromium', 'chromium-browser'))), None)
 if CHROMIUM is None:
     pytest.skip('Chromium is not installed (apt-get install chromium)', allow_module_level=True)
-
-FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking',
-         '--disable-component-update', '--disable-sync', '--no-first-run',
-         '--disable-default-apps', '--mute-audio']
 WAIT = 30_000
 """How long (ms) a step waits for the server: a verdict, the ladder's games."""
 MARK = '# alice: my own idea, kept from the others'
@@ -68,12 +62,8 @@ def arena(tmp_path_factory):
 @pytest.fixture(scope='module')
 def chromium(arena):
     """Headless Chromium (closed before the arena stops, so no page holds its stream)."""
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-        try:
-            yield browser
-        finally:
-            browser.close()
+    with headless_chromium() as browser:
+        yield browser
 
 
 class Watched:

@@ -9,7 +9,7 @@ import shutil
 
 import pytest
 
-from arena_server import GOOD, ArenaServer
+from arena_server import CHROMIUM, GOOD, ArenaServer, headless_chromium
 from places import ROOT
 
 pytestmark = pytest.mark.slow
@@ -18,11 +18,9 @@ sync_api = pytest.importorskip('playwright.sync_api',
                                reason='playwright is not installed (pip install playwright)')
 expect = sync_api.expect
 
-CHROMIUM = next(filter(None, map(shutil.which, ('chromium', 'chromium-browser'))), None)
 if CHROMIUM is None:
     pytest.skip('Chromium is not installed (apt-get install chromium)', allow_module_level=True)
 
-FLAGS = ['--no-sandbox', '--disable-gpu', '--no-first-run', '--mute-audio']
 GAME_FILE = 'game_of_nim.py:GameOfNim(board=[3, 1])'
 COURSE = f'''variants = ["connect4", "{GAME_FILE}"]
 players = ["random", "ab2"]
@@ -48,21 +46,17 @@ def arena(tmp_path_factory):
 
 @pytest.fixture(scope='module')
 def page(arena):
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-        try:
-            context = browser.new_context()
-            context.set_default_timeout(WAIT)
-            tab = context.new_page()
-            trouble: list[str] = []
-            tab.on('pageerror', lambda error: trouble.append(str(error)))
-            tab.goto(arena.link('alice'))
-            tab.click('#sign-in button')
-            tab.wait_for_url(f'{arena.url}/students/alice')
-            yield tab
-            assert trouble == []
-        finally:
-            browser.close()
+    with headless_chromium() as browser:
+        context = browser.new_context()
+        context.set_default_timeout(WAIT)
+        tab = context.new_page()
+        trouble: list[str] = []
+        tab.on('pageerror', lambda error: trouble.append(str(error)))
+        tab.goto(arena.link('alice'))
+        tab.click('#sign-in button')
+        tab.wait_for_url(f'{arena.url}/students/alice')
+        yield tab
+        assert trouble == []
 
 
 def start(page, arena, variant: str) -> None:
