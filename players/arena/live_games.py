@@ -135,7 +135,12 @@ class LiveGames:
         ours, theirs = self._context.Pipe()
         process = self._context.Process(target=live_game, args=(theirs, job), daemon=True,
                                         name=f'live game {student} {number}')
-        process.start()
+        try:
+            process.start()
+        except Exception:  # no game: the student may start another
+            with self._lock:
+                del self._games[student, number]
+            raise
         theirs.close()
         game.connection = ours
         threading.Thread(target=self._follow, args=(game, ours, process), daemon=True,

@@ -89,8 +89,8 @@ def marks(game: Game, state: Any, move: Any) -> list[Any]:
 def live_game(connection: Connection, job: LiveJob) -> None:
     """Play a live game (the target of its process): send ('turn', ...) for each of
     the person's moves and ('moved', ...) for each move made; then ('done', the
-    record as a row), or ('failed', why) if the game's own code failed. Ctrl-C is the
-    web server's: this process ends when its pipe closes."""
+    record as a row), or ('failed', why) if the game's own code (or the machinery)
+    failed. Ctrl-C is the web server's: this process ends when its pipe closes."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         for source in job.sources:
@@ -105,9 +105,10 @@ def live_game(connection: Connection, job: LiveJob) -> None:
             broken={player: job.broken} if job.code is None else None,
             people={job.person_seat: person}, on_move=person.on_move)
         connection.send(('done', record.to_row()))
-    except referee.GameFailed as failed:
-        connection.send(('failed', str(failed)))
     except (EOFError, OSError):  # the web server is gone: so is the game
         pass
+    except Exception as failed:  # the game's own code, or the machinery: no result
+        connection.send(('failed', str(failed) if isinstance(failed, referee.GameFailed)
+                         else f'{type(failed).__name__}: {failed}'))
     finally:
         connection.close()
