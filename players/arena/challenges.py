@@ -14,7 +14,7 @@ import queue
 import threading
 import time
 from dataclasses import dataclass
-from typing import Callable, Iterator
+from typing import Callable, Iterator, Mapping
 
 from players.tournaments.record import GameRecord
 from players.tournaments.run_settings import RunSettings
@@ -81,17 +81,18 @@ def challenge_games(settings: ArenaSettings,
         return [], None
 
 
-def counted_games(settings: ArenaSettings, records: Records) -> Iterator[GameRecord]:
+def counted_games(settings: ArenaSettings, records: Records,
+                  on_ladder: Mapping[str, int]) -> Iterator[GameRecord]:
     """Generate the challenges' games that count on the leaderboard (none unless the
-    course says so): those whose two versions are the ones on the ladder."""
+    course says so): those whose two versions are the ones whose games the ladder
+    holds (on_ladder: each student's version's number)."""
     if not settings.challenges.count:
         return
-    playing = {student: version.number for student, version in records.playing().items()}
     for challenge in records.challenges():
-        if playing.get(challenge.student) == challenge.version and (
+        if on_ladder.get(challenge.student) == challenge.version and (
                 challenge.opponent_version is None
                 and challenge.opponent in settings.house
-                or playing.get(challenge.opponent) == challenge.opponent_version):
+                or on_ladder.get(challenge.opponent) == challenge.opponent_version):
             yield from challenge_games(settings, challenge.id)[0]
 
 

@@ -115,11 +115,18 @@ GENERAL_REASONS = {TIMEOUT: 'it ran out of time', ILLEGAL: 'it made an illegal m
 """Why a player forfeited, said without what their code wrote: by how the game ended."""
 
 
+OWN_VERSION = 'version '
+"""How a student's own version is named in a game they play against it in the
+browser ('version 3'): no student's id, which has no spaces."""
+
+
 def without_their_detail(record: GameRecord, player: str) -> GameRecord:
-    """Return a record as one of its players may read it: if the other player
-    forfeited, their reason in general terms (GENERAL_REASONS), never the text
-    their code raised or the move it made up."""
-    if record.forfeit is None or record.forfeit == player:
+    """Return a record as one of its players may read it: if another student's bot
+    or a course player forfeited, their reason in general terms (GENERAL_REASONS),
+    never the text their code raised or the move it made up. The player's own
+    version's reasons, where they played it in the browser, are theirs."""
+    if record.forfeit is None or record.forfeit == player \
+            or record.forfeit.startswith(OWN_VERSION):
         return record
     return replace(record, detail=GENERAL_REASONS.get(record.termination, 'it forfeited'))
 

@@ -12,7 +12,7 @@ import sqlite3
 import threading
 import time
 from dataclasses import asdict, dataclass
-from typing import Callable
+from typing import Callable, Mapping
 
 from players.reports.grades import graded
 from players.tournaments import ranking
@@ -90,7 +90,8 @@ def board_rows(settings: ArenaSettings, records: Records,
         count = store.count()
     finally:
         store.close()
-    challenged = [record for record in counted_games(settings, records)
+    played_by = stored_versions(stored.specs, records)
+    challenged = [record for record in counted_games(settings, records, played_by)
                   if {record.first, record.second} <= known]
     results.add_all(challenged)
     count += len(challenged)
@@ -104,15 +105,22 @@ def board_rows(settings: ArenaSettings, records: Records,
     if len(anchors) >= 2:
         standings = graded(standings, anchors)
     students = {student.id: student for student in records.students()}
-    playing = records.playing()
     rows = []
     for standing in standings:
         student = students.get(standing.player)
-        version = playing.get(standing.player)
         rows.append(BoardRow(standing, student.shown if student else standing.player,
-                             student.id if student else None,
-                             version.number if version else None))
+                             student.id if student else None, played_by.get(standing.player)))
     return tuple(rows), count
+
+
+def stored_versions(specs: Mapping[str, str], records: Records) -> dict[str, int]:
+    """Return the number of the version each student's games in the results file
+    were played by, from the file's specs (a version's path): until the ladder begins
+    again with a student's new version, their games, and so their row, are the old
+    one's."""
+    by_path = {version.path: version for version in records.versions()}
+    return {version.student: version.number for spec in specs.values()
+            if (version := by_path.get(spec)) is not None}
 
 
 def ratings(rows: tuple[BoardRow, ...]) -> list[Rating]:

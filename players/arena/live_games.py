@@ -24,7 +24,7 @@ from players.tournaments.record import GameRecord
 from players.tournaments.run_settings import RunSettings
 from players.tournaments.store import Store, StoreError
 from .challenges import Opponent, opponents as challengeable
-from .game_pages import result_for, without_their_detail
+from .game_pages import OWN_VERSION, result_for, without_their_detail
 from .live_referee import LiveJob, live_game
 from .records import Records
 from .settings import ArenaSettings
@@ -63,13 +63,16 @@ class LiveGame:
     changes: int = 0
     """How many times the game changed: a page waits for the next."""
     connection: Connection | None = None
+    """The pipe to the game's referee process (once started)."""
+    process: multiprocessing.process.BaseProcess | None = None
+    """The game's referee process (once started)."""
     lock: threading.Condition = field(default_factory=threading.Condition)
 
     def plain(self) -> dict[str, Any]:
         """Return the game as its page's script reads it."""
         with self.lock:
             return {'status': self.status, 'drawing': self.drawing, 'choices': self.choices,
-                    'made': [[seat, move] for seat, move in self.made],
+                    'made': [[seat, move] for seat, move in self.made], 'ply': len(self.made),
                     'seconds_left': max(0.0, self.ends - time.monotonic())
                     if self.status == YOUR_MOVE else None,
                     'result': self.result, 'changes': self.changes}
@@ -91,7 +94,7 @@ class LiveGames:
         """Return whom a student may play in the browser: their own version on the
         ladder, then those they may challenge."""
         mine = self.records.playing().get(student)
-        own = [Opponent(f'version {mine.number}', mine.path, mine.number)] if mine else []
+        own = [Opponent(f'{OWN_VERSION}{mine.number}', mine.path, mine.number)] if mine else []
         return own + challengeable(self.settings, self.records, student)
 
     def start(self, student: str, opponent: Opponent, variant: str, person_seat: int) -> LiveGame:
@@ -142,7 +145,7 @@ class LiveGames:
                 del self._games[student, number]
             raise
         theirs.close()
-        game.connection = ours
+        game.connection, game.process = ours, process
         threading.Thread(target=self._follow, args=(game, ours, process), daemon=True,
                          name=f'live game {student} {number}').start()
         return game
@@ -151,13 +154,14 @@ class LiveGames:
         """Return a student's game under way (or just over) of this number, or None."""
         return self._games.get((student, number))
 
-    def move(self, game: LiveGame, index: int, wait: float) -> None:
-        """Play the student's move of this index among the choices (nothing if it is
-        not their move or there is no such choice), then wait at most wait seconds
-        for the game to come back to them or end."""
+    def move(self, game: LiveGame, index: int, ply: int, wait: float) -> None:
+        """Play the student's move of this index among the choices shown at ply (the
+        moves made before it): nothing if it is not their move, ply is another, or
+        there is no such choice. Then wait at most wait seconds for the game to come
+        back to them or end."""
         with game.lock:
-            if game.status != YOUR_MOVE or not 0 <= index < len(game.choices) \
-                    or game.connection is None:
+            if game.status != YOUR_MOVE or ply != len(game.made) \
+                    or not 0 <= index < len(game.choices) or game.connection is None:
                 return
             game.connection.send(('move', index))
             game.status, game.choices = THINKING, []
@@ -184,11 +188,12 @@ class LiveGames:
         return sorted(found, key=lambda item: -item[0])
 
     def stop(self) -> None:
-        """End the games under way: their processes see their pipes close."""
+        """End the games under way: their processes are killed (their jails end with
+        them), and each game's thread sees its pipe close."""
         with self._lock:
             for game in self._games.values():
-                if game.connection is not None:
-                    game.connection.close()
+                if game.process is not None and game.process.is_alive():
+                    game.process.kill()
 
     def _next_number(self, student: str) -> int:
         """Return the number of a student's next game (self._lock held)."""

@@ -13,6 +13,9 @@ from typing import Iterable
 
 PSEUDONYM = re.compile(r"[A-Za-z0-9][A-Za-z0-9 _.'-]{0,29}")
 """A pseudonym: 1 to 30 ASCII letters, digits, spaces and _ . ' -, from a letter or digit."""
+DEPTH_PLAYER = re.compile(r"ab[0-9 _.'-]*[0-9][0-9 _.'-]*", re.IGNORECASE)
+"""An alpha-beta player's name of any depth (ab21, AB 99: the registry's factory makes
+them), written with marks between its digits or not."""
 LOOK_ALIKE = (('rn', 'm'), ('vv', 'w'), ('i', 'l'), ('1', 'l'), ('|', 'l'), ('0', 'o'))
 """Letters (after case is folded) that look alike in most fonts, and the one each is
 made, in this order."""
@@ -32,13 +35,15 @@ def skeleton(name: str) -> str:
 
 def pseudonym_problem(chosen: str, others: Iterable[str]) -> str | None:
     """Return why chosen cannot be a pseudonym, or None if it can: it must match
-    PSEUDONYM and look like none of others (the names and pseudonyms of the other
-    students, and the course's players)."""
+    PSEUDONYM and look like none of others (the ids, names and pseudonyms of the other
+    students, the course's players and the staff's names), nor like a player of the
+    registry's or an alpha-beta player of any depth."""
     if not PSEUDONYM.fullmatch(chosen):
         return ("a pseudonym has 1 to 30 ASCII letters, digits, spaces and _ . ' -, "
                 'from a letter or a digit')
     key = skeleton(chosen)
-    if any(skeleton(other) == key for other in others) or key in _registry_skeletons():
+    if any(skeleton(other) == key for other in others) or key in _registry_skeletons() \
+            or DEPTH_PLAYER.fullmatch(chosen):
         return f'{chosen!r} is taken, or looks like a name that is: choose another'
     return None
 

@@ -8,6 +8,8 @@ Only the student plays their game; staff see its replay."""
 
 from __future__ import annotations
 
+import re
+
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
@@ -16,6 +18,8 @@ from starlette.responses import JSONResponse, RedirectResponse, Response
 from .live_games import LiveGame
 from .site import Site
 
+NUMBER = re.compile(r'[0-9]{1,6}')
+"""A move's index, or a ply, in a form."""
 MOVE_WAIT_SECONDS = 5.0
 """How long a move's answer waits for the player's reply (the page asks again after)."""
 
@@ -54,12 +58,15 @@ class PlayPages(Site):
         return JSONResponse(self.plain(request, student, self.live_game(request, student)))
 
     async def move(self, request: Request) -> Response:
-        """Play the student's move; answer the game once the player has replied."""
+        """Play the student's move (the choice of this index at this ply: a request
+        sent again, or late, changes nothing); answer the game once the player has
+        replied."""
         _, student = self.owner(request, own=True)
         game = self.live_game(request, student)
-        form = await request.form(max_files=0, max_fields=1)
-        if game is not None and str(form.get('move', '')).isdigit():
-            await run_in_threadpool(self.arena.live.move, game, int(str(form['move'])),
+        form = await request.form(max_files=0, max_fields=2)
+        index, ply = (str(form.get(field, '')) for field in ('move', 'ply'))
+        if game is not None and NUMBER.fullmatch(index) and NUMBER.fullmatch(ply):
+            await run_in_threadpool(self.arena.live.move, game, int(index), int(ply),
                                     MOVE_WAIT_SECONDS)
         return JSONResponse(self.plain(request, student, game))
 

@@ -40,10 +40,10 @@ def rating_plot(series: Sequence[Series], mine: str | None = None) -> str:
              f'<line x1="{LEFT}" y1="{8 + plot_height}" x2="{LEFT + plot_width}" '
              f'y2="{8 + plot_height}" stroke="#999"/>',
              f'<line x1="{LEFT}" y1="8" x2="{LEFT}" y2="{8 + plot_height}" stroke="#999"/>']
-    for elo in (high - 20, low + 20):
+    for elo in sorted({high - 20, low + 20}):  # one label where every note is one Elo
         parts.append(f'<text x="{LEFT - 4}" y="{y(elo) + 4:.1f}" text-anchor="end" '
                      f'font-size="11">{elo}</text>')
-    for when, anchor in ((first, 'start'), (last, 'end')):
+    for when, anchor in ((first, 'start'), (last, 'end'))[:1 if first == last else 2]:
         parts.append(f'<text x="{x(when):.1f}" y="{HEIGHT - 6}" text-anchor="{anchor}" '
                      f'font-size="11">{time.strftime("%b %d %H:%M", time.localtime(when))}</text>')
     for number, (name, line) in enumerate(series):

@@ -86,8 +86,9 @@ class StudentPages(Site):
         form = await request.form(max_files=0, max_fields=2)
         chosen = str(form.get('pseudonym', '')).strip()
         others = [name for other in self.records.students() if other.id != student
-                  for name in (other.name, other.pseudonym) if name]
-        problem = chosen and pseudonym_problem(chosen, [*others, *self.arena.settings.house])
+                  for name in (other.id, other.name, other.pseudonym) if name]
+        problem = chosen and pseudonym_problem(chosen, [*others, *self.arena.settings.house,
+                                                        *self.records.staff_names()])
         if problem:
             return JSONResponse({'error': problem}, 400)
         self.records.set_pseudonym(student, chosen or None)

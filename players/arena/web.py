@@ -13,7 +13,7 @@ from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.middleware.sessions import SessionMiddleware
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 from starlette_csrf import CSRFMiddleware
@@ -100,8 +100,11 @@ def make_app(arena: Arena, secure: bool = False) -> Starlette:
                    cookie_name=f'{HOST_ONLY if secure else ""}csrftoken',
                    cookie_samesite='strict', cookie_secure=secure),
     ]
+    async def gone(request: Request, error: Exception) -> Response:
+        return Response(status_code=400)  # the client left mid-request: no one to answer
+
     return Starlette(routes=routes, middleware=middleware,
-                     exception_handlers={HTTPException: error_page})
+                     exception_handlers={HTTPException: error_page, ClientDisconnect: gone})
 
 
 def asset(request: Request) -> Response:

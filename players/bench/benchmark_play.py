@@ -58,7 +58,7 @@ def play_games(url: str, student: str, token: str, games: int, starts: list[floa
                 if view['status'] == 'your move':
                     sent = time.perf_counter()
                     view = client.post(f'{address}/move', headers=header,
-                                       data={'move': '0'}).json()
+                                       data={'move': '0', 'ply': view['ply']}).json()
                     trips.append(time.perf_counter() - sent)
                 else:
                     time.sleep(0.01)

@@ -191,9 +191,16 @@ def test_only_the_student_plays_their_game_in_the_browser(tmp_path):
             for path in (address + '/move', address + '/resign'):
                 assert bob.post(path, data={'move': '0'}, headers=csrf(bob)).status_code == 404
             view = alice.get(address + '.json').json()
+            while view['status'] != 'your move':
+                time.sleep(0.1)
+                view = alice.get(address + '.json').json()
+            for forged in ({'move': '²', 'ply': '0'}, {'move': '0', 'ply': '¹'},
+                           {'move': '0'}, {'move': '0', 'ply': '1'}):
+                answer = alice.post(address + '/move', data=forged, headers=csrf(alice))
+                assert answer.status_code == 200 and answer.json()['made'] == [], forged
             while view['status'] != 'over':
                 if view['status'] == 'your move':
-                    view = alice.post(address + '/move', data={'move': '0'},
+                    view = alice.post(address + '/move', data={'move': '0', 'ply': view['ply']},
                                       headers=csrf(alice)).json()
                 else:
                     time.sleep(0.1)

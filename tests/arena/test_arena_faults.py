@@ -172,6 +172,14 @@ def test_a_body_over_the_limit_is_refused_before_it_is_read(server, tmp_path):
     assert answer.startswith('HTTP/1.1 413'), answer
     assert 'over the limit of 1 MB' in answer
 
+    for _ in range(3):  # an upload given up half-way: no one to answer, nothing to log
+        with socket.create_connection(('127.0.0.1', server.port), timeout=10) as client:
+            client.sendall(f'POST /api/submit?filename=mine.py HTTP/1.1\r\nHost: arena\r\n'
+                           f'Authorization: Bearer {server.token("carol")}\r\n'
+                           f'Content-Length: 500000\r\n\r\n'.encode() + b'#' * 1000)
+    time.sleep(0.5)
+    assert 'Traceback' not in open(server.log).read()
+
     big = tmp_path / 'big.py'
     big.write_bytes(b'#' * (4 * 1024 * 1024))
     done = server.command('submit', server.url, str(big), '--token', server.token('carol'))

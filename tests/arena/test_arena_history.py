@@ -47,6 +47,10 @@ def test_the_plot_draws_a_line_a_series_and_escapes_every_name():
     assert markup in [text.text for text in tree.iter(f'{SVG}text')]
     assert '&lt;script&gt;' in drawn and '<script>' not in drawn
     assert rating_plot([]) == rating_plot([('nobody', [])]) == ''
+    alone = ElementTree.fromstring(rating_plot([('once', [(start, 7)])]))
+    assert [text.text for text in alone.iter(f'{SVG}text')][:2] == ['7', time.strftime(
+        '%b %d %H:%M', time.localtime(start))]  # one Elo and one time, each said once
+    assert len(list(alone.iter(f'{SVG}text'))) == 3
 
 
 def test_a_students_record_against_each_opponent():

@@ -5,6 +5,7 @@ and the staff's "play the ladder again" plays every game again."""
 import os
 
 from players.arena.ladder_loop import Ladder, newest_first, read_entrants, tournament_of
+from players.arena.leaderboard import board_rows
 from players.arena.records import PLAYS, Records
 from players.arena.settings import ArenaSettings
 from players.tournaments.match import Rules
@@ -59,3 +60,29 @@ def test_the_games_of_the_newest_versions_come_first():
                                                       ('c', 'a')])]
     handed_in = {'a': 0.0, 'b': 5.0, 'c': 9.0}
     assert [game.index for game in newest_first(games, handed_in)] == [1, 2, 3, 0]
+
+
+def test_a_row_is_the_version_whose_games_the_ladder_holds(tmp_path):
+    settings, records = arena(tmp_path)
+    ladder = Ladder(settings, records, lambda: WorkerPool(1), in_flight=2)
+    records.add_student('alice', 'Alice')
+
+    def version(number):
+        path = tmp_path / f'alice-{number}.py'
+        path.write_text(FIRST_MOVE)
+        records.set_verdict('alice', records.add_version('alice', 'd', path.name, str(path))
+                            .number, PLAYS)
+
+    def row_version():
+        [row] = [row for row in board_rows(settings, records)[0] if row.student == 'alice']
+        return row.version
+    try:
+        version(1)
+        ladder.play_once()
+        assert row_version() == 1
+        version(2)  # it plays, and the ladder has not begun again with it yet
+        assert records.playing()['alice'].number == 2 and row_version() == 1
+        ladder.play_once()
+        assert row_version() == 2
+    finally:
+        ladder.executor.shutdown()

@@ -1,7 +1,7 @@
 """Games in the browser, without the web: each refereed in a process of its own, the
 player in its jail at each level (one that hangs or crashes loses only its game), the
-person on their clock (who may run out of time, or resign), a forged move changing
-nothing; at most so many at once and one a student; each finished game kept and
+person on their clock (who may run out of time, or resign), a forged move, or one
+sent again, changing nothing; at most so many at once and one a student; each finished game kept and
 replayable, with the person's time in its record."""
 
 import time
@@ -49,9 +49,15 @@ def test_a_player_that_hangs_or_crashes_loses_only_its_game(tmp_path, level):
                                  ('crashes', CRASHES, 'You won (error: its code failed).')):
         game = live.start('alice', bot(tmp_path, name, source), 'tictactoe', 0)
         assert turn(game) == YOUR_MOVE and len(game.choices) == 9
-        live.move(game, 4, wait=30)
+        live.move(game, 4, len(game.made), wait=30)
         assert turn(game) == OVER and game.result == reason, game.result
-    [(second, crashed, _), (first, hung, kept)] = live.finished('alice')
+    own = bot(tmp_path, 'version 1', CRASHES)  # her own version: its reason is hers to read
+    game = live.start('alice', own, 'tictactoe', 0)
+    assert turn(game) == YOUR_MOVE
+    live.move(game, 4, 0, wait=30)
+    assert turn(game) == OVER and game.result.startswith('You won (error: ') \
+        and 'its code failed' not in game.result, game.result
+    [_, (second, crashed, _), (first, hung, kept)] = live.finished('alice')
     assert (first, second) == (1, 2) and hung.forfeit == 'hangs' == hung.second
     assert hung.moves == [[2, 2]] and kept.specs['alice'] == 'a person in the browser'
 
@@ -60,16 +66,16 @@ def test_the_person_plays_on_their_clock_may_resign_and_forges_nothing(tmp_path)
     settings, records, live = arena(tmp_path, move_seconds=1.0)
     game = live.start('alice', Opponent('ab1', 'ab1'), 'nim(piles=(1, 2))', 1)
     assert turn(game) == YOUR_MOVE and game.made and game.made[0][0] == 0  # ab1 moved first
-    for forged in (-1, len(game.choices), 10 ** 9):
-        live.move(game, forged, wait=0.1)
-        assert game.status == YOUR_MOVE
+    for forged, ply in ((-1, 1), (len(game.choices), 1), (10 ** 9, 1), (0, 0), (0, 2)):
+        live.move(game, forged, ply, wait=0.1)  # no such move, or a move of another ply
+        assert game.status == YOUR_MOVE and len(game.made) == 1
     with game.lock:  # the person waits out their clock
         assert game.lock.wait_for(lambda: game.status == OVER, 10)
     assert game.result == 'You lost (timeout: no move within 1 s).'
     game = live.start('alice', Opponent('ab1', 'ab1'), 'tictactoe', 0)
     assert turn(game) == YOUR_MOVE
     time.sleep(0.3)
-    live.move(game, 0, wait=30)
+    live.move(game, 0, 0, wait=30)
     assert turn(game) == YOUR_MOVE
     live.resign(game)
     assert turn(game) == OVER and game.result == 'You lost (error: resigned).'

@@ -169,15 +169,16 @@ def test_a_pseudonym_is_of_plain_letters_and_digits(chosen):
     'zorro', 'Victor  Victim', 'OIivia', 'OLIVIA', 'VICTOR VICTIM', 'Vlctor Victim',
     'Victor Victirn', 'Jose', 'ab 2', 'a b 2', 'rand0m', 'Victor-Victim', 'Victor_Victim',
     'Victor.Victim', "Victor' Victim", 'Zorro.', 'ab-2', 'mcts', 'Mini-Max', 'ab_13', 'perfect',
+    'ab21', 'AB 99', 'abl', 'victim7', 'prof',
 ])
 def test_a_pseudonym_cannot_look_like_another_name_or_a_registry_player(chosen):
     said = pseudonym_problem(chosen, ['Victor Victim', 'Zorro', 'ab2', 'Olivia', 'José',
-                                      'random'])
+                                      'random', 'victim7', 'prof'])  # ids and staff too
     assert 'is taken, or looks like a name that is' in said
 
 
 def test_a_pseudonym_that_looks_like_no_one_is_taken():
-    for chosen in ('Zorro the Second', 'Mallory', "O'Neill-2", 'x_y.z'):
+    for chosen in ('Zorro the Second', 'Mallory', "O'Neill-2", 'x_y.z', 'Abo', 'Abel'):
         assert pseudonym_problem(chosen, ['Victor Victim', 'Zorro', 'ab2']) is None
 
 

@@ -89,7 +89,7 @@
     status('Sent…');
     view.status = root.dataset.status = 'thinking';
     showChoices();
-    render(await post(`${base}/move`, {move: String(index)}));
+    render(await post(`${base}/move`, {move: String(index), ply: String(view.ply)}));
     follow();
   }
 
