@@ -32,7 +32,9 @@ class StudentPages(Site):
     """A student's pages (see the module's docstring)."""
 
     def student_page(self, request: Request) -> Response:
-        """A student's page: hand-in, pseudonym, challenges, versions and verdicts."""
+        """A student's page: the news of their versions, hand-in, pseudonym,
+        challenges, games in the browser, versions with their verdicts and what each
+        changed in the standings, and their Elo over time."""
         found, student = self.owner(request)
         notices = self.arena.notices.of(student, NOTICE_ROWS)
         if found.student is not None and found.student.id == student:
