@@ -1,10 +1,10 @@
 """Challenges: games a student asks for from their page against an opponent of their
 choosing (a course player, or a classmate's version where the course allows it), on
 one of the ladder's variants, played at once, ahead of the ladder (then beside it),
-on its workers and in the same jails. Each challenge keeps its games in a results file of its own
-(challenges/ID.sqlite in the arena's folder), so that a server killed in the middle
-of one plays the rest at its next start. They count on the leaderboard only where
-the course says so (ChallengeRules.count)."""
+on its workers and in the same jails. Each challenge keeps its games in a results
+file of its own (challenges/ID.sqlite in the arena's folder), so that a server killed
+in the middle of one plays the rest at its next start. They count on the leaderboard
+only where the course says so (ChallengeRules.count)."""
 
 from __future__ import annotations
 

@@ -37,7 +37,8 @@ class PlayPages(Site):
         if chosen is None or seat is None:
             return JSONResponse({'error': 'choose an opponent and a seat from the lists'}, 400)
         try:
-            game = self.arena.live.start(student, chosen, str(form.get('variant', '')), seat)
+            game = await run_in_threadpool(self.arena.live.start, student, chosen,
+                                           str(form.get('variant', '')), seat)
         except ValueError as error:
             return JSONResponse({'error': str(error)}, 400)
         return JSONResponse({'go': f'/students/{student}/play/{game.number}'})
