@@ -222,6 +222,7 @@ def alice_hands_in_and_plays(arena: ArenaServer, alice: Watched) -> str:
     expect(drawn.locator('#rating-plot svg text').filter(has_text='Alice Liddell')).to_have_count(1)
     assert drawn.locator('#rating-plot svg circle').count() >= 4
     drawn.close()
+    page.bring_to_front()  # clicks wait for animation frames, which a tab behind gets none of
     page.reload()
     expect(page.locator('#rating-plot svg text').filter(has_text='version 2')).to_have_count(1)
     expect(page.locator('#versions td.standing').first).to_contain_text('Elo')
