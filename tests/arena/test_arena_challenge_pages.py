@@ -17,9 +17,9 @@ from arena_server import COURSE, GOOD, ArenaServer
 
 pytestmark = pytest.mark.slow
 
-SLOW = 'import time\ndef player(game, state):\n    time.sleep(0.2)\n' \
+SLOW = 'import time\ndef player(game, state):\n    time.sleep(0.1)\n' \
        '    return game.actions(state)[0]\n'
-"""A bot that thinks a fifth of a second a move: its games last a second or two."""
+"""A bot that thinks a tenth of a second a move: its games last half a second or more."""
 
 
 @contextlib.contextmanager
