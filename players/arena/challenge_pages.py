@@ -23,9 +23,8 @@ class ChallengePages(Site):
         """Ask for a challenge from the student's own page; answer where to follow it."""
         found, student = self.owner(request, own=True)
         form = await request.form(max_files=0, max_fields=4)
-        by_key = {self.opaque(opponent.name, found): opponent
-                  for opponent in self.arena.challenges.opponents(student)}
-        opponent = by_key.get(str(form.get('opponent', '')))
+        opponent = self.chosen(self.arena.challenges.opponents(student), found,
+                               str(form.get('opponent', '')))
         if opponent is None:
             return JSONResponse({'error': 'choose an opponent from the list'}, 400)
         try:

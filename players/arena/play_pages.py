@@ -31,8 +31,8 @@ class PlayPages(Site):
         """Start a game in the browser from the student's own page; answer where to play it."""
         found, student = self.owner(request, own=True)
         form = await request.form(max_files=0, max_fields=4)
-        chosen = {self.opaque(opponent.name, found): opponent
-                  for opponent in self.arena.live.opponents(student)}.get(str(form.get('opponent', '')))
+        chosen = self.chosen(self.arena.live.opponents(student), found,
+                             str(form.get('opponent', '')))
         seat = {'first': 0, 'second': 1}.get(str(form.get('seat', '')))
         if chosen is None or seat is None:
             return JSONResponse({'error': 'choose an opponent and a seat from the lists'}, 400)

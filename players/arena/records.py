@@ -6,6 +6,7 @@ killed at any moment restarts with all it acknowledged."""
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import secrets
 import sqlite3
@@ -152,6 +153,19 @@ class Records:
         with self._lock:
             return self._connection.execute(sql, values).fetchall()
 
+    @contextlib.contextmanager
+    def _transaction(self) -> Iterator[None]:
+        """Hold the lock and an immediate transaction for the block: committed at its
+        end, rolled back if it raises."""
+        with self._lock:
+            self._connection.execute('BEGIN IMMEDIATE')
+            try:
+                yield
+            except BaseException:
+                self._connection.execute('ROLLBACK')
+                raise
+            self._connection.execute('COMMIT')
+
     def _do(self, sql: str, *values: Any) -> int:
         with self._lock:
             return self._connection.execute(sql, values).rowcount
@@ -238,21 +252,15 @@ class Records:
                     handed_in: float | None = None) -> Version:
         """Record a new version of a student's, its checks under way, numbered after
         the last and handed in now (or at handed_in); return it."""
-        with self._lock:  # the time is taken in turn too, so that it follows the numbers
+        with self._transaction():  # the time is taken in turn too, so that it follows the numbers
             when = time.time() if handed_in is None else handed_in
-            self._connection.execute('BEGIN IMMEDIATE')
-            try:
-                number = self._connection.execute(
-                    'SELECT COALESCE(MAX(number), 0) + 1 FROM versions WHERE student = ?',
-                    (student,)).fetchone()[0]
-                self._connection.execute(
-                    'INSERT INTO versions (student, number, handed_in, digest, filename, path, '
-                    'status) VALUES (?, ?, ?, ?, ?, ?, ?)',
-                    (student, number, when, digest, filename, path, CHECKING))
-                self._connection.execute('COMMIT')
-            except BaseException:
-                self._connection.execute('ROLLBACK')
-                raise
+            number = self._connection.execute(
+                'SELECT COALESCE(MAX(number), 0) + 1 FROM versions WHERE student = ?',
+                (student,)).fetchone()[0]
+            self._connection.execute(
+                'INSERT INTO versions (student, number, handed_in, digest, filename, path, '
+                'status) VALUES (?, ?, ?, ?, ?, ?, ?)',
+                (student, number, when, digest, filename, path, CHECKING))
         return Version(student, number, when, digest, filename, path, CHECKING, '', '', '')
 
     def next_number(self, student: str) -> int:
@@ -310,31 +318,25 @@ class Records:
         """Record a challenge (its id and status are given here) and return it, unless
         its student asked for an_hour challenges in the hour before it: then raise
         TooManyChallenges saying when the next may be asked for."""
-        with self._lock:
-            self._connection.execute('BEGIN IMMEDIATE')
-            try:
-                recent = [row[0] for row in self._connection.execute(
-                    'SELECT asked FROM challenges WHERE student = ? AND asked > ? '
-                    'ORDER BY asked', (challenge.student, challenge.asked - 3600))]
-                if len(recent) >= an_hour:
-                    wait = recent[len(recent) - an_hour] + 3600 - challenge.asked
-                    raise TooManyChallenges(
-                        f'{an_hour} challenges an hour at most: the next in '
-                        f'{max(1, round(wait / 60))} min')
-                number = self._connection.execute(
-                    'SELECT COALESCE(MAX(number), 0) + 1 FROM challenges WHERE student = ?',
-                    (challenge.student,)).fetchone()[0]
-                cursor = self._connection.execute(
-                    'INSERT INTO challenges (student, number, version, opponent, spec, '
-                    'opponent_version, variant, pairs, asked, status) '
-                    'VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-                    (challenge.student, number, challenge.version, challenge.opponent,
-                     challenge.spec, challenge.opponent_version, challenge.variant,
-                     challenge.pairs, challenge.asked, WAITING))
-                self._connection.execute('COMMIT')
-            except BaseException:
-                self._connection.execute('ROLLBACK')
-                raise
+        with self._transaction():
+            recent = [row[0] for row in self._connection.execute(
+                'SELECT asked FROM challenges WHERE student = ? AND asked > ? '
+                'ORDER BY asked', (challenge.student, challenge.asked - 3600))]
+            if len(recent) >= an_hour:
+                wait = recent[len(recent) - an_hour] + 3600 - challenge.asked
+                raise TooManyChallenges(
+                    f'{an_hour} challenges an hour at most: the next in '
+                    f'{max(1, round(wait / 60))} min')
+            number = self._connection.execute(
+                'SELECT COALESCE(MAX(number), 0) + 1 FROM challenges WHERE student = ?',
+                (challenge.student,)).fetchone()[0]
+            cursor = self._connection.execute(
+                'INSERT INTO challenges (student, number, version, opponent, spec, '
+                'opponent_version, variant, pairs, asked, status) '
+                'VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+                (challenge.student, number, challenge.version, challenge.opponent,
+                 challenge.spec, challenge.opponent_version, challenge.variant,
+                 challenge.pairs, challenge.asked, WAITING))
         assert cursor.lastrowid is not None  # an INSERT's
         return replace(challenge, id=cursor.lastrowid, number=number, status=WAITING, error='')
 
@@ -347,17 +349,18 @@ class Records:
 
     def challenge(self, id: int) -> Challenge | None:
         """Return the challenge of this id, or None."""
-        if not 0 < id < 2 ** 63:  # no row's (and no number SQLite takes)
-            return None
-        rows = self._all(f'SELECT {_CHALLENGE} FROM challenges WHERE id = ?', id)
-        return Challenge(*rows[0]) if rows else None
+        return self._one_challenge('id = ?', id)
 
     def challenge_of(self, student: str, number: int) -> Challenge | None:
         """Return a student's challenge of this number, or None."""
-        if not 0 < number < 2 ** 63:
+        return self._one_challenge('student = ? AND number = ?', student, number)
+
+    def _one_challenge(self, condition: str, *values: Any) -> Challenge | None:
+        """Return the challenge that meets condition, or None (also for a number no
+        row has because SQLite takes none so big)."""
+        if any(isinstance(value, int) and not 0 < value < 2 ** 63 for value in values):
             return None
-        rows = self._all(f'SELECT {_CHALLENGE} FROM challenges WHERE student = ? AND number = ?',
-                         student, number)
+        rows = self._all(f'SELECT {_CHALLENGE} FROM challenges WHERE {condition}', *values)
         return Challenge(*rows[0]) if rows else None
 
     def set_challenge_status(self, id: int, status: str, error: str = '') -> None:

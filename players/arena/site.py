@@ -9,7 +9,7 @@ import hmac
 import json
 import os
 import time
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
 import jinja2
 from starlette.exceptions import HTTPException
@@ -23,6 +23,7 @@ from players.tournaments.store import Store
 from . import game_pages
 from .access import Viewer, viewer_of
 from .arena import Arena
+from .challenges import Opponent
 from .ladder_loop import GAMES_FILE
 from .records import CHECKING, Version
 
@@ -55,6 +56,17 @@ class Site:
         who = f'student:{viewer.student.id}' if viewer.student else f'staff:{viewer.staff}'
         made = '\0'.join((who, name, self.shown(name)))
         return hmac.new(self.key, made.encode(), 'sha256').hexdigest()[:16]
+
+    def choices(self, opponents: Iterable[Opponent], viewer: Viewer) -> list[tuple[str, str]]:
+        """Return the opponents as a form's choices shown to viewer: (key, name shown)."""
+        return [(self.opaque(opponent.name, viewer), self.shown(opponent.name))
+                for opponent in opponents]
+
+    def chosen(self, opponents: Iterable[Opponent], viewer: Viewer,
+               key: str) -> Opponent | None:
+        """Return the opponent whose key (see choices) a form gave, or None."""
+        return next((opponent for opponent in opponents
+                     if self.opaque(opponent.name, viewer) == key), None)
 
     def shown(self, name: str) -> str:
         """Return the name a player is shown by: a student's pseudonym or name."""

@@ -39,8 +39,6 @@ class StudentPages(Site):
         notices = self.arena.notices.of(student, NOTICE_ROWS)
         if found.student is not None and found.student.id == student:
             self.arena.notices.seen(student)  # shown to them now, still marked new
-        opponents = [(self.opaque(opponent.name, found), self.shown(opponent.name))
-                     for opponent in self.arena.challenges.opponents(student)]
         notes = self.arena.history.of(student)
         by_version = [(f'version {number}', [(note.time, note.elo) for note in notes
                                              if note.version == number])
@@ -48,13 +46,13 @@ class StudentPages(Site):
         return self.page('student.html', found, student=self.records.student(student),
                          versions=list(reversed(self.records.versions(student))),
                          playing=self.records.playing().get(student),
-                         origin=str(request.base_url).rstrip('/'), opponents=opponents,
+                         origin=str(request.base_url).rstrip('/'),
+                         opponents=self.choices(self.arena.challenges.opponents(student), found),
                          challenges=self.records.challenges(student)[:CHALLENGE_ROWS],
                          shown=self.all_shown(), variants=self.arena.settings.variants,
                          rules=self.arena.settings.challenges, plot=rating_plot(by_version),
                          standing=changes(notes), notices=notices,
-                         play_with=[(self.opaque(opponent.name, found), self.shown(opponent.name))
-                                    for opponent in self.arena.live.opponents(student)],
+                         play_with=self.choices(self.arena.live.opponents(student), found),
                          played=self.arena.live.finished(student)[:PLAYED_ROWS],
                          play_games=self.arena.settings.play.games)
 
