@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import csv
+import importlib.util
 import json
 import os
 import shutil
@@ -18,7 +19,7 @@ import sys
 import tempfile
 import time
 import urllib.request
-from typing import Iterator
+from typing import Any, Iterator
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -103,6 +104,18 @@ def hand_in_all(url: str, tokens: dict[str, str]) -> None:
             time.sleep(0.2)
 
 
+@contextlib.contextmanager
+def signed_in(url: str, token: str) -> Iterator[Any]:
+    """An httpx client signed in by a student's link and its form, as a browser is, with
+    the header that carries its CSRF cookie set for the forms it posts."""
+    import httpx
+    with httpx.Client(base_url=url, timeout=60) as client:
+        client.get(f'/signin/{token}')
+        client.headers['x-csrftoken'] = client.cookies['csrftoken']
+        client.post(f'/signin/{token}')
+        yield client
+
+
 def tokens(folder: str) -> dict[str, str]:
     """Return each student's sign-in token, from the links the server wrote."""
     with open(os.path.join(folder, 'arena', 'links.csv'), newline='') as file:
@@ -114,7 +127,9 @@ def served(students: int, prefix: str) -> Iterator[tuple[str, str, dict[str, str
     """Serve a course of students (tic-tac-toe, random and ab2, jobs = 2, 1 s a move)
     in a new folder, each student's bot handed in and checked; give its folder, its
     address and the students' tokens; then stop the server, say how, and remove the
-    folder."""
+    folder. Without httpx, say what to install and exit."""
+    if importlib.util.find_spec('httpx') is None:
+        sys.exit("needs httpx: pip install -e '.[test]'")
     course = argparse.Namespace(students=students, variants=['tictactoe'],
                                 players='random,ab2', move_timeout=1.0, jobs=2, executor='local')
     folder = tempfile.mkdtemp(prefix=prefix)

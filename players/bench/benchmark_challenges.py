@@ -16,7 +16,6 @@ the goal."""
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import os
 import sqlite3
 import statistics
@@ -27,7 +26,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 sys.path[:0] = [ROOT]
 
 from players.bench.arena_course import (  # noqa: E402  (after the path is set)
-    MET, percentile, served)
+    MET, percentile, served, signed_in)
 
 FIRST_GAME_GOAL = 2.0
 """The goal: a challenge's first game within 2 s of asking (its first move sooner)."""
@@ -36,16 +35,12 @@ FIRST_GAME_GOAL = 2.0
 def challenge(url: str, student: str, token: str) -> float:
     """Sign in as the student, ask for a challenge against ab2 and return how long until
     its page showed a game."""
-    import httpx
-    with httpx.Client(base_url=url, timeout=60) as client:
-        client.get(f'/signin/{token}')
-        client.post(f'/signin/{token}', headers={'x-csrftoken': client.cookies['csrftoken']})
+    with signed_in(url, token) as client:
         page = client.get(f'/students/{student}').text
         key = page.split('<option value="')[1:]
         ab2 = next(option.split('"')[0] for option in key if option.split('>')[1].startswith('ab2<'))
         started = time.perf_counter()
-        answer = client.post(f'/students/{student}/challenges', headers={
-            'x-csrftoken': client.cookies['csrftoken']}, data={
+        answer = client.post(f'/students/{student}/challenges', data={
             'opponent': ab2, 'variant': 'tictactoe', 'pairs': '1'}).json()
         if 'go' not in answer:
             sys.exit(f'{student} could not ask for a challenge: {answer}')
@@ -72,8 +67,6 @@ def main() -> None:
     parser.add_argument('--challenges', type=int, default=20, help='challenges (default 20)')
     parser.add_argument('--every', type=float, default=1.0, help='seconds between two')
     args = parser.parse_args()
-    if importlib.util.find_spec('httpx') is None:
-        sys.exit("needs httpx: pip install -e '.[test]'")
     with served(args.students, 'challenge-bench-') as (folder, url, students):
         before = ladder_games(folder)
         times = []

@@ -16,7 +16,6 @@ milliseconds its jail takes to answer, which the round trip includes."""
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import os
 import statistics
 import sys
@@ -27,7 +26,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 sys.path[:0] = [ROOT]
 
 from players.bench.arena_course import (  # noqa: E402  (after the path is set)
-    MET, percentile, served)
+    MET, percentile, served, signed_in)
 
 ROUND_TRIP_GOAL = 0.100
 """The goal: a move's round trip within 100 ms, besides the bot's thinking."""
@@ -37,17 +36,13 @@ def play_games(url: str, student: str, token: str, games: int, starts: list[floa
                trips: list[float]) -> None:
     """Sign in as the student and play games against their own bot, the first legal
     move each time, timing each start and each move's round trip."""
-    import httpx
-    with httpx.Client(base_url=url, timeout=60) as client:
-        client.get(f'/signin/{token}')
-        header = {'x-csrftoken': client.cookies['csrftoken']}
-        client.post(f'/signin/{token}', headers=header)
+    with signed_in(url, token) as client:
         page = client.get(f'/students/{student}').text
         page = page[page.index('id="play"'):]
         own = page.split('<option value="')[1].split('"')[0]  # their own version, listed first
         for _ in range(games):
             started = time.perf_counter()
-            address = client.post(f'/students/{student}/play', headers=header, data={
+            address = client.post(f'/students/{student}/play', data={
                 'opponent': own, 'variant': 'tictactoe', 'seat': 'first'}).json()['go']
             view = client.get(f'{address}.json').json()
             while view['status'] not in ('your move', 'over'):
@@ -57,7 +52,7 @@ def play_games(url: str, student: str, token: str, games: int, starts: list[floa
             while view['status'] != 'over':
                 if view['status'] == 'your move':
                     sent = time.perf_counter()
-                    view = client.post(f'{address}/move', headers=header,
+                    view = client.post(f'{address}/move',
                                        data={'move': '0', 'ply': view['ply']}).json()
                     trips.append(time.perf_counter() - sent)
                 else:
@@ -71,8 +66,6 @@ def main() -> None:
     parser.add_argument('--students', type=int, default=4, help='students at once (default 4)')
     parser.add_argument('--games', type=int, default=3, help='games each (default 3)')
     args = parser.parse_args()
-    if importlib.util.find_spec('httpx') is None:
-        sys.exit("needs httpx: pip install -e '.[test]'")
     with served(args.students, 'play-bench-') as (_, url, students):
         starts: list[float] = []
         trips: list[float] = []
