@@ -37,6 +37,20 @@ GOOD = 'def player(game, state):\n    print("my move from", state.to_move)\n' \
 """A bot that plays (the first legal move) and writes a line of log each move."""
 BROKEN = 'def player(game, state)\n    return None\n'
 """A bot with a syntax error on line 1."""
+FIRST_MOVE = 'def player(game, state):\n    return game.actions(state)[0]\n'
+"""A bot that plays the first legal move, and writes nothing."""
+
+
+def version_that_plays(records, folder, student: str, source: str = FIRST_MOVE):
+    """Record a new version of student's that plays (the student added as
+    `Student` if new), its code source in a file of its own in folder; return it."""
+    records.add_student(student, student.title())
+    path = os.path.join(str(folder), f'{student}-{records.next_number(student)}.py')
+    with open(path, 'w') as file:
+        file.write(source)
+    version = records.add_version(student, 'digest', os.path.basename(path), path)
+    records.set_verdict(student, version.number, 'plays')
+    return records.version(student, version.number)
 
 
 CHROMIUM = next(filter(None, map(shutil.which, ('chromium', 'chromium-browser'))), None)
@@ -58,6 +72,34 @@ def headless_chromium() -> Iterator:
             yield browser
         finally:
             browser.close()
+
+
+def playwright_or_skip():
+    """Return Playwright's sync API; without it, or without Chromium, skip the module
+    that asks (the browser tests)."""
+    import pytest
+    sync_api = pytest.importorskip('playwright.sync_api',
+                                   reason='playwright is not installed (pip install playwright)')
+    if CHROMIUM is None:
+        pytest.skip('Chromium is not installed (apt-get install chromium)',
+                    allow_module_level=True)
+    return sync_api
+
+
+@contextlib.contextmanager
+def signed_in(server: 'ArenaServer', student: str) -> Iterator:
+    """An httpx client signed in as the student, by their link and its form."""
+    import httpx
+    with httpx.Client(base_url=server.url, timeout=30) as client:
+        client.get(f'/signin/{server.token(student)}')
+        assert client.post(f'/signin/{server.token(student)}',
+                           headers=csrf(client)).status_code == 200
+        yield client
+
+
+def csrf(client) -> dict[str, str]:
+    """The header that carries an httpx client's CSRF cookie, as the pages' script sends it."""
+    return {'x-csrftoken': client.cookies['csrftoken']}
 
 
 def free_port() -> int:

@@ -23,16 +23,13 @@ import urllib.request
 
 import pytest
 
-from arena_server import BROKEN, CHROMIUM, GOOD, STAFF, ArenaServer, headless_chromium
+from arena_server import BROKEN, GOOD, STAFF, ArenaServer, headless_chromium, playwright_or_skip
 
 pytestmark = pytest.mark.slow
 
-sync_api = pytest.importorskip('playwright.sync_api',
-                               reason='playwright is not installed (pip install playwright)')
+sync_api = playwright_or_skip()
 expect = sync_api.expect
 
-if CHROMIUM is None:
-    pytest.skip('Chromium is not installed (apt-get install chromium)', allow_module_level=True)
 WAIT = 30_000
 """How long (ms) a step waits for the server: a verdict, the ladder's games."""
 MARK = '# alice: my own idea, kept from the others'

@@ -5,36 +5,19 @@ refused; a classmate sees nothing of another's challenges; and a server killed w
 kill -9 in the middle of a challenge plays the rest of it, each game once, when it
 starts again."""
 
-import contextlib
 import sqlite3
 import time
-from typing import Iterator
 
 import httpx
 import pytest
 
-from arena_server import COURSE, GOOD, ArenaServer
+from arena_server import COURSE, GOOD, ArenaServer, csrf, signed_in
 
 pytestmark = pytest.mark.slow
 
 SLOW = 'import time\ndef player(game, state):\n    time.sleep(0.1)\n' \
        '    return game.actions(state)[0]\n'
 """A bot that thinks a tenth of a second a move: its games last half a second or more."""
-
-
-@contextlib.contextmanager
-def signed_in(server: ArenaServer, student: str) -> Iterator[httpx.Client]:
-    """A client signed in as the student, by their link and its form."""
-    with httpx.Client(base_url=server.url, timeout=30) as client:
-        client.get(f'/signin/{server.token(student)}')
-        assert client.post(f'/signin/{server.token(student)}',
-                           headers=csrf(client)).status_code == 200
-        yield client
-
-
-def csrf(client: httpx.Client) -> dict[str, str]:
-    """The header that carries the client's CSRF cookie, as the pages' script sends it."""
-    return {'x-csrftoken': client.cookies['csrftoken']}
 
 
 def opponents(client: httpx.Client, student: str, form: str = 'challenge') -> dict[str, str]:

@@ -8,17 +8,17 @@ while it plays."""
 from dataclasses import replace
 
 import pytest
+from arena_server import version_that_plays
 from jails import LEVELS
 
 from players.arena.challenges import Challenges, Opponent, challenge_games, counted_games
 from players.arena.ladder_loop import Ladder
 from players.arena.leaderboard import board_rows
-from players.arena.records import DONE, PLAYS, Records
+from players.arena.records import DONE, Records
 from players.arena.settings import ArenaSettings, ChallengeRules
 from players.tournaments.match import Rules
 from players.tournaments.workers import WorkerPool
 
-FIRST_MOVE = 'def player(game, state):\n    return game.actions(state)[0]\n'
 HANGS = 'def player(game, state):\n    while True:\n        pass\n'
 CRASHES = 'import os\ndef player(game, state):\n    os._exit(3)\n'
 
@@ -31,16 +31,6 @@ def arena(tmp_path, level='process', **rules):
     records = Records(str(tmp_path / 'arena.sqlite'))
     ladder = Ladder(settings, records, lambda: WorkerPool(2), in_flight=2)
     return settings, records, ladder, Challenges(settings, records, ladder)
-
-
-def hand_in(tmp_path, records, student, source=FIRST_MOVE):
-    """Record a version of student's that plays, with source as its code."""
-    records.add_student(student, student.title())
-    path = tmp_path / f'{student}-{records.next_number(student)}.py'
-    path.write_text(source)
-    version = records.add_version(student, 'digest', path.name, str(path))
-    records.set_verdict(student, version.number, PLAYS)
-    return version
 
 
 def playing(records):
@@ -58,9 +48,9 @@ def played(settings, challenges, challenge):
 def test_a_challenge_plays_its_pairs_and_a_hostile_bot_loses_only_its_own(tmp_path, level):
     settings, records, ladder, challenges = arena(tmp_path, level, classmates=True)
     try:
-        hand_in(tmp_path, records, 'alice')
+        version_that_plays(records, tmp_path, 'alice')
         for student, source in (('bob', HANGS), ('carol', CRASHES)):
-            hand_in(tmp_path, records, student, source)
+            version_that_plays(records, tmp_path, student, source)
         [_, bob, carol] = [opponent for opponent in challenges.opponents('alice')]
         against_ab1 = challenges.ask('alice', Opponent('ab1', 'ab1'), 'tictactoe', 2)
         games = played(settings, challenges, against_ab1)
@@ -80,8 +70,8 @@ def test_a_student_may_ask_for_so_many_an_hour_and_only_what_the_course_allows(t
         ab1 = Opponent('ab1', 'ab1')
         with pytest.raises(ValueError, match='none of your versions plays yet'):
             challenges.ask('alice', ab1, 'nim', 1)
-        hand_in(tmp_path, records, 'alice')
-        hand_in(tmp_path, records, 'bob')
+        version_that_plays(records, tmp_path, 'alice')
+        version_that_plays(records, tmp_path, 'bob')
         assert challenges.opponents('alice') == [ab1]  # no classmates unless allowed
         for variant, pairs, error in (('chess', 1, 'choose a variant of the ladder'),
                                       ('nim', 4, 'from 1 to 3 game pairs'),
@@ -109,15 +99,15 @@ def test_games_count_where_the_course_says_while_both_versions_are_on_the_ladder
         folder.mkdir()
         settings, records, ladder, challenges = arena(folder, classmates=True, count=count)
         try:
-            hand_in(folder, records, 'alice')
-            hand_in(folder, records, 'bob')
+            version_that_plays(records, folder, 'alice')
+            version_that_plays(records, folder, 'bob')
             [_, bob] = challenges.opponents('alice')
             played(settings, challenges, challenges.ask('alice', bob, 'nim', 1))
             counted = list(counted_games(settings, records, playing(records)))
             assert len(counted) == (2 if count else 0)
             ladder.play_once()  # 3 pairings' 12 games, and the challenge's if they count
             assert board_rows(settings, records)[1] == 12 + len(counted)
-            hand_in(folder, records, 'bob')  # bob's new version: the old games no longer count
+            version_that_plays(records, folder, 'bob')  # bob's new version: old games stop counting
             assert not list(counted_games(settings, records, playing(records)))
         finally:
             ladder.executor.shutdown()
@@ -126,7 +116,7 @@ def test_games_count_where_the_course_says_while_both_versions_are_on_the_ladder
 def test_a_held_ladder_begins_no_game_until_released(tmp_path):
     settings, records, ladder, challenges = arena(tmp_path)
     try:
-        hand_in(tmp_path, records, 'alice')
+        version_that_plays(records, tmp_path, 'alice')
         ladder.hold()
         assert ladder.play_once() == 0
         ladder.release()

@@ -7,15 +7,15 @@ replayable, with the person's time in its record."""
 import time
 
 import pytest
+from arena_server import version_that_plays
 from jails import LEVELS
 
 from players.arena.challenges import Opponent
 from players.arena.live_games import OVER, YOUR_MOVE, LiveGames
-from players.arena.records import PLAYS, Records
+from players.arena.records import Records
 from players.arena.settings import ArenaSettings, PlayRules
 from players.tournaments.match import Rules
 
-FIRST_MOVE = 'def player(game, state):\n    return game.actions(state)[0]\n'
 HANGS = 'def player(game, state):\n    while True:\n        pass\n'
 CRASHES = 'import os\ndef player(game, state):\n    os._exit(3)\n'
 
@@ -107,9 +107,7 @@ def test_one_game_a_student_and_so_many_at_once(tmp_path):
 def test_whom_a_student_may_play(tmp_path):
     settings, records, live = arena(tmp_path)
     assert live.opponents('alice') == [Opponent('ab1', 'ab1')]
-    path = tmp_path / 'alice.py'
-    path.write_text(FIRST_MOVE)
-    version = records.add_version('alice', 'digest', 'alice.py', str(path))
-    records.set_verdict('alice', version.number, PLAYS)
-    assert live.opponents('alice') == [Opponent('version 1', str(path), 1), Opponent('ab1', 'ab1')]
+    version = version_that_plays(records, tmp_path, 'alice')
+    assert live.opponents('alice') == [Opponent('version 1', version.path, 1),
+                                       Opponent('ab1', 'ab1')]
     assert live.opponents('bob') == [Opponent('ab1', 'ab1')]  # classmates only where allowed

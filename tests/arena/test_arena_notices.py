@@ -6,7 +6,7 @@ server (a server that is down costs nothing but a line on serve's standard error
 import time
 
 import pytest
-from arena_server import BROKEN, GOOD, ArenaServer
+from arena_server import BROKEN, GOOD, ArenaServer, signed_in
 from fake_smtp import FakeSMTP
 
 from games.referee import Termination
@@ -103,7 +103,6 @@ CRASHES = 'import os\ndef player(game, state):\n    os._exit(3)\n'
 
 @pytest.mark.slow
 def test_a_served_arena_tells_a_student_on_their_page_and_by_mail(tmp_path):
-    import httpx
     with FakeSMTP() as smtp:
         server = ArenaServer(tmp_path, roster=[('alice', 'Alice', 'alice@example.edu'),
                                                ('bob', 'Bob', '')], staff=None,
@@ -114,10 +113,7 @@ def test_a_served_arena_tells_a_student_on_their_page_and_by_mail(tmp_path):
                 server.verdict('alice', server.submit('alice', source.encode())['number'])
             server.verdict('bob', server.submit('bob', GOOD.encode())['number'])
             wait_for(lambda: len(smtp.messages) == 3, timeout=60)
-            with httpx.Client(base_url=server.url) as alice:
-                alice.get(f'/signin/{server.token("alice")}')
-                alice.post(f'/signin/{server.token("alice")}',
-                           headers={'x-csrftoken': alice.cookies['csrftoken']})
+            with signed_in(server, 'alice') as alice:
                 page = alice.get('/students/alice').text
                 assert page.count('<li class="new"') == 3
                 assert 'Version 1 (mine.py) cannot play: SyntaxError' in page

@@ -9,17 +9,13 @@ import shutil
 
 import pytest
 
-from arena_server import CHROMIUM, GOOD, ArenaServer, headless_chromium
+from arena_server import GOOD, ArenaServer, headless_chromium, playwright_or_skip
 from places import ROOT
 
 pytestmark = pytest.mark.slow
 
-sync_api = pytest.importorskip('playwright.sync_api',
-                               reason='playwright is not installed (pip install playwright)')
+sync_api = playwright_or_skip()
 expect = sync_api.expect
-
-if CHROMIUM is None:
-    pytest.skip('Chromium is not installed (apt-get install chromium)', allow_module_level=True)
 
 GAME_FILE = 'game_of_nim.py:GameOfNim(board=[3, 1])'
 COURSE = f'''variants = ["connect4", "{GAME_FILE}"]
