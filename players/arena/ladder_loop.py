@@ -158,9 +158,12 @@ class Ladder:
             try:
                 self.play_once()
             except Exception as error:  # the machinery's: say so on the pages, try again later
+                if self._stopping.is_set():  # its executor was shut down under it: no retry
+                    return
                 self.error = f'{type(error).__name__}: {error}'
                 self.executor.shutdown(wait=False, cancel_futures=True)
-                self._stopping.wait(RETRY_SECONDS)
+                if self._stopping.wait(RETRY_SECONDS):
+                    return
                 self.executor = self.make_executor()
                 self._changed.set()
             else:

@@ -3,6 +3,7 @@ games of the newest versions first, a version that can no longer be read cannot 
 and the staff's "play the ladder again" plays every game again."""
 
 import os
+import time
 
 from arena_server import version_that_plays
 
@@ -13,6 +14,11 @@ from players.arena.settings import ArenaSettings
 from players.tournaments.match import Rules
 from players.tournaments.schedule import ScheduledGame
 from players.tournaments.workers import WorkerPool
+
+SLOW = 'import time\ndef player(game, state):\n    time.sleep(1)\n' \
+       '    return game.actions(state)[0]\n'
+"""A bot that thinks a second a move."""
+
 
 def arena(tmp_path, house=('random', 'ab1')):
     settings = ArenaSettings(str(tmp_path), ('tictactoe',), {name: name for name in house},
@@ -68,3 +74,23 @@ def test_a_row_is_the_version_whose_games_the_ladder_holds(tmp_path):
         assert row_version() == 2
     finally:
         ladder.executor.shutdown()
+
+
+def test_a_ladder_stopped_in_the_middle_of_a_game_starts_no_new_workers(tmp_path):
+    settings, records = arena(tmp_path)
+    made = []
+
+    def make_executor():
+        made.append(WorkerPool(1, start_method='spawn'))
+        return made[-1]
+    ladder = Ladder(settings, records, make_executor, in_flight=2)
+    version_that_plays(records, tmp_path, 'alice', SLOW)
+    ladder.start()
+    try:
+        time.sleep(2)  # a game under way, its moves a second each
+        ladder.stop(timeout=0.1)  # its executor shut down under the game
+        ladder._thread.join(30)
+        assert not ladder._thread.is_alive() and len(made) == 1  # no pool started as it stops
+    finally:
+        for pool in made:
+            pool.shutdown(wait=False)
