@@ -14,7 +14,7 @@ from starlette.responses import JSONResponse, RedirectResponse, Response, Stream
 
 from .access import StaffSignIns, Viewer, sign_in_staff, sign_in_student, sign_out
 from .arena import Arena
-from .leaderboard import Board
+from .leaderboard import Board, elo_line
 from .rating_plot import Series, rating_plot
 from .site import Site
 
@@ -91,8 +91,8 @@ class BoardPages(Site):
         name it shows."""
         rows = list(board.rows[:PLOT_PLAYERS])
         rows += [row for row in board.rows[PLOT_PLAYERS:] if me is not None and row.student == me]
-        return [(row.name, [(rating.time, rating.elo) for rating in self.arena.history.of(
-                    row.standing.player) if rating.version == row.version]) for row in rows]
+        return [(row.name, elo_line(self.arena.history.of(row.standing.player), row))
+                for row in rows]
 
     def board_json(self, request: Request) -> Response:
         """The leaderboard as JSON."""

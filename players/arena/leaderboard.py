@@ -123,6 +123,14 @@ def stored_versions(specs: Mapping[str, str], records: Records) -> dict[str, int
             if (version := by_path.get(spec)) is not None}
 
 
+def elo_line(notes: list[Rating], row: BoardRow) -> list[tuple[float, int]]:
+    """Return a player's Elo over time, as a plot draws it: the notes of the version
+    that row stands for, then the row's Elo now (notes are at most every NOTE_SECONDS,
+    so that the line ends where the board stands)."""
+    return [(note.time, note.elo) for note in notes if note.version == row.version] + [
+        (time.time(), row.standing.elo)]
+
+
 def ratings(rows: tuple[BoardRow, ...]) -> list[Rating]:
     """Return the players' ratings as a board's rows give them, now."""
     now = time.time()

@@ -12,6 +12,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from . import game_pages
+from .leaderboard import elo_line
 from .names import pseudonym_problem
 from .rating_history import changes
 from .rating_plot import rating_plot
@@ -40,8 +41,10 @@ class StudentPages(Site):
         if found.student is not None and found.student.id == student:
             self.arena.notices.seen(student)  # shown to them now, still marked new
         notes = self.arena.history.of(student)
-        by_version = [(f'version {number}', [(note.time, note.elo) for note in notes
-                                             if note.version == number])
+        now = next((row for row in self.arena.leaderboard.board.rows if row.student == student),
+                   None)
+        by_version = [(f'version {number}', elo_line(notes, now) if now and now.version == number
+                       else [(note.time, note.elo) for note in notes if note.version == number])
                       for number in sorted({note.version for note in notes if note.version})]
         return self.page('student.html', found, student=self.records.student(student),
                          versions=list(reversed(self.records.versions(student))),

@@ -61,3 +61,16 @@ def test_a_students_record_against_each_opponent():
     assert (ab2.opponent, ab2.games, ab2.wins, ab2.draws, ab2.losses, ab2.score_pct) == \
         ('ab2', 4, 2, 1, 1, 62.5)
     assert (queen.opponent, queen.games, queen.losses, queen.score_pct) == ('Queen', 1, 1, 0.0)
+
+
+def test_a_line_ends_where_the_board_stands():
+    from players.arena.leaderboard import BoardRow, elo_line
+    from players.tournaments.ranking import Standing
+    start = time.time() - 600
+    notes = [Rating(start, 'alice', 1, 3, 10, 4), Rating(start + 60, 'alice', 2, 2, 30, 2),
+             Rating(start + 120, 'alice', 2, 2, 35, 4)]  # notes at most every 5 minutes
+    row = BoardRow(Standing(1, 'alice', 80, 50, 9, 6, 0, 3, 6.0, 66.7, 0.0, 0), 'Alice',
+                   'alice', 2)
+    line = elo_line(notes, row)
+    assert [elo for _, elo in line] == [30, 35, 80]  # version 2's notes, then the board's Elo
+    assert line[-1][0] >= start + 600
