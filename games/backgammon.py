@@ -34,6 +34,8 @@ off, the checkers (W, B) borne off."""
 CHECKERS = 15
 BAR, OFF = 25, 0
 """In the mover's own numbering (used to generate moves): the bar and bearing off."""
+PLACES = 26
+"""The places a step goes from or to: 0 to 25."""
 HOME = 6
 Step = tuple[int, int]
 """A step of one checker, (from, to), in the board's numbering."""
@@ -129,6 +131,26 @@ class Backgammon(StochasticGame):
         board = state.board
         return {'to_move': state.to_move, 'points': list(board.points), 'bar': list(board.bar),
                 'off': list(board.off), 'roll': None if state.chance is None else list(state.chance)}
+
+    def action_count(self) -> int:
+        """A number for each step (from, to) of places 0 to 25, and one for passing."""
+        return PLACES * PLACES + 1
+
+    def action_number(self, move: BackgammonMove) -> tuple[int, ...]:
+        """A move is made in steps: (from, to) is from * 26 + to, in the board's
+        numbering; passing, (), is 26 * 26."""
+        return tuple(start * PLACES + end for start, end in move) or (PLACES * PLACES,)
+
+    def observation(self, state: StochasticGameState, player: str) -> list[int]:
+        """From player's side: the player's and the opponent's checkers on each point
+        (point 1 of player's own numbering first), on the bar and borne off, then the
+        dice (0 and 0 before the roll)."""
+        points, bar, off = state.board
+        sign, at = (1, 0) if player == 'W' else (-1, 1)
+        own_order = points if player == 'W' else points[::-1]
+        counts = [number for count in own_order for number in (max(sign * count, 0),
+                                                                max(-sign * count, 0))]
+        return [*counts, bar[at], bar[1 - at], off[at], off[1 - at], *(state.chance or (0, 0))]
 
     def display(self, state: StochasticGameState) -> None:
         """Print the board: points 13-24 along the top, 12-1 along the bottom (the

@@ -185,6 +185,26 @@ class Game:
         if move not in legal:
             raise IllegalMoveError(f'illegal move {move!r}; legal moves are {list(legal)}')
 
+    def action_count(self) -> int | None:
+        """Return how many action numbers the game's moves have (see action_number), for a
+        learning agent's fixed set of actions; None where the game numbers no moves of its
+        own (a learning environment then numbers the moves of its reachable positions)."""
+        return None
+
+    def action_number(self, move: Any) -> int | tuple[int, ...]:
+        """Return the number of a move, from 0 to action_count() - 1: a move has the same
+        number in every state, and no two legal moves of a state share one. A move made
+        in steps (a backgammon move's checker steps) is the tuple of its steps' numbers,
+        and no legal move's steps begin another's."""
+        raise NotImplementedError
+
+    def observation(self, state: State, player: Any) -> Sequence[Any] | None:
+        """Return what a learning agent playing player sees of state, as nested lists
+        of numbers of the same shape in every state: a board as planes from player's
+        view ([row][column] of [player's piece, the opponent's piece]), piles as counts.
+        None where the game has none of its own."""
+        return None
+
     def params(self) -> dict[str, Any]:
         """Return the constructor arguments that make this game, by name."""
         return {}

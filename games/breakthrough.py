@@ -141,6 +141,20 @@ class Breakthrough(Game):
         """Return the constructor arguments that make this game."""
         return {'rows': self.rows, 'columns': self.columns}
 
+    def action_count(self) -> int:
+        """A number for each square and each of the three ways forward from it."""
+        return self.rows * self.columns * 3
+
+    def action_number(self, move: BreakthroughMove) -> int:
+        """((x, y), (x2, y2)) is 3 times the start's number, row by row from y = 1,
+        and 0, 1 or 2 for a step to the left, straight or to the right."""
+        (x, y), (x2, _) = move
+        return ((y - 1) * self.columns + x - 1) * 3 + x2 - x + 1
+
+    def observation(self, state: BreakthroughState, player: str) -> list[list[list[int]]]:
+        """The board as planes (see Discs.planes) from player's side."""
+        return state.board.planes(player)
+
     def actions(self, state: BreakthroughState) -> list[BreakthroughMove]:
         """Every move of the player to move, ((x, y), (x2, y2)), by the square of the
         piece (row by row from y = 1), then by the target's column; none once someone

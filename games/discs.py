@@ -65,6 +65,14 @@ class Discs(Mapping[Square, str]):
         return [''.join(self.get((x, y), '.') for x in range(1, self.h + 1))
                 for y in range(1, self.v + 1)]
 
+    def planes(self, piece: str) -> list[list[list[int]]]:
+        """Return the board as [row][column][piece there, the other piece there], row 1
+        first: planes(piece)[y - 1][x - 1] for square (x, y)."""
+        at = self.pieces.index(piece) if piece in self.pieces else 0
+        own, other, h = self.masks[at], self.masks[1 - at], self.h
+        return [[[own >> bit & 1, other >> bit & 1] for bit in range(row, row + h)]
+                for row in range(0, h * self.v, h)]
+
     def count(self, piece: str) -> int:
         """Return how many squares hold piece."""
         return self.mask(piece).bit_count()

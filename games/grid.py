@@ -83,6 +83,22 @@ class TicTacToe(textbook.TicTacToe):
         if not self._is_legal(state, move):
             super().check_move(state, move)
 
+    def action_count(self) -> int:
+        """A number for each square."""
+        return self.h * self.v
+
+    def action_number(self, move: Square) -> int:
+        """Square (x, y) is (y - 1) * h + x - 1: row by row from y = 1."""
+        x, y = move
+        return (y - 1) * self.h + x - 1
+
+    def observation(self, state: GameState, player: str) -> list[list[list[int]]]:
+        """The board as [row][column][player's mark, the opponent's], row y = 1 first."""
+        planes = [[[0, 0] for _ in range(self.h)] for _ in range(self.v)]
+        for (x, y), mark in state.board.items():
+            planes[y - 1][x - 1][mark != player] = 1
+        return planes
+
     def _is_legal(self, state: GameState, move: Any) -> bool:
         """Is move one of the actions of state?"""
         return move in self.actions(state)
@@ -100,6 +116,14 @@ class ConnectFour(TicTacToe):
     def actions(self, state: GameState) -> list[Square]:
         """The lowest empty square of each column that is not full."""
         return [(x, y) for (x, y) in state.moves if y == 1 or (x, y - 1) in state.board]
+
+    def action_count(self) -> int:
+        """A number for each column."""
+        return self.h
+
+    def action_number(self, move: Square) -> int:
+        """A move's column, from 0."""
+        return move[0] - 1
 
     display = Game.display  # the columns stand upright: AIMA's lines would lay them down
 

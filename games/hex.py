@@ -139,6 +139,19 @@ class Hex(Game):
         """Return the constructor arguments that make this game."""
         return {'n': self.n}
 
+    def action_count(self) -> int:
+        """A number for each square."""
+        return self.n * self.n
+
+    def action_number(self, move: Square) -> int:
+        """Square (x, y) is (y - 1) * n + x - 1: row by row from y = 1."""
+        x, y = move
+        return (y - 1) * self.n + x - 1
+
+    def observation(self, state: HexState, player: str) -> list[list[list[int]]]:
+        """The board as planes (see Discs.planes) from player's side."""
+        return state.board.planes(player)
+
     def actions(self, state: HexState) -> list[Square]:
         """Every empty cell, the cells nearest the centre first (ties go to the first
         in this order, so a search that sees no difference plays in the middle); none

@@ -153,6 +153,20 @@ class Kalah(Game):
         """Return the constructor arguments that make this game."""
         return {'pits': self.pits, 'seeds': self.seeds}
 
+    def action_count(self) -> int:
+        """A number for each pit of a side."""
+        return self.pits
+
+    def action_number(self, move: int) -> int:
+        """Pit move is move - 1."""
+        return move - 1
+
+    def observation(self, state: KalahState, player: str) -> list[int]:
+        """The seeds from player's side: player's pits from 1 and store, then the
+        opponent's pits and store."""
+        board, pits = state.board, self.pits
+        return list(board if player == 'S' else board[pits + 1:] + board[:pits + 1])
+
     def actions(self, state: KalahState) -> list[int]:
         """The mover's non-empty pits, numbered from 1; none once the game is over."""
         packed, sides = state.packed, self.sides

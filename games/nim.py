@@ -78,6 +78,27 @@ class PileGame(Game):
         mover_wins = self.misere
         return 1 if (player == state.to_move) == mover_wins else -1
 
+    def most_piles(self) -> int:
+        """Return the most piles a position of the game can have."""
+        raise NotImplementedError
+
+    def most_taken(self) -> int:
+        """Return the most counters a move can take or split off (at least 1)."""
+        raise NotImplementedError
+
+    def action_count(self) -> int:
+        """A number for each pile and count a move can name."""
+        return self.most_piles() * self.most_taken()
+
+    def action_number(self, move: PileMove) -> int:
+        """(pile, count) is (pile - 1) * most_taken() + count - 1."""
+        pile, count = move
+        return (pile - 1) * self.most_taken() + count - 1
+
+    def observation(self, state: NimState, player: str) -> list[int]:
+        """The piles' counts, with 0 for the piles a later split may add."""
+        return [*state.board, *[0] * (self.most_piles() - len(state.board))]
+
     def board_text(self, state: NimState, last_move: PileMove | None = None) -> str:
         """Return the piles as numbered rows of counters, the pile of last_move marked."""
         marked = last_move[0] if last_move is not None else None
@@ -122,6 +143,14 @@ class Nim(PileGame):
             params['max_take'] = self.max_take
         return params
 
+    def most_piles(self) -> int:
+        """The piles of the start."""
+        return len(self.piles)
+
+    def most_taken(self) -> int:
+        """The largest pile, or max_take if it is smaller."""
+        return max(1, min(max(self.piles), self.max_take or max(self.piles)))
+
     def actions(self, state: NimState) -> list[PileMove]:
         """Every (pile, count) with 1 <= count <= the pile (and <= max_take)."""
         cap = self.max_take
@@ -162,6 +191,14 @@ class GrundysGame(PileGame):
     def params(self) -> dict[str, Any]:
         """Return the constructor arguments that make this game."""
         return {'pile': self.pile}
+
+    def most_piles(self) -> int:
+        """One pile a counter at most."""
+        return max(1, self.pile)
+
+    def most_taken(self) -> int:
+        """Less than half the pile."""
+        return max(1, (self.pile - 1) // 2)
 
     def actions(self, state: NimState) -> list[PileMove]:
         """Every (pile, count) with 1 <= count < size - count."""

@@ -124,6 +124,21 @@ class Othello(Game):
         """Return the constructor arguments that make this game."""
         return {'n': self.n}
 
+    def action_count(self) -> int:
+        """A number for each square, and one for passing."""
+        return self.n * self.n + 1
+
+    def action_number(self, move: OthelloMove) -> int:
+        """Square (x, y) is (y - 1) * n + x - 1: row by row from y = 1; passing is n * n."""
+        if move == PASS:
+            return self.n * self.n
+        x, y = move
+        return (y - 1) * self.n + x - 1
+
+    def observation(self, state: OthelloState, player: str) -> list[list[list[int]]]:
+        """The board as planes (see Discs.planes) from player's side."""
+        return state.board.planes(player)
+
     def bit(self, square: Square) -> int:
         """Return the bit of a square (x, y)."""
         x, y = square

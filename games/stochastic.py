@@ -222,6 +222,19 @@ class DiceNim(StochasticGame):
             most = '1 counter' if state.chance == 1 else f'1 to {state.chance} counters'
             print(f'{state.to_move} rolled {state.chance}: take {most} from one pile')
 
+    def action_count(self) -> int:
+        """A number for each pile and each count a roll allows."""
+        return len(self.piles) * self.sides
+
+    def action_number(self, move: PileMove) -> int:
+        """(pile, count) is (pile - 1) * sides + count - 1."""
+        pile, count = move
+        return (pile - 1) * self.sides + count - 1
+
+    def observation(self, state: StochasticGameState, player: str) -> list[int]:
+        """The piles' counts, then the roll (0 before it)."""
+        return [*state.board, state.chance or 0]
+
     def describe_move(self, move: PileMove) -> str:
         """'take 3 from pile 2'."""
         pile, count = move

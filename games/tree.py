@@ -87,6 +87,23 @@ class TreeGame(Game):
         """MAX at even depths, MIN at odd ones."""
         return self.state(self.node(state)).to_move
 
+    def action_count(self) -> int:
+        """A number for each move name of the tree."""
+        return len(self.move_names())
+
+    def action_number(self, move: str) -> int:
+        """A move's place among the tree's move names, sorted."""
+        return self.move_names().index(move)
+
+    def move_names(self) -> list[str]:
+        """Return the names of the tree's moves, sorted."""
+        return sorted({move for children in self.succs.values() for move in children})
+
+    def observation(self, state: TreeState | Node, player: str) -> list[int]:
+        """The node, as 1 in its place among the tree's nodes (0 elsewhere)."""
+        node = self.node(state)
+        return [int(known == node) for known in self.depth]
+
     def describe_state(self, state: TreeState | Node) -> str:
         """Return the node's name (a number's as text)."""
         return str(self.node(state))

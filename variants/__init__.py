@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from games import Game, game_files
 
 from . import catalog  # noqa: F401  (registers the games and variants)
@@ -28,4 +30,19 @@ def make(name_or_spec: str) -> Game:
                          f'(or a spec such as nim(piles=(1, 3, 5, 7), misere=True))') from error
 
 
-__all__ = ['GAMES', 'VARIANTS', 'DEFAULT_VARIANTS', 'Variant', 'make', 'parse', 'register_game']
+def environment(name_or_spec: str, render_mode: str | None = None,
+                max_plies: int | None = None) -> Any:
+    """Return the game of a variant name or spec (see make) as a PettingZoo AEC
+    environment (see games.learning.environment; it needs pip install -e '.[rl]').
+    Raises ValueError naming what is wrong, ImportError saying what to install."""
+    game = make(name_or_spec)
+    try:
+        from games.learning.environment import environment as game_environment
+    except ImportError as error:
+        raise ImportError(f"a learning environment needs {error.name}: "
+                          f"pip install -e '.[rl]'") from None
+    return game_environment(game, render_mode, max_plies)
+
+
+__all__ = ['GAMES', 'VARIANTS', 'DEFAULT_VARIANTS', 'Variant', 'environment', 'make', 'parse',
+           'register_game']

@@ -1,0 +1,52 @@
+"""What a learning agent observes of a game's positions: the game's own observation
+as an array, or, for a game without one, its position marked among the reachable ones."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import numpy as np
+
+from ..base import Game, State
+from .numbering import reachable
+
+
+@dataclass(frozen=True)
+class Observer:
+    """What an agent sees of a game: an array of shape, of 0s and 1s where binary
+    (int8; else float32), given by see(state, player)."""
+
+    shape: tuple[int, ...]
+    binary: bool
+    see: Callable[[State, Any], np.ndarray]
+
+
+def observer_of(game: Game, seat: Any) -> Observer:
+    """Return how agents observe game: as planes of 0s and 1s where the game's own
+    observation of its start for seat has three dimensions (a board's planes), as
+    numbers where it has fewer; for a game without one, a row of 0s with a 1 in the
+    place of the position among the reachable ones. Raises ValueError for a game
+    with neither its own observation nor few enough positions."""
+    first = game.observation(game.initial, seat)
+    if first is None:
+        places = {state: place for place, state in enumerate(reachable(game))}
+        size = len(places)
+
+        def marked(state: State, player: Any) -> np.ndarray:
+            row = np.zeros(size, dtype=np.int8)
+            row[places[state]] = 1
+            return row
+        return Observer((size,), True, marked)
+    start = np.asarray(first)
+    binary = start.ndim == 3
+    dtype = np.int8 if binary else np.float32
+
+    def seen(state: State, player: Any) -> np.ndarray:
+        array = np.asarray(game.observation(state, player), dtype=dtype)
+        if array.shape != start.shape:
+            raise ValueError(f'{game!r}.observation gave an array of shape {array.shape}, '
+                             f'its start one of shape {start.shape}: every observation '
+                             f'must have the same shape')
+        return array
+    return Observer(start.shape, binary, seen)

@@ -1,0 +1,321 @@
+"""OpenSpiel's games as games of this package: a spec such as
+'openspiel:breakthrough(rows=6, columns=6)' names a game OpenSpiel registers and its
+parameters, and pyspiel plays it by OpenSpiel's own rules.
+
+Only OpenSpiel's two-player, sequential, deterministic games of perfect information
+are taken. A state is plain data, the seat to move and OpenSpiel's actions played
+from the start; the game keeps the pyspiel states of the histories it met lately,
+so that result applies one action to a copy rather than replaying a whole game. A
+move is an OpenSpiel action number; people see and type OpenSpiel's text for it."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+from typing import Any, Iterator, NamedTuple
+
+from .base import Fixed, Game, IllegalMoveError
+from .specs import coerce, parse_call
+
+PREFIX = 'openspiel:'
+"""What begins every spec of an OpenSpiel game."""
+INSTALL = "pip install -e '.[rl]'"
+"""The command that installs pyspiel (the package open-spiel) with this project."""
+KEPT = 4096
+"""The most pyspiel states a game keeps (the most recently used)."""
+SEATS = ('P0', 'P1')
+"""The seats' names, by OpenSpiel's player numbers (in chess, Black is 0 and moves second)."""
+
+
+class OpenSpielState(NamedTuple):
+    """A position: the seat to move and OpenSpiel's actions played from the start."""
+
+    to_move: str
+    history: tuple[int, ...]
+
+
+def is_spec(spec: str) -> bool:
+    """Whether spec names an OpenSpiel game ('openspiel:NAME(...)')."""
+    return spec.strip().startswith(PREFIX)
+
+
+def make(spec: str) -> OpenSpielGame:
+    """Make the game of a spec 'openspiel:NAME' or 'openspiel:NAME(key=literal, ...)'.
+    Raises ValueError, in one line, for a game OpenSpiel lacks or that is not
+    two-player, sequential, deterministic and of perfect information, for
+    parameters it does not take or refuses, and when pyspiel is not installed."""
+    try:
+        name, keywords = parse_call(spec.strip()[len(PREFIX):], 'game')
+    except ValueError as error:
+        raise ValueError(f'{error} (an OpenSpiel game is {PREFIX}NAME(key=value, ...))') from None
+    game = OpenSpielGame(name, **(keywords or {}))
+    _hand_pyspiel_to_jails()
+    return game
+
+
+def accepted() -> list[str]:
+    """Return the names of the OpenSpiel games that can be played here."""
+    return sorted(kind.short_name for kind in _pyspiel().registered_games() if not _unfit(kind))
+
+
+class OpenSpielGame(Game):
+    """A game of OpenSpiel's, played by pyspiel: OpenSpielGame('breakthrough', rows=6)
+    is the spec 'openspiel:breakthrough(rows=6)'. Seats are named P0 and P1 after
+    OpenSpiel's players, the one that moves first first; a move is an action number."""
+
+    name = 'openspiel'
+
+    def __init__(self, game_name: str, **parameters: Any) -> None:
+        pyspiel = _pyspiel()
+        kinds = {kind.short_name: kind for kind in pyspiel.registered_games()}
+        if game_name not in kinds:
+            raise ValueError(f'OpenSpiel has no game {game_name!r}; {_choices()}')
+        reasons = _unfit(kinds[game_name])
+        if reasons:
+            raise ValueError(f"OpenSpiel's {game_name} has {' and '.join(reasons)}: only "
+                             'two-player, sequential, deterministic games of perfect '
+                             f'information are played here; {_choices()}')
+        self.parameters = _checked(game_name, parameters, kinds[game_name].parameter_specification)
+        self.name = PREFIX + game_name
+        with _quiet():  # OpenSpiel writes its refusals and warnings on standard error
+            try:
+                spiel_game = pyspiel.load_game(game_name, self.parameters)
+                start = spiel_game.new_initial_state()
+            except pyspiel.SpielError as error:
+                raise ValueError(f'OpenSpiel refuses {self!r}: {_one_line(error)}') from None
+        if spiel_game.num_players() != 2:
+            raise ValueError(f'{self!r} has {spiel_game.num_players()} players: only '
+                             'two-player games are played here')
+        self.positions = Positions(spiel_game, start)
+        first = start.current_player()
+        self.players = (SEATS[first], SEATS[1 - first])
+        self.initial = OpenSpielState(SEATS[first], ())
+        self._seen: dict[int, tuple[int, ...]] = {}
+        """The history of the state at which each move was last listed or played."""
+
+    def params(self) -> dict[str, Any]:
+        """OpenSpiel's parameters that differ from their defaults, by name."""
+        return self.parameters
+
+    def actions(self, state: OpenSpielState) -> list[int]:
+        """OpenSpiel's legal actions."""
+        legal = self.positions.legal(state.history)
+        self._seen.update(dict.fromkeys(legal, state.history))
+        return list(legal)
+
+    def result(self, state: OpenSpielState, move: int) -> OpenSpielState:
+        """The state after OpenSpiel applies the action to a copy of state's.
+        Raises IllegalMoveError for a move that is not legal there."""
+        if type(move) is not int or move not in self.positions.legal(state.history):
+            raise IllegalMoveError(f'illegal move {move!r} in {self!r}')
+        self._seen[move] = state.history
+        child = self.positions.child(state.history, move)
+        return OpenSpielState(self._seat(child, state.to_move), state.history + (move,))
+
+    def terminal_test(self, state: OpenSpielState) -> bool:
+        """OpenSpiel's is_terminal."""
+        return bool(self.positions.state(state.history).is_terminal())
+
+    def utility(self, state: OpenSpielState, player: str) -> float:
+        """The player's return, as OpenSpiel gives it (0 before the end in most games)."""
+        return float(self.positions.state(state.history).returns()[SEATS.index(player)])
+
+    def board_text(self, state: OpenSpielState, last_move: Any = None) -> str:
+        """OpenSpiel's text of the state, then the last move if one is given."""
+        board = str(self.positions.state(state.history)).rstrip('\n')
+        if last_move is None or not state.history:
+            return board
+        return f'{board}\nlast move: {self._text(state.history[-1], state.history[:-1])}'
+
+    def describe_state(self, state: OpenSpielState) -> str:
+        """The seat to move and OpenSpiel's text of the state, its lines joined by '/'."""
+        lines = str(self.positions.state(state.history)).splitlines()
+        return f'{state.to_move} ' + '/'.join(line.strip() for line in lines if line.strip())
+
+    def state_json(self, state: OpenSpielState) -> dict[str, Any]:
+        """The seat to move, the actions played from the start and OpenSpiel's text of
+        the state."""
+        return {'to_move': state.to_move, 'history': list(state.history),
+                'board': str(self.positions.state(state.history))}
+
+    def typed_move(self, move: Any) -> str:
+        """OpenSpiel's text for the action (its action_to_string) where this game last
+        listed or played it, for in some games, such as chess, the text depends on the
+        position; the number, for an action it has not met."""
+        history = self._seen.get(move)
+        return str(move) if history is None else self._text(move, history)
+
+    def describe_move(self, move: Any) -> str:
+        """OpenSpiel's text for the action, as typed_move gives it."""
+        return self.typed_move(move)
+
+    def parse_move(self, text: str, state: OpenSpielState) -> int:
+        """The legal action whose OpenSpiel text is text (spaces and case aside), else
+        the action of that number. Raises ValueError for text that is neither."""
+        wanted = _plain(text)
+        named = [move for move in self.positions.legal(state.history)
+                 if _plain(self._text(move, state.history)) == wanted]
+        if len(named) == 1:
+            return named[0]
+        if named:
+            raise ValueError(f'{text!r} names the actions {named}: type one of the numbers')
+        if re.fullmatch(r'\s*\d+\s*', text):
+            return int(text)
+        raise ValueError(f"expected one of OpenSpiel's moves here or an action number, "
+                         f'got {text!r}')
+
+    def _text(self, move: int, history: tuple[int, ...]) -> str:
+        """OpenSpiel's text for move played at the state of history."""
+        before = self.positions.state(history)
+        return str(before.action_to_string(before.current_player(), move))
+
+    def _seat(self, spiel_state: Any, mover: str) -> str:
+        """The seat to move in a pyspiel state; at the end, the seat that did not make
+        the last move (mover)."""
+        player = spiel_state.current_player()
+        return SEATS[player] if player >= 0 else SEATS[1 - SEATS.index(mover)]
+
+
+class Positions(Fixed):
+    """A pyspiel game and the pyspiel states of the histories its game met lately, each
+    with its legal actions once asked, the most recently used kept (at most KEPT): the
+    same for every copy of the game, and never changed (a child is a clone's)."""
+
+    def __init__(self, spiel_game: Any, start: Any) -> None:
+        self.spiel_game = spiel_game
+        self.start = start
+        self.kept: dict[tuple[int, ...], list[Any]] = {}
+        """[pyspiel state, its legal actions or None] by history, the oldest used first."""
+
+    def state(self, history: tuple[int, ...]) -> Any:
+        """The pyspiel state of history (not to be changed)."""
+        return self._entry(history)[0]
+
+    def legal(self, history: tuple[int, ...]) -> list[int]:
+        """The legal actions of history's state (not to be changed)."""
+        entry = self._entry(history)
+        if entry[1] is None:
+            entry[1] = entry[0].legal_actions()
+        legal: list[int] = entry[1]
+        return legal
+
+    def child(self, history: tuple[int, ...], move: int) -> Any:
+        """The pyspiel state after a legal move from history's, kept under its history."""
+        child = self.state(history).clone()
+        child.apply_action(move)
+        self._keep(history + (move,), [child, None])
+        return child
+
+    def _entry(self, history: tuple[int, ...]) -> list[Any]:
+        """The kept entry of history, made by replaying its moves from the nearest kept
+        state before it if there is none. Raises IllegalMoveError for a history with a
+        move that is not legal where it was played (a state this game did not make)."""
+        entry = self.kept.pop(history, None)
+        if entry is None:
+            known = next((cut for cut in range(len(history) - 1, 0, -1)
+                          if history[:cut] in self.kept), 0)
+            spiel_state = (self.kept[history[:known]][0] if known else self.start).clone()
+            for move in history[known:]:
+                if move not in spiel_state.legal_actions():
+                    raise IllegalMoveError(f'illegal move {move!r} in the history {history}')
+                spiel_state.apply_action(move)
+            entry = [spiel_state, None]
+        self._keep(history, entry)
+        return entry
+
+    def _keep(self, history: tuple[int, ...], entry: list[Any]) -> None:
+        """Keep entry as the most recently used, forgetting the least recently used past KEPT."""
+        self.kept[history] = entry
+        if len(self.kept) > KEPT:
+            del self.kept[next(iter(self.kept))]
+
+
+def _pyspiel() -> Any:
+    """Return the module pyspiel, imported when first needed. Raises ValueError,
+    saying how to install it, where it is not installed."""
+    try:
+        import pyspiel
+    except ImportError:
+        raise ValueError(f"OpenSpiel's games need pyspiel, which is not installed: "
+                         f'{INSTALL}') from None
+    return pyspiel
+
+
+def _unfit(kind: Any) -> list[str]:
+    """Return what keeps a game of an OpenSpiel GameType from being played here, in
+    words (none for a game that can be)."""
+    pyspiel = _pyspiel()
+    kinds = pyspiel.GameType
+    reasons = []
+    if kind.dynamics != kinds.Dynamics.SEQUENTIAL:
+        reasons.append('simultaneous moves')
+    if kind.chance_mode != kinds.ChanceMode.DETERMINISTIC:
+        reasons.append('chance')
+    if kind.information != kinds.Information.PERFECT_INFORMATION:
+        reasons.append('imperfect information')
+    if not kind.min_num_players <= 2 <= kind.max_num_players:
+        reasons.append(f'{kind.min_num_players} to {kind.max_num_players} players')
+    if not kind.default_loadable:
+        reasons.append('no game without a file or another game to load')
+    return reasons
+
+
+def _choices() -> str:
+    """Return the accepted games' names, as an error's end lists them."""
+    return f'the games played here: {", ".join(accepted())}'
+
+
+def _checked(game_name: str, given: dict[str, Any], defaults: dict[str, Any]) -> dict[str, Any]:
+    """Return the parameters given that differ from OpenSpiel's defaults, each of its
+    default's type, sorted by name. Raises ValueError for a parameter the game does
+    not take or a value of another type."""
+    checked = {}
+    for key, value in sorted(given.items()):
+        if key not in defaults:
+            raise ValueError(f'{PREFIX}{game_name} has no parameter {key!r}; its parameters: '
+                             f'{", ".join(sorted(defaults)) or "none"}')
+        value = coerce(value, type(defaults[key]), f'{PREFIX}{game_name}: {key}')
+        if value != defaults[key]:
+            checked[key] = value
+    return checked
+
+
+def _one_line(error: Exception) -> str:
+    """Return an OpenSpiel error in one line, without the C++ file it was raised in."""
+    text = re.sub(r'\S+\.(cc|h):\d+\s*', '', str(error))
+    return '; '.join(line.strip() for line in text.splitlines() if line.strip())
+
+
+def _plain(text: str) -> str:
+    """Return text without spaces, in lower case: how typed moves are compared."""
+    return ''.join(text.split()).lower()
+
+
+@contextlib.contextmanager
+def _quiet() -> Iterator[None]:
+    """Within this, what is written on the process's standard error (file 2) is
+    dropped; the error it would have told is raised in Python."""
+    saved = os.dup(2)
+    try:
+        with open(os.devnull, 'w') as nowhere:
+            os.dup2(nowhere.fileno(), 2)
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+
+
+def _hand_pyspiel_to_jails() -> None:
+    """Give every jail that this process starts from now on pyspiel, which makes the
+    game again there (a jail sees none of the installed packages it is not given)."""
+    from players.sandbox import servers  # here: only a process that plays OpenSpiel needs it
+    if _jail_extras not in servers.JAIL_EXTRAS:
+        servers.JAIL_EXTRAS.append(_jail_extras)
+
+
+def _jail_extras() -> tuple[Any, dict[str, str]]:
+    """Return pyspiel's module file as an installed package every jail may import
+    (see players.sandbox.servers.JAIL_EXTRAS)."""
+    from players.sandbox.allowed import AllowedPackages, imported_paths
+    return AllowedPackages(('pyspiel',), tuple(imported_paths(['pyspiel']).items())), {}
