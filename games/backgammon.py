@@ -34,8 +34,7 @@ off, the checkers (W, B) borne off."""
 CHECKERS = 15
 BAR, OFF = 25, 0
 """In the mover's own numbering (used to generate moves): the bar and bearing off."""
-PLACES = 26
-"""The places a step goes from or to: 0 to 25."""
+PLACES = 26  # the places a step goes from or to: 0 to 25
 HOME = 6
 Step = tuple[int, int]
 """A step of one checker, (from, to), in the board's numbering."""
@@ -147,9 +146,7 @@ class Backgammon(StochasticGame):
         dice (0 and 0 before the roll)."""
         points, bar, off = state.board
         sign, at = (1, 0) if player == 'W' else (-1, 1)
-        own_order = points if player == 'W' else points[::-1]
-        counts = [number for count in own_order for number in (max(sign * count, 0),
-                                                                max(-sign * count, 0))]
+        counts = [max(side * sign * count, 0) for count in points[::sign] for side in (1, -1)]
         return [*counts, bar[at], bar[1 - at], off[at], off[1 - at], *(state.chance or (0, 0))]
 
     def display(self, state: StochasticGameState) -> None:

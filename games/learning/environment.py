@@ -23,7 +23,8 @@ from .observing import observer_of
 
 class GameEnvironment(AECEnv):  # type: ignore[misc]  # PettingZoo ships no types
     """A game as an AEC environment: each agent, named player_0, player_1, ... in the
-    order of the game's seats (env.seats gives each one's seat, such as 'X'), observes {'observation': array, 'action_mask': int8 array} and acts with an
+    order of the game's seats (env.seats gives each one's seat, such as 'X'), observes
+    {'observation': array, 'action_mask': int8 array} and acts with an
     action number (see Game.action_number). A move made in steps (backgammon's) is
     several actions in a row of the same agent. Each agent's reward is its utility
     when the game ends, 0 before; past max_plies actions the game is truncated. An
