@@ -15,6 +15,8 @@ import os
 import re
 from typing import Any, Iterator, NamedTuple
 
+from players.sandbox.allowed import AllowedPackages, imported_paths
+
 from .base import Fixed, Game, IllegalMoveError
 from .specs import coerce, parse_call
 
@@ -45,10 +47,12 @@ def make(spec: str) -> OpenSpielGame:
     Raises ValueError, in one line, for a game OpenSpiel lacks or that is not
     two-player, sequential, deterministic and of perfect information, for
     parameters it does not take or refuses, and when pyspiel is not installed."""
+    spec = spec.strip()
+    call = spec[len(PREFIX):]
     try:
-        name, keywords = parse_call(spec.strip()[len(PREFIX):], 'game')
-    except ValueError as error:
-        raise ValueError(f'{error} (an OpenSpiel game is {PREFIX}NAME(key=value, ...))') from None
+        name, keywords = parse_call(call, 'game')
+    except ValueError as error:  # it quotes the call: quote the whole spec
+        raise ValueError(str(error).replace(repr(call), repr(spec))) from None
     game = OpenSpielGame(name, **(keywords or {}))
     _hand_pyspiel_to_jails()
     return game
@@ -73,9 +77,8 @@ class OpenSpielGame(Game):
             raise ValueError(f'OpenSpiel has no game {game_name!r}; {_choices()}')
         reasons = _unfit(kinds[game_name])
         if reasons:
-            raise ValueError(f"OpenSpiel's {game_name} has {' and '.join(reasons)}: only "
-                             'two-player, sequential, deterministic games of perfect '
-                             f'information are played here; {_choices()}')
+            raise ValueError(f"OpenSpiel's {game_name} has {' and '.join(reasons)}; "
+                             f'{_choices()}')
         self.parameters = _checked(game_name, parameters, kinds[game_name].parameter_specification)
         self.name = PREFIX + game_name
         with _quiet():  # OpenSpiel writes its refusals and warnings on standard error
@@ -257,13 +260,14 @@ def _unfit(kind: Any) -> list[str]:
     if not kind.min_num_players <= 2 <= kind.max_num_players:
         reasons.append(f'{kind.min_num_players} to {kind.max_num_players} players')
     if not kind.default_loadable:
-        reasons.append('no game without a file or another game to load')
+        reasons.append('its game loaded from a file or another game')
     return reasons
 
 
 def _choices() -> str:
-    """Return the accepted games' names, as an error's end lists them."""
-    return f'the games played here: {", ".join(accepted())}'
+    """Return what games are accepted, as an error's end says it."""
+    return (f'OpenSpiel\'s two-player, sequential, deterministic games of perfect '
+            f'information play here: {", ".join(accepted())}')
 
 
 def _checked(game_name: str, given: dict[str, Any], defaults: dict[str, Any]) -> dict[str, Any]:
@@ -314,8 +318,7 @@ def _hand_pyspiel_to_jails() -> None:
         servers.JAIL_EXTRAS.append(_jail_extras)
 
 
-def _jail_extras() -> tuple[Any, dict[str, str]]:
+def _jail_extras() -> tuple[AllowedPackages, dict[str, str]]:
     """Return pyspiel's module file as an installed package every jail may import
     (see players.sandbox.servers.JAIL_EXTRAS)."""
-    from players.sandbox.allowed import AllowedPackages, imported_paths
     return AllowedPackages(('pyspiel',), tuple(imported_paths(['pyspiel']).items())), {}

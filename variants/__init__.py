@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games import Game, game_files
+from games import Game, game_files, openspiel_game
 
 from . import catalog  # noqa: F401  (registers the games and variants)
 from . import plugins  # noqa: F401  (registers those of the plugins installed)
@@ -14,10 +14,13 @@ from .spec import parse
 
 def make(name_or_spec: str) -> Game:
     """Return the game of a variant name ('misere-nim'), a spec
-    ('nim(piles=(1, 3, 5, 7), misere=True)') or a game file's spec
-    ('course/konane.py:Konane(size=6)'). Raises ValueError naming what is wrong."""
+    ('nim(piles=(1, 3, 5, 7), misere=True)'), a game file's spec
+    ('course/konane.py:Konane(size=6)') or an OpenSpiel game's
+    ('openspiel:breakthrough(rows=6, columns=6)'). Raises ValueError naming what is wrong."""
     if game_files.is_file_spec(name_or_spec):
         return game_files.make(name_or_spec)
+    if openspiel_game.is_spec(name_or_spec):
+        return openspiel_game.make(name_or_spec)
     variant = VARIANTS.get(name_or_spec.strip())
     if variant:
         return parse(variant.spec)
