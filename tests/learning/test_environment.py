@@ -1,0 +1,227 @@
+"""Every game as a PettingZoo environment: PettingZoo's own api_test and seed_test on
+every registered variant and on game files, the action numbers against the legal
+moves, the rewards against the game's own utility, and the messages for a game that
+cannot be one."""
+
+import warnings
+
+import pytest
+
+INSTALL = "the learning environment needs the rl extra: pip install -e '.[rl]'"
+np = pytest.importorskip('numpy', reason=INSTALL)
+pytest.importorskip('pettingzoo', reason=INSTALL)
+with warnings.catch_warnings():  # importing PettingZoo's checks warns of its deprecated ways
+    warnings.simplefilter('ignore', DeprecationWarning)
+    from pettingzoo.test import api_test, seed_test
+
+import variants  # noqa: E402
+from games.learning import numbering  # noqa: E402
+from games.learning.environment import environment  # noqa: E402
+
+TAKE_AWAY = '''
+from collections import namedtuple
+from games import Game
+
+State = namedtuple('State', 'to_move, left')
+
+
+class TakeAway(Game):
+    """Take 1 or 2 from a heap; who takes the last wins. No action numbers of its own."""
+
+    def __init__(self, heap=7):
+        self.initial = State('A', heap)
+
+    def actions(self, state):
+        return [take for take in (1, 2) if take <= state.left]
+
+    def result(self, state, move):
+        return State('B' if state.to_move == 'A' else 'A', state.left - move)
+
+    def utility(self, state, player):
+        return 1 if player != state.to_move else -1
+
+    def terminal_test(self, state):
+        return state.left == 0
+'''
+
+
+@pytest.fixture
+def take_away(tmp_path):
+    """The spec of a game file with no action numbers or observation of its own."""
+    (tmp_path / 'take_away.py').write_text(TAKE_AWAY)
+    return f'{tmp_path / "take_away.py"}:TakeAway(heap=7)'
+
+
+def quiet(check, *args, **kwargs):
+    """Run one of PettingZoo's checks without its printing and its warnings of style."""
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        check(*args, **kwargs)
+
+
+@pytest.mark.parametrize('name', list(variants.VARIANTS))
+def test_pettingzoos_own_checks_pass_on_every_variant(name, capsys):
+    quiet(api_test, variants.environment(name), num_cycles=200)
+    quiet(seed_test, lambda: variants.environment(name), num_cycles=100)
+    assert 'Passed API test' in capsys.readouterr().out
+
+
+def test_pettingzoos_own_checks_pass_on_a_game_file_without_numbers(take_away, capsys):
+    quiet(api_test, variants.environment(take_away), num_cycles=100)
+    quiet(seed_test, lambda: variants.environment(take_away), num_cycles=50)
+    assert 'Passed API test' in capsys.readouterr().out
+    env = variants.environment(take_away)
+    env.reset()
+    # the walk found both moves, and observes each position (who moves, what is left)
+    positions, frontier = set(), [('A', 7)]
+    while frontier:
+        mover, left = frontier.pop()
+        if (mover, left) not in positions:
+            positions.add((mover, left))
+            frontier += [('B' if mover == 'A' else 'A', left - take)
+                         for take in (1, 2) if take <= left]
+    assert env.action_space('player_0').n == 2
+    assert env.last()[0]['observation'].shape == (len(positions),)
+
+
+def random_game(env, rng):
+    """Play a game of random legal actions; return the final rewards by agent and the
+    actions taken."""
+    env.reset(seed=int(rng.integers(1 << 30)))
+    totals = dict.fromkeys(env.agents, 0.0)
+    for agent in env.agent_iter():
+        observation, reward, terminated, truncated, _ = env.last()
+        totals[agent] += reward
+        if terminated or truncated:
+            env.step(None)
+            continue
+        legal = np.flatnonzero(observation['action_mask'])
+        env.step(int(rng.choice(legal)))
+    return totals
+
+
+@pytest.mark.parametrize('name', ['tictactoe', 'connect4', 'othello-6x6', 'kalah', 'hex',
+                                  'breakthrough-6x6', 'backgammon', 'dice-nim', 'split-nim'])
+def test_the_mask_is_the_legal_moves_and_the_rewards_the_utilities(name):
+    env = variants.environment(name)
+    game, inner = env.unwrapped.game, env.unwrapped
+    rng = np.random.default_rng(7)
+    for _ in range(5):
+        env.reset(seed=int(rng.integers(1000)))
+        while not inner.terminations[env.agent_selection]:
+            agent = env.agent_selection
+            state = inner.state
+            assert game.to_move(state) == inner.seats[agent]
+            mask = env.observe(agent)['action_mask']
+            firsts = {steps[0] for steps in map(inner.numbering.steps, game.actions(state))}
+            if not inner.made:  # the mask at a move's start: each legal move's first step
+                assert set(np.flatnonzero(mask)) == firsts
+            for other in env.agents:
+                if other != agent:
+                    assert not env.observe(other)['action_mask'].any()
+            env.step(int(rng.choice(np.flatnonzero(mask))))
+        for agent, seat in inner.seats.items():
+            assert env.rewards[agent] == game.utility(inner.state, seat)
+
+
+def test_a_backgammon_move_is_its_steps_in_a_row():
+    env = variants.environment('backgammon')
+    env.reset(seed=3)
+    inner = env.unwrapped
+    state, agent = inner.state, env.agent_selection
+    move = inner.game.actions(state)[0]
+    steps = inner.numbering.steps(move)
+    for number in steps[:-1]:
+        env.step(number)
+        assert env.agent_selection == agent and inner.state == state  # still its turn
+    env.step(steps[-1])
+    assert inner.state.board == inner.game.result(state, move).board
+    assert env.agent_selection != agent
+
+
+def test_an_illegal_action_loses_and_one_out_of_range_raises():
+    env = variants.environment('tictactoe')
+    env.reset()
+    env.step(4)
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        env.step(4)  # taken: O loses
+    assert env.rewards == {'player_0': 0.0, 'player_1': -1.0}
+    assert all(env.terminations.values())
+    env.reset()
+    with pytest.raises(ValueError, match='from 0 to 8, got 9'):
+        env.step(9)
+
+
+def test_the_observation_is_from_the_agents_side():
+    env = variants.environment('tictactoe')
+    env.reset()
+    env.step(0)  # X at (1, 1)
+    assert env.observe('player_0')['observation'][0, 0].tolist() == [1, 0]
+    assert env.observe('player_1')['observation'][0, 0].tolist() == [0, 1]
+
+
+def test_the_same_seed_rolls_the_same_dice():
+    def rolls(seed):
+        env = variants.environment('backgammon')
+        env.reset(seed=seed)
+        return [env.unwrapped.state.chance] + [
+            env.reset() or env.unwrapped.state.chance for _ in range(5)]
+    assert rolls(11) == rolls(11)
+    assert rolls(11) != rolls(12)
+
+
+def test_render_shows_the_games_own_board():
+    env = variants.environment('nim', render_mode='ansi')
+    env.reset()
+    assert env.render() == variants.make('nim').board_text(variants.make('nim').initial)
+    with pytest.raises(ValueError, match="render_mode must be one of human, ansi"):
+        variants.environment('nim', render_mode='rgb_array')
+
+
+def test_max_plies_truncates():
+    env = variants.environment('kalah', max_plies=4)
+    env.reset(seed=0)
+    for _ in range(4):
+        env.step(int(np.flatnonzero(env.observe(env.agent_selection)['action_mask'])[0]))
+    assert all(env.truncations.values()) and not any(env.terminations.values())
+
+
+def test_a_game_that_cannot_be_numbered_says_what_to_add(tmp_path, monkeypatch):
+    unhashable = tmp_path / 'lists.py'
+    unhashable.write_text(TAKE_AWAY.replace("State('A', heap)", "['A', heap]").replace(
+        "return State('B' if state.to_move == 'A' else 'A', state.left - move)",
+        "return ['B' if state[0] == 'A' else 'A', state[1] - move]").replace(
+        'state.left', 'state[1]').replace('state.to_move', 'state[0]')
+        + '\n    def to_move(self, state):\n        return state[0]\n')
+    with pytest.raises(ValueError, match="cannot be hashed.*give its class action_count, "
+                                         "action_number and observation"):
+        variants.environment(f'{unhashable}:TakeAway')
+    monkeypatch.setattr(numbering, 'MOST_POSITIONS', 500)
+    with pytest.raises(ValueError, match='more than 500 positions, too many to number its '
+                                         'moves.*give its class action_count'):
+        environment(_big_game())
+
+
+def _big_game():
+    """Tic-tac-toe on 4 x 4 without the registry's action numbers: too many positions to walk."""
+    from games.grid import TicTacToe
+
+    class Unnumbered(TicTacToe):
+        def action_count(self):
+            return None
+
+        def observation(self, state, player):
+            return None
+    return Unnumbered(4, 4, 4)
+
+
+def test_a_game_whose_numbers_collide_is_refused():
+    from games.grid import TicTacToe
+
+    class Colliding(TicTacToe):
+        def action_number(self, move):
+            return 0
+    env = environment(Colliding())
+    with pytest.raises(ValueError, match='have the same action numbers'):
+        env.reset()
