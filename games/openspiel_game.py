@@ -16,6 +16,7 @@ import re
 from typing import Any, Iterator, NamedTuple
 
 from players.sandbox.allowed import AllowedPackages, imported_paths
+from players.sandbox.servers import JAIL_EXTRAS
 
 from .base import Fixed, Game, IllegalMoveError
 from .specs import coerce, parse_call
@@ -312,10 +313,12 @@ def _quiet() -> Iterator[None]:
 
 def _hand_pyspiel_to_jails() -> None:
     """Give every jail that this process starts from now on pyspiel, which makes the
-    game again there (a jail sees none of the installed packages it is not given)."""
-    from players.sandbox import servers  # here: only a process that plays OpenSpiel needs it
-    if _jail_extras not in servers.JAIL_EXTRAS:
-        servers.JAIL_EXTRAS.append(_jail_extras)
+    game again there (a jail sees none of the installed packages it is not given).
+    The list is imported with this module, not here: a grader's jail refuses imports
+    of the players package once the student's code has loaded (and takes away the
+    names of its modules and functions, but not of a list)."""
+    if _jail_extras not in JAIL_EXTRAS:
+        JAIL_EXTRAS.append(_jail_extras)
 
 
 def _jail_extras() -> tuple[AllowedPackages, dict[str, str]]:

@@ -34,9 +34,9 @@ def grade(path: str, settings: Settings = Settings(), checks: list[Check] | None
     check failed. Raises LoadError only if there is no such file or folder."""
     started = time.perf_counter()
     program = parse_spec(path).is_program
+    games = make_games(settings) if games is None else games  # first: a game may add to its jails
     if not program:  # its server starts while the checks are made
         start_server(settings.sandbox, settings.allow_reference, settings.allow)
-    games = make_games(settings) if games is None else games
     checks = make_checks(settings, games) if checks is None else checks
     if program:
         return grade_program(path, settings, checks, games)

@@ -173,12 +173,14 @@ def server(level: str, packages: tuple[str, ...],
     """Return this process's jail server for a level, packages and allowed installed
     packages, starting it if there is none or the last one died (a child process
     starts its own). A server just started imports the packages while this process
-    goes on: call this early to have the server ready when the first jail is asked for."""
+    goes on: call this early to have the server ready when the first jail is asked for.
+    A server started before JAIL_EXTRAS last changed is not the one asked for (its jails
+    lack what was added since, such as pyspiel once an OpenSpiel game is made)."""
     global _servers_pid
     if _servers_pid != os.getpid():  # a fork: the parent's servers are the parent's
         _servers.clear()
         _servers_pid = os.getpid()
-    key = (level, packages, allowed)
+    key = (level, packages, allowed, tuple(JAIL_EXTRAS))
     found = _servers.get(key)
     if found is None or not found.alive():
         if found is not None:
@@ -200,7 +202,7 @@ def forget(level: str, packages: tuple[str, ...],
            allowed: AllowedPackages = AllowedPackages()) -> None:
     """Stop this process's jail server for a level, packages and allowed installed
     packages, if it has one."""
-    found = _servers.pop((level, packages, allowed), None)
+    found = _servers.pop((level, packages, allowed, tuple(JAIL_EXTRAS)), None)
     if found is not None:
         found.close_server()
 
