@@ -65,6 +65,8 @@ def cmd_list(args) -> int:
     for name, variant in variants.VARIANTS.items():
         mark = '* ' if variant.default else '  '
         print(listed(mark, name, variant.description, f'[{variant.spec}]'))
+    print('  openspiel:NAME(...)  a game of OpenSpiel, such as openspiel:go(board_size=5) '
+          '(docs/openspiel.md)')
     return 0
 
 
