@@ -11,6 +11,7 @@ move is an OpenSpiel action number; people see and type OpenSpiel's text for it.
 from __future__ import annotations
 
 import contextlib
+import copy
 import os
 import re
 from typing import Any, Iterator, NamedTuple
@@ -91,7 +92,7 @@ class OpenSpielGame(Game):
         if spiel_game.num_players() != 2:
             raise ValueError(f'{self!r} has {spiel_game.num_players()} players: only '
                              'two-player games are played here')
-        self.positions = Positions(spiel_game, start)
+        self.positions = Positions(start)
         first = start.current_player()
         self.players = (SEATS[first], SEATS[1 - first])
         self.initial = OpenSpielState(SEATS[first], ())
@@ -102,46 +103,53 @@ class OpenSpielGame(Game):
         """OpenSpiel's parameters that differ from their defaults, by name."""
         return self.parameters
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> OpenSpielGame:
+        """A copy that shares the positions (never changed) and remembers no move yet:
+        a referee's copy for each player costs nothing however long the game."""
+        copied = copy.copy(self)
+        copied._seen = {}
+        return copied
+
     def actions(self, state: OpenSpielState) -> list[int]:
         """OpenSpiel's legal actions."""
-        legal = self.positions.legal(state.history)
+        legal = self.positions.at(state.history).legal
         self._seen.update(dict.fromkeys(legal, state.history))
         return list(legal)
 
     def result(self, state: OpenSpielState, move: int) -> OpenSpielState:
         """The state after OpenSpiel applies the action to a copy of state's.
         Raises IllegalMoveError for a move that is not legal there."""
-        if type(move) is not int or move not in self.positions.legal(state.history):
+        if type(move) is not int or move not in self.positions.at(state.history).legal:
             raise IllegalMoveError(f'illegal move {move!r} in {self!r}')
         self._seen[move] = state.history
         child = self.positions.child(state.history, move)
-        return OpenSpielState(self._seat(child, state.to_move), state.history + (move,))
+        return OpenSpielState(self._seat(child.spiel, state.to_move), state.history + (move,))
 
     def terminal_test(self, state: OpenSpielState) -> bool:
         """OpenSpiel's is_terminal."""
-        return bool(self.positions.state(state.history).is_terminal())
+        return bool(self._spiel(state).is_terminal())
 
     def utility(self, state: OpenSpielState, player: str) -> float:
         """The player's return, as OpenSpiel gives it (0 before the end in most games)."""
-        return float(self.positions.state(state.history).returns()[SEATS.index(player)])
+        return float(self._spiel(state).returns()[SEATS.index(player)])
 
     def board_text(self, state: OpenSpielState, last_move: Any = None) -> str:
         """OpenSpiel's text of the state, then the last move if one is given."""
-        board = str(self.positions.state(state.history)).rstrip('\n')
+        board = str(self._spiel(state)).rstrip('\n')
         if last_move is None or not state.history:
             return board
         return f'{board}\nlast move: {self._text(state.history[-1], state.history[:-1])}'
 
     def describe_state(self, state: OpenSpielState) -> str:
         """The seat to move and OpenSpiel's text of the state, its lines joined by '/'."""
-        lines = str(self.positions.state(state.history)).splitlines()
+        lines = str(self._spiel(state)).splitlines()
         return f'{state.to_move} ' + '/'.join(line.strip() for line in lines if line.strip())
 
     def state_json(self, state: OpenSpielState) -> dict[str, Any]:
         """The seat to move, the actions played from the start and OpenSpiel's text of
         the state."""
         return {'to_move': state.to_move, 'history': list(state.history),
-                'board': str(self.positions.state(state.history))}
+                'board': str(self._spiel(state))}
 
     def typed_move(self, move: Any) -> str:
         """OpenSpiel's text for the action (its action_to_string) where this game last
@@ -158,7 +166,7 @@ class OpenSpielGame(Game):
         """The legal action whose OpenSpiel text is text (spaces and case aside), else
         the action of that number. Raises ValueError for text that is neither."""
         wanted = _plain(text)
-        named = [move for move in self.positions.legal(state.history)
+        named = [move for move in self.positions.at(state.history).legal
                  if _plain(self._text(move, state.history)) == wanted]
         if len(named) == 1:
             return named[0]
@@ -171,8 +179,12 @@ class OpenSpielGame(Game):
 
     def _text(self, move: int, history: tuple[int, ...]) -> str:
         """OpenSpiel's text for move played at the state of history."""
-        before = self.positions.state(history)
+        before = self.positions.at(history).spiel
         return str(before.action_to_string(before.current_player(), move))
+
+    def _spiel(self, state: OpenSpielState) -> Any:
+        """The pyspiel state of a state (not to be changed)."""
+        return self.positions.at(state.history).spiel
 
     def _seat(self, spiel_state: Any, mover: str) -> str:
         """The seat to move in a pyspiel state; at the end, the seat that did not make
@@ -181,58 +193,69 @@ class OpenSpielGame(Game):
         return SEATS[player] if player >= 0 else SEATS[1 - SEATS.index(mover)]
 
 
+class Position:
+    """A pyspiel state, never changed, with its legal actions once asked for."""
+
+    __slots__ = ('spiel', '_legal')
+
+    def __init__(self, spiel: Any) -> None:
+        self.spiel = spiel
+        self._legal: list[int] | None = None
+
+    @property
+    def legal(self) -> list[int]:
+        """OpenSpiel's legal actions (not to be changed)."""
+        if self._legal is None:
+            self._legal = list(self.spiel.legal_actions())
+        return self._legal
+
+
 class Positions(Fixed):
-    """A pyspiel game and the pyspiel states of the histories its game met lately, each
-    with its legal actions once asked, the most recently used kept (at most KEPT): the
-    same for every copy of the game, and never changed (a child is a clone's)."""
+    """The positions of the histories a game met lately, in two generations: the
+    recent (at most KEPT) and the older, which a position found again rejoins. Every
+    copy of the game shares them."""
 
-    def __init__(self, spiel_game: Any, start: Any) -> None:
-        self.spiel_game = spiel_game
+    def __init__(self, start: Any) -> None:
         self.start = start
-        self.kept: dict[tuple[int, ...], list[Any]] = {}
-        """[pyspiel state, its legal actions or None] by history, the oldest used first."""
+        self.recent: dict[tuple[int, ...], Position] = {}
+        self.older: dict[tuple[int, ...], Position] = {}
 
-    def state(self, history: tuple[int, ...]) -> Any:
-        """The pyspiel state of history (not to be changed)."""
-        return self._entry(history)[0]
+    def at(self, history: tuple[int, ...]) -> Position:
+        """The position of history, made by replaying its moves from the nearest
+        position kept before it if it is not kept. Raises IllegalMoveError for a
+        history with a move that is not legal where it was played (a state that no
+        game made)."""
+        found = self.recent.get(history)
+        if found is None:
+            found = self.older.get(history) or self._replayed(history)
+            self.keep(history, found)
+        return found
 
-    def legal(self, history: tuple[int, ...]) -> list[int]:
-        """The legal actions of history's state (not to be changed)."""
-        entry = self._entry(history)
-        if entry[1] is None:
-            entry[1] = entry[0].legal_actions()
-        legal: list[int] = entry[1]
-        return legal
-
-    def child(self, history: tuple[int, ...], move: int) -> Any:
-        """The pyspiel state after a legal move from history's, kept under its history."""
-        child = self.state(history).clone()
-        child.apply_action(move)
-        self._keep(history + (move,), [child, None])
+    def child(self, history: tuple[int, ...], move: int) -> Position:
+        """The position after a legal move from history's, kept."""
+        spiel = self.at(history).spiel.clone()
+        spiel.apply_action(move)
+        child = Position(spiel)
+        self.keep(history + (move,), child)
         return child
 
-    def _entry(self, history: tuple[int, ...]) -> list[Any]:
-        """The kept entry of history, made by replaying its moves from the nearest kept
-        state before it if there is none. Raises IllegalMoveError for a history with a
-        move that is not legal where it was played (a state this game did not make)."""
-        entry = self.kept.pop(history, None)
-        if entry is None:
-            known = next((cut for cut in range(len(history) - 1, 0, -1)
-                          if history[:cut] in self.kept), 0)
-            spiel_state = (self.kept[history[:known]][0] if known else self.start).clone()
-            for move in history[known:]:
-                if move not in spiel_state.legal_actions():
-                    raise IllegalMoveError(f'illegal move {move!r} in the history {history}')
-                spiel_state.apply_action(move)
-            entry = [spiel_state, None]
-        self._keep(history, entry)
-        return entry
+    def keep(self, history: tuple[int, ...], position: Position) -> None:
+        """Keep position as a recent one; past KEPT, the recent become the older."""
+        self.recent[history] = position
+        if len(self.recent) > KEPT:
+            self.older, self.recent = self.recent, {}
 
-    def _keep(self, history: tuple[int, ...], entry: list[Any]) -> None:
-        """Keep entry as the most recently used, forgetting the least recently used past KEPT."""
-        self.kept[history] = entry
-        if len(self.kept) > KEPT:
-            del self.kept[next(iter(self.kept))]
+    def _replayed(self, history: tuple[int, ...]) -> Position:
+        """The position of history, its moves replayed after the nearest kept before it."""
+        cut = max(len(history) - 1, 0)
+        while cut > 0 and history[:cut] not in self.recent and history[:cut] not in self.older:
+            cut -= 1
+        spiel = (self.at(history[:cut]).spiel if cut else self.start).clone()
+        for move in history[cut:]:
+            if move not in spiel.legal_actions():
+                raise IllegalMoveError(f'illegal move {move!r} in the history {history}')
+            spiel.apply_action(move)
+        return Position(spiel)
 
 
 def _pyspiel() -> Any:
