@@ -122,8 +122,8 @@ class OpenSpielGame(Game):
         if type(move) is not int or move not in self.positions.at(state.history).legal:
             raise IllegalMoveError(f'illegal move {move!r} in {self!r}')
         self._seen[move] = state.history
-        child = self.positions.child(state.history, move)
-        return OpenSpielState(self._seat(child.spiel, state.to_move), state.history + (move,))
+        history, child = self.positions.child(state.history, move)
+        return OpenSpielState(self._seat(child.spiel, state.to_move), history)
 
     def terminal_test(self, state: OpenSpielState) -> bool:
         """OpenSpiel's is_terminal."""
@@ -212,32 +212,39 @@ class Position:
 
 class Positions(Fixed):
     """The positions of the histories a game met lately, in two generations: the
-    recent (at most KEPT) and the older, which a position found again rejoins. Every
-    copy of the game shares them."""
+    recent (at most KEPT) and the older, which a position found again rejoins; and
+    the last one asked for or made, found by its history's identity without hashing
+    it (a game's calls ask for one state several times in a row). Every copy of the
+    game shares them."""
 
     def __init__(self, start: Any) -> None:
         self.start = start
         self.recent: dict[tuple[int, ...], Position] = {}
         self.older: dict[tuple[int, ...], Position] = {}
+        self.last: tuple[tuple[int, ...], Position | None] = ((), None)
 
     def at(self, history: tuple[int, ...]) -> Position:
         """The position of history, made by replaying its moves from the nearest
         position kept before it if it is not kept. Raises IllegalMoveError for a
         history with a move that is not legal where it was played (a state that no
         game made)."""
-        found = self.recent.get(history)
-        if found is None:
-            found = self.older.get(history) or self._replayed(history)
-            self.keep(history, found)
+        last_history, found = self.last
+        if last_history is not history or found is None:
+            found = self.recent.get(history)
+            if found is None:
+                found = self.older.get(history) or self._replayed(history)
+                self.keep(history, found)
+            self.last = (history, found)
         return found
 
-    def child(self, history: tuple[int, ...], move: int) -> Position:
-        """The position after a legal move from history's, kept."""
+    def child(self, history: tuple[int, ...], move: int) -> tuple[tuple[int, ...], Position]:
+        """The history and the position after a legal move from history's, kept."""
         spiel = self.at(history).spiel.clone()
         spiel.apply_action(move)
-        child = Position(spiel)
-        self.keep(history + (move,), child)
-        return child
+        after, child = history + (move,), Position(spiel)
+        self.keep(after, child)
+        self.last = (after, child)
+        return after, child
 
     def keep(self, history: tuple[int, ...], position: Position) -> None:
         """Keep position as a recent one; past KEPT, the recent become the older."""
