@@ -96,24 +96,25 @@ class OpenSpielGame(Game):
         first = start.current_player()
         self.players = (SEATS[first], SEATS[1 - first])
         self.initial = OpenSpielState(SEATS[first], ())
-        self._seen: dict[int, tuple[int, ...]] = {}
-        """The history of the state at which each move was last listed or played."""
+        self._context: tuple[tuple[int, ...], list[int]] | None = None
+        """The history of the state this game last listed moves of or played a move
+        from, with those moves: what typed_move names moves by (None after a board
+        is shown)."""
 
     def params(self) -> dict[str, Any]:
         """OpenSpiel's parameters that differ from their defaults, by name."""
         return self.parameters
 
     def __deepcopy__(self, memo: dict[int, Any]) -> OpenSpielGame:
-        """A copy that shares the positions (never changed) and remembers no move yet:
-        a referee's copy for each player costs nothing however long the game."""
+        """A copy that shares the positions (never changed) and has listed no moves."""
         copied = copy.copy(self)
-        copied._seen = {}
+        copied._context = None
         return copied
 
     def actions(self, state: OpenSpielState) -> list[int]:
         """OpenSpiel's legal actions."""
         legal = self.positions.at(state.history).legal
-        self._seen.update(dict.fromkeys(legal, state.history))
+        self._context = (state.history, legal)
         return list(legal)
 
     def result(self, state: OpenSpielState, move: int) -> OpenSpielState:
@@ -121,7 +122,7 @@ class OpenSpielGame(Game):
         Raises IllegalMoveError for a move that is not legal there."""
         if type(move) is not int or move not in self.positions.at(state.history).legal:
             raise IllegalMoveError(f'illegal move {move!r} in {self!r}')
-        self._seen[move] = state.history
+        self._context = (state.history, [move])
         history, child = self.positions.child(state.history, move)
         return OpenSpielState(self._seat(child.spiel, state.to_move), history)
 
@@ -134,7 +135,9 @@ class OpenSpielGame(Game):
         return float(self._spiel(state).returns()[SEATS.index(player)])
 
     def board_text(self, state: OpenSpielState, last_move: Any = None) -> str:
-        """OpenSpiel's text of the state, then the last move if one is given."""
+        """OpenSpiel's text of the state, then the last move if one is given (OpenSpiel's
+        text for it, which in some games only the position it was made from tells)."""
+        self._context = None  # the moves typed after a board may be of any position
         board = str(self._spiel(state)).rstrip('\n')
         if last_move is None or not state.history:
             return board
@@ -152,11 +155,15 @@ class OpenSpielGame(Game):
                 'board': str(self._spiel(state))}
 
     def typed_move(self, move: Any) -> str:
-        """OpenSpiel's text for the action (its action_to_string) where this game last
-        listed or played it, for in some games, such as chess, the text depends on the
-        position; the number, for an action it has not met."""
-        history = self._seen.get(move)
-        return str(move) if history is None else self._text(move, history)
+        """OpenSpiel's text for the action (its action_to_string) if it is one of the
+        moves this game last listed (actions) or played (result), as a person at the
+        keyboard is shown them and a played move is announced; else the action's
+        number. A move alone does not tell its position, and in some games the text
+        depends on it: in chess, White's a3 and Black's a6 are one number."""
+        context = self._context
+        if context is None or move not in context[1]:
+            return str(move)
+        return self._text(move, context[0])
 
     def describe_move(self, move: Any) -> str:
         """OpenSpiel's text for the action, as typed_move gives it."""

@@ -112,6 +112,17 @@ def test_moves_are_typed_as_openspiel_writes_them():
     assert game.describe_state(after).startswith('P0 rnbqkbnr/pppppppp/8/8/4P3/')
 
 
+def test_a_move_is_named_where_it_was_listed_or_played_else_by_its_number():
+    game = variants.make('openspiel:chess')
+    start = game.initial
+    e4, a3 = game.parse_move('e4', start), game.parse_move('a3', start)
+    after = game.result(start, e4)
+    assert game.typed_move(e4) == game.describe_move(e4) == 'e4'  # as a move is announced
+    assert a3 in game.actions(after) and game.typed_move(a3) == 'a6'  # one number, two texts
+    game.board_text(after)
+    assert game.typed_move(a3) == str(a3)  # a replay's list of moves: which position is unsaid
+
+
 def test_an_illegal_move_or_a_forged_history_is_refused():
     game = variants.make('openspiel:tic_tac_toe')
     state = game.result(game.initial, 4)
