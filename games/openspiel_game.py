@@ -27,7 +27,7 @@ PREFIX = 'openspiel:'
 INSTALL = "pip install -e '.[rl]'"
 """The command that installs pyspiel (the package open-spiel) with this project."""
 KEPT = 4096
-"""The most pyspiel states a game keeps (the most recently used)."""
+"""The most positions in each of the two generations a game keeps (see Positions)."""
 SEATS = ('P0', 'P1')
 """The seats' names, by OpenSpiel's player numbers (in chess, Black is 0 and moves second)."""
 
@@ -304,7 +304,7 @@ def _unfit(kind: Any) -> list[str]:
 
 def _choices() -> str:
     """Return what games are accepted, as an error's end says it."""
-    return (f'OpenSpiel\'s two-player, sequential, deterministic games of perfect '
+    return ("OpenSpiel's two-player, sequential, deterministic games of perfect "
             f'information play here: {", ".join(accepted())}')
 
 
@@ -337,7 +337,7 @@ def _plain(text: str) -> str:
 @contextlib.contextmanager
 def _quiet() -> Iterator[None]:
     """Within this, what is written on the process's standard error (file 2) is
-    dropped; the error it would have told is raised in Python."""
+    dropped: OpenSpiel writes there each refusal it also raises, and its warnings."""
     saved = os.dup(2)
     try:
         with open(os.devnull, 'w') as nowhere:
