@@ -111,6 +111,24 @@ class OpenSpielGame(Game):
         copied._context = None
         return copied
 
+    def action_count(self) -> int:
+        """OpenSpiel's number of distinct actions: a move is its own action number."""
+        return int(self.positions.start.get_game().num_distinct_actions())
+
+    def action_number(self, move: Any) -> int:
+        """The move itself, one of OpenSpiel's action numbers."""
+        return int(move)
+
+    def observation(self, state: OpenSpielState, player: str) -> list[Any] | None:
+        """OpenSpiel's observation tensor of state for player, nested in its shape (such
+        as planes of rows of columns); None for a game that gives none."""
+        spiel = self._spiel(state)
+        game = spiel.get_game()
+        if not game.get_type().provides_observation_tensor:
+            return None
+        return _nested(list(spiel.observation_tensor(SEATS.index(player))),
+                       list(game.observation_tensor_shape()))
+
     def actions(self, state: OpenSpielState) -> list[int]:
         """OpenSpiel's legal actions."""
         legal = self.positions.at(state.history).legal
@@ -327,6 +345,14 @@ def _one_line(error: Exception) -> str:
     """Return an OpenSpiel error in one line, without the C++ file it was raised in."""
     text = re.sub(r'\S+\.(cc|h):\d+\s*', '', str(error))
     return '; '.join(line.strip() for line in text.splitlines() if line.strip())
+
+
+def _nested(numbers: list[Any], shape: list[int]) -> list[Any]:
+    """Return a flat list of numbers as nested lists of the given shape."""
+    if len(shape) < 2:
+        return numbers
+    size = len(numbers) // shape[0]
+    return [_nested(numbers[at:at + size], shape[1:]) for at in range(0, len(numbers), size)]
 
 
 def _plain(text: str) -> str:

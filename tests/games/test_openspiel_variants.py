@@ -123,6 +123,15 @@ def test_a_move_is_named_where_it_was_listed_or_played_else_by_its_number():
     assert game.typed_move(a3) == str(a3)  # a replay's list of moves: which position is unsaid
 
 
+def test_moves_are_their_own_action_numbers_and_observations_are_openspiels():
+    game = variants.make('openspiel:tic_tac_toe')
+    state = game.result(game.initial, 4)
+    assert game.action_count() == 9 and [game.action_number(move) for move in game.actions(state)] \
+        == [0, 1, 2, 3, 5, 6, 7, 8]
+    planes = game.observation(state, 'P1')  # OpenSpiel's: empty, x and o planes of 3 x 3
+    assert planes[1][1][1] == 1.0 and planes[0][1][1] == 0.0 and len(planes) == 3
+
+
 def test_an_illegal_move_or_a_forged_history_is_refused():
     game = variants.make('openspiel:tic_tac_toe')
     state = game.result(game.initial, 4)
