@@ -128,8 +128,8 @@ def test_moves_are_their_own_action_numbers_and_observations_are_openspiels():
     state = game.result(game.initial, 4)
     assert game.action_count() == 9 and [game.action_number(move) for move in game.actions(state)] \
         == [0, 1, 2, 3, 5, 6, 7, 8]
-    planes = game.observation(state, 'P1')  # OpenSpiel's: empty, x and o planes of 3 x 3
-    assert planes[1][1][1] == 1.0 and planes[0][1][1] == 0.0 and len(planes) == 3
+    planes = game.observation(state, 'P1')  # OpenSpiel's: empty, o and x planes of 3 x 3
+    assert planes[2][1][1] == 1.0 and planes[0][1][1] == 0.0 and len(planes) == 3
 
 
 def test_an_illegal_move_or_a_forged_history_is_refused():
