@@ -74,25 +74,25 @@ def numbering_of(game: Game) -> Numbering:
     return Numbering(max(len(found), 1), found.__getitem__)
 
 
-def reachable(game: Game) -> list[State]:
+def reachable(game: Game, most: int | None = None) -> list[State]:
     """Return the positions reachable from the start (after each roll, in a game of
     chance) in the order a breadth-first walk finds them. Raises ValueError past
-    MOST_POSITIONS, saying what the game may give instead, or for positions or moves
-    that cannot be told apart (that are not hashable)."""
-    seen: dict[Hashable, None] = {}
-    frontier: deque[State] = deque([game.initial])
+    most positions (default MOST_POSITIONS), saying what the game may give instead,
+    or for positions or moves that cannot be told apart (that are not hashable)."""
+    most = MOST_POSITIONS if most is None else most
     try:
+        seen: dict[Hashable, None] = {game.initial: None}
+        frontier: deque[State] = deque([game.initial])
         while frontier:
-            state = frontier.popleft()
-            if state in seen:
-                continue
-            seen[state] = None
-            if len(seen) > MOST_POSITIONS:
-                raise ValueError(f'{game!r} has more than {MOST_POSITIONS} positions, too '
+            for following in _following(game, frontier.popleft()):
+                if following not in seen:
+                    seen[following] = None
+                    frontier.append(following)
+            if len(seen) > most:
+                raise ValueError(f'{game!r} has more than {most} positions, too '
                                  f'many to number its moves and observe its positions: give '
                                  f'its class action_count, action_number and observation '
                                  f'(see docs/learning.md)')
-            frontier.extend(_following(game, state))
     except TypeError as error:
         raise ValueError(f"{game!r}'s positions or moves cannot be hashed ({error}): give "
                          f'its class action_count, action_number and observation '

@@ -4,6 +4,7 @@ moves, the rewards against the game's own utility, and the messages for a game t
 cannot be one."""
 
 import warnings
+from pathlib import Path
 
 import pytest
 
@@ -18,38 +19,13 @@ import variants  # noqa: E402
 from games.learning import numbering  # noqa: E402
 from games.learning.environment import environment  # noqa: E402
 
-TAKE_AWAY = '''
-from collections import namedtuple
-from games import Game
-
-State = namedtuple('State', 'to_move, left')
-
-
-class TakeAway(Game):
-    """Take 1 or 2 from a heap; who takes the last wins. No action numbers of its own."""
-
-    def __init__(self, heap=7):
-        self.initial = State('A', heap)
-
-    def actions(self, state):
-        return [take for take in (1, 2) if take <= state.left]
-
-    def result(self, state, move):
-        return State('B' if state.to_move == 'A' else 'A', state.left - move)
-
-    def utility(self, state, player):
-        return 1 if player != state.to_move else -1
-
-    def terminal_test(self, state):
-        return state.left == 0
-'''
+TAKE_AWAY = Path(__file__).with_name('take_away.py')
 
 
 @pytest.fixture
-def take_away(tmp_path):
+def take_away():
     """The spec of a game file with no action numbers or observation of its own."""
-    (tmp_path / 'take_away.py').write_text(TAKE_AWAY)
-    return f'{tmp_path / "take_away.py"}:TakeAway(heap=7)'
+    return f'{TAKE_AWAY}:TakeAway(heap=7)'
 
 
 def quiet(check, *args, **kwargs):
@@ -189,7 +165,7 @@ def test_max_plies_truncates():
 
 def test_a_game_that_cannot_be_numbered_says_what_to_add(tmp_path, monkeypatch):
     unhashable = tmp_path / 'lists.py'
-    unhashable.write_text(TAKE_AWAY.replace("State('A', heap)", "['A', heap]").replace(
+    unhashable.write_text(TAKE_AWAY.read_text().replace("State('A', heap)", "['A', heap]").replace(
         "return State('B' if state.to_move == 'A' else 'A', state.left - move)",
         "return ['B' if state[0] == 'A' else 'A', state[1] - move]").replace(
         'state.left', 'state[1]').replace('state.to_move', 'state[0]')
