@@ -151,7 +151,7 @@ class Breakthrough(Game):
         (x, y), (x2, _) = move
         return ((y - 1) * self.columns + x - 1) * 3 + x2 - x + 1
 
-    def observation(self, state: BreakthroughState, player: str) -> list[list[list[int]]]:
+    def observation(self, state: BreakthroughState, player: str) -> memoryview:
         """The board as planes (see Discs.planes) from player's side."""
         return state.board.planes(player)
 

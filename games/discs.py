@@ -65,13 +65,18 @@ class Discs(Mapping[Square, str]):
         return [''.join(self.get((x, y), '.') for x in range(1, self.h + 1))
                 for y in range(1, self.v + 1)]
 
-    def planes(self, piece: str) -> list[list[list[int]]]:
+    def planes(self, piece: str) -> memoryview:
         """Return the board as [row][column][piece there, the other piece there], row 1
-        first: planes(piece)[y - 1][x - 1] for square (x, y)."""
+        first: planes(piece)[y - 1, x - 1, 0] for square (x, y), 1 or 0 (a memoryview
+        of bytes, which numpy reads at once; .tolist() gives nested lists)."""
         at = self.pieces.index(piece) if piece in self.pieces else 0
-        own, other, h = self.masks[at], self.masks[1 - at], self.h
-        return [[[own >> bit & 1, other >> bit & 1] for bit in range(row, row + h)]
-                for row in range(0, h * self.v, h)]
+        cells = bytearray(2 * self.h * self.v)
+        for plane, mask in ((0, self.masks[at]), (1, self.masks[1 - at])):
+            while mask:
+                low = mask & -mask
+                cells[2 * (low.bit_length() - 1) + plane] = 1
+                mask ^= low
+        return memoryview(cells).cast('b', (self.v, self.h, 2))
 
     def count(self, piece: str) -> int:
         """Return how many squares hold piece."""

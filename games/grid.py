@@ -92,12 +92,14 @@ class TicTacToe(textbook.TicTacToe):
         x, y = move
         return (y - 1) * self.h + x - 1
 
-    def observation(self, state: GameState, player: str) -> list[list[list[int]]]:
-        """The board as [row][column][player's mark, the opponent's], row y = 1 first."""
-        planes = [[[0, 0] for _ in range(self.h)] for _ in range(self.v)]
+    def observation(self, state: GameState, player: str) -> memoryview:
+        """The board as [row][column][player's mark, the opponent's], row y = 1 first
+        (a memoryview of bytes, as Discs.planes gives)."""
+        h = self.h
+        cells = bytearray(2 * h * self.v)
         for (x, y), mark in state.board.items():
-            planes[y - 1][x - 1][mark != player] = 1
-        return planes
+            cells[2 * ((y - 1) * h + x - 1) + (mark != player)] = 1
+        return memoryview(cells).cast('b', (self.v, h, 2))
 
     def _is_legal(self, state: GameState, move: Any) -> bool:
         """Is move one of the actions of state?"""

@@ -148,7 +148,7 @@ class Hex(Game):
         x, y = move
         return (y - 1) * self.n + x - 1
 
-    def observation(self, state: HexState, player: str) -> list[list[list[int]]]:
+    def observation(self, state: HexState, player: str) -> memoryview:
         """The board as planes (see Discs.planes) from player's side."""
         return state.board.planes(player)
 
