@@ -200,10 +200,10 @@ class Game:
 
     def observation(self, state: State, player: Any) -> Sequence[Any] | None:
         """Return what a learning agent playing player sees of state, as nested lists
-        of numbers of the same shape in every state (or a memoryview of that shape,
-        faster to read): a board as planes from player's view ([row][column] of
-        [player's piece, the opponent's piece]: three dimensions hold only 0s and 1s),
-        piles as counts. None where the game has none of its own."""
+        of numbers of the same shape in every state: a board as planes from player's
+        view ([row][column] of [player's piece, the opponent's piece]), piles as
+        counts. A memoryview of bytes, 0s and 1s, of that shape (as Discs.planes
+        gives) is read faster. None where the game has none of its own."""
         return None
 
     def params(self) -> dict[str, Any]:

@@ -23,11 +23,11 @@ class Observer:
 
 
 def observer_of(game: Game, seat: Any) -> Observer:
-    """Return how agents observe game: as planes of 0s and 1s where the game's own
-    observation of its start for seat has three dimensions (a board's planes), as
-    numbers where it has fewer; for a game without one, a row of 0s with a 1 in the
-    place of the position among the reachable ones. Raises ValueError for a game
-    with neither its own observation nor few enough positions."""
+    """Return how agents observe game: as 0s and 1s (int8) where the game's own
+    observation is a memoryview of bytes (a board's planes, see Discs.planes), as
+    numbers (float32) where it is nested lists; for a game without one, a row of 0s
+    with a 1 in the place of the position among the reachable ones. Raises
+    ValueError for a game with neither its own observation nor few enough positions."""
     first = game.observation(game.initial, seat)
     if first is None:
         places = {state: place for place, state in enumerate(reachable(game))}
@@ -39,7 +39,7 @@ def observer_of(game: Game, seat: Any) -> Observer:
             return row
         return Observer((size,), True, marked)
     start = np.asarray(first)
-    binary = start.ndim == 3
+    binary = isinstance(first, memoryview) and first.format == 'b'
     dtype = np.int8 if binary else np.float32
 
     def seen(state: State, player: Any) -> np.ndarray:
