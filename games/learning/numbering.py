@@ -70,8 +70,28 @@ def numbering_of(game: Game) -> Numbering:
     found: dict[Hashable, int] = {}
     for state in reachable(game):
         for move in game.actions(state):
-            found.setdefault(move, len(found))
-    return Numbering(max(len(found), 1), found.__getitem__)
+            found.setdefault(frozen(move), len(found))
+    return Numbering(max(len(found), 1), lambda move: found[frozen(move)])
+
+
+def frozen(value: Any) -> Hashable:
+    """Return value as a key that can be hashed, the same for equal values, as AIMA's
+    states need (their boards are lists and dicts): lists and tuples as tuples, sets
+    as frozensets, dicts as frozensets of their items, other objects as their class
+    and their attributes. Raises TypeError for an object with none of these."""
+    if isinstance(value, (list, tuple)):
+        return tuple(map(frozen, value))
+    if isinstance(value, (set, frozenset)):
+        return frozenset(map(frozen, value))
+    if isinstance(value, dict):
+        return frozenset((frozen(key), frozen(item)) for key, item in value.items())
+    try:
+        hash(value)
+        return value  # type: ignore[no-any-return]
+    except TypeError:
+        if not hasattr(value, '__dict__'):
+            raise
+        return type(value).__qualname__, frozen(vars(value))
 
 
 def reachable(game: Game, most: int | None = None) -> list[State]:
@@ -81,12 +101,13 @@ def reachable(game: Game, most: int | None = None) -> list[State]:
     or for positions or moves that cannot be told apart (that are not hashable)."""
     most = MOST_POSITIONS if most is None else most
     try:
-        seen: dict[Hashable, None] = {game.initial: None}
+        seen: dict[Hashable, State] = {frozen(game.initial): game.initial}
         frontier: deque[State] = deque([game.initial])
         while frontier:
             for following in _following(game, frontier.popleft()):
-                if following not in seen:
-                    seen[following] = None
+                key = frozen(following)
+                if key not in seen:
+                    seen[key] = following
                     frontier.append(following)
             if len(seen) > most:
                 raise ValueError(f'{game!r} has more than {most} positions, too '
@@ -97,7 +118,7 @@ def reachable(game: Game, most: int | None = None) -> list[State]:
         raise ValueError(f"{game!r}'s positions or moves cannot be hashed ({error}): give "
                          f'its class action_count, action_number and observation '
                          f'(see docs/learning.md)') from None
-    return list(seen)
+    return list(seen.values())
 
 
 def _following(game: Game, state: State) -> Sequence[State]:

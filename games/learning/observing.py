@@ -9,7 +9,7 @@ from typing import Any, Callable
 import numpy as np
 
 from ..base import Game, State
-from .numbering import reachable
+from .numbering import frozen, reachable
 
 
 @dataclass(frozen=True)
@@ -30,12 +30,12 @@ def observer_of(game: Game, seat: Any) -> Observer:
     ValueError for a game with neither its own observation nor few enough positions."""
     first = game.observation(game.initial, seat)
     if first is None:
-        places = {state: place for place, state in enumerate(reachable(game))}
+        places = {frozen(state): place for place, state in enumerate(reachable(game))}
         size = len(places)
 
         def marked(state: State, player: Any) -> np.ndarray:
             row = np.zeros(size, dtype=np.int8)
-            row[places[state]] = 1
+            row[places[frozen(state)]] = 1
             return row
         return Observer((size,), True, marked)
     start = np.asarray(first)

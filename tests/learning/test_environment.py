@@ -20,6 +20,7 @@ from games.learning import numbering  # noqa: E402
 from games.learning.environment import environment  # noqa: E402
 
 TAKE_AWAY = Path(__file__).with_name('take_away.py')
+HOMEWORK = Path(__file__).parent.parent / 'homework'
 
 
 @pytest.fixture
@@ -163,16 +164,34 @@ def test_max_plies_truncates():
     assert all(env.truncations.values()) and not any(env.terminations.values())
 
 
-def test_a_game_that_cannot_be_numbered_says_what_to_add(tmp_path, monkeypatch):
-    unhashable = tmp_path / 'lists.py'
-    unhashable.write_text(TAKE_AWAY.read_text().replace("State('A', heap)", "['A', heap]").replace(
+def lists_take_away(tmp_path, kind):
+    """The spec of Take Away with its positions as kind (list or bytearray) of the
+    mover and what is left, as aima-python's games keep lists in theirs."""
+    source = TAKE_AWAY.read_text().replace("State('A', heap)", f"{kind}([65, heap])").replace(
         "return State('B' if state.to_move == 'A' else 'A', state.left - move)",
-        "return ['B' if state[0] == 'A' else 'A', state[1] - move]").replace(
+        f"return {kind}([131 - state[0], state[1] - move])").replace(
         'state.left', 'state[1]').replace('state.to_move', 'state[0]')
-        + '\n    def to_move(self, state):\n        return state[0]\n')
+    path = tmp_path / f'{kind}_take_away.py'
+    path.write_text(source + '\n    def to_move(self, state):\n        return state[0]\n')
+    return f'{path}:TakeAway'
+
+
+def test_positions_in_lists_are_walked_as_aimas_games_need(tmp_path, capsys):
+    quiet(api_test, variants.environment(lists_take_away(tmp_path, 'list')), num_cycles=50)
+    assert 'Passed API test' in capsys.readouterr().out
+
+
+def test_an_aima_python_homework_game_is_an_environment(capsys):
+    spec = f'{HOMEWORK / "game_of_nim.py"}:GameOfNim(board=[2, 3])'
+    quiet(api_test, variants.environment(spec), num_cycles=50)
+    quiet(seed_test, lambda: variants.environment(spec), num_cycles=50)
+    assert 'Passed API test' in capsys.readouterr().out
+
+
+def test_a_game_that_cannot_be_numbered_says_what_to_add(tmp_path, monkeypatch):
     with pytest.raises(ValueError, match="cannot be hashed.*give its class action_count, "
                                          "action_number and observation"):
-        variants.environment(f'{unhashable}:TakeAway')
+        variants.environment(lists_take_away(tmp_path, 'bytearray'))
     monkeypatch.setattr(numbering, 'MOST_POSITIONS', 500)
     with pytest.raises(ValueError, match='more than 500 positions, too many to number its '
                                          'moves.*give its class action_count'):

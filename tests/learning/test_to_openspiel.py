@@ -35,6 +35,15 @@ def test_it_passes_on_a_game_file_without_action_numbers():
     assert pyspiel.load_game('take_away_test').num_distinct_actions() == 2
 
 
+def test_an_aima_python_homework_game_is_an_openspiel_game_alpha_beta_solves():
+    # Nim on rows of 2 and 3 where whoever is left to move at the end wins (misère):
+    # with a row of two or more, whoever faces a nonzero nim-sum (2 ^ 3 = 1) wins
+    homework = Path(__file__).parent.parent / 'homework' / 'game_of_nim.py'
+    game = openspiel_game(variants.make(f'{homework}:GameOfNim(board=[2, 3])'))
+    pyspiel.random_sim_test(game, num_sims=5, serialize=False, verbose=False)
+    assert minimax.alpha_beta_search(game)[0] == nim_value((2, 3), misere=True)
+
+
 def nim_value(piles, misere=False):
     """The value of Nim to the player to move, by Bouton's theorem: normal play is won
     with a nonzero nim-sum; misère play likewise while some pile holds two or more, and
