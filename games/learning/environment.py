@@ -46,7 +46,7 @@ class GameEnvironment(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
         self.agent_of = {seat: agent for agent, seat in self.seats.items()}
         self.possible_agents = list(self.seats)
         self.numbering = numbering_of(game)
-        self.observer = observer_of(game, seats_of(game)[0])
+        self.observer = observer_of(game, self.seats['player_0'])
         low, high = (0, 1) if self.observer.binary else (-np.inf, np.inf)
         dtype = np.int8 if self.observer.binary else np.float32
         board = spaces.Box(low, high, self.observer.shape, dtype)
