@@ -6,12 +6,12 @@ Only OpenSpiel's two-player, sequential, deterministic games of perfect informat
 are taken. A state is plain data, the seat to move and OpenSpiel's actions played
 from the start; the game keeps the pyspiel states of the histories it met lately,
 so that result applies one action to a copy rather than replaying a whole game. A
-move is an OpenSpiel action number; people see and type OpenSpiel's text for it."""
+move is the pair of an OpenSpiel action number and OpenSpiel's text for it where it
+is legal, such as (89, 'a3'); people see and type the text."""
 
 from __future__ import annotations
 
 import contextlib
-import copy
 import os
 import re
 from typing import Any, Iterator, NamedTuple
@@ -30,6 +30,10 @@ KEPT = 4096
 """The most positions in each of the two generations a game keeps (see Positions)."""
 SEATS = ('P0', 'P1')
 """The seats' names, by OpenSpiel's player numbers (in chess, Black is 0 and moves second)."""
+OpenSpielMove = tuple[int, str]
+"""A move: OpenSpiel's action number and its text (action_to_string) for the player
+to move in the position where it is legal, such as (89, 'a3') in chess (where Black's
+(89, 'a6') is the same number)."""
 
 
 class OpenSpielState(NamedTuple):
@@ -68,7 +72,8 @@ def accepted() -> list[str]:
 class OpenSpielGame(Game):
     """A game of OpenSpiel's, played by pyspiel: OpenSpielGame('breakthrough', rows=6)
     is the spec 'openspiel:breakthrough(rows=6)'. Seats are named P0 and P1 after
-    OpenSpiel's players, the one that moves first first; a move is an action number."""
+    OpenSpiel's players, the one that moves first first; a move is an action number
+    with its text, such as (89, 'a3')."""
 
     name = 'openspiel'
 
@@ -96,28 +101,18 @@ class OpenSpielGame(Game):
         first = start.current_player()
         self.players = (SEATS[first], SEATS[1 - first])
         self.initial = OpenSpielState(SEATS[first], ())
-        self._context: tuple[tuple[int, ...], list[int]] | None = None
-        """The history of the state this game last listed moves of or played a move
-        from, with those moves: what typed_move names moves by (None after a board
-        is shown)."""
 
     def params(self) -> dict[str, Any]:
         """OpenSpiel's parameters that differ from their defaults, by name."""
         return self.parameters
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> OpenSpielGame:
-        """A copy that shares the positions (never changed) and has listed no moves."""
-        copied = copy.copy(self)
-        copied._context = None
-        return copied
-
     def action_count(self) -> int:
-        """OpenSpiel's number of distinct actions: a move is its own action number."""
+        """OpenSpiel's number of distinct actions, the action numbers of moves."""
         return int(self.positions.start.get_game().num_distinct_actions())
 
-    def action_number(self, move: Any) -> int:
-        """The move itself, one of OpenSpiel's action numbers."""
-        return int(move)
+    def action_number(self, move: OpenSpielMove) -> int:
+        """The move's OpenSpiel action number."""
+        return int(move[0])
 
     def observation(self, state: OpenSpielState, player: str) -> list[Any] | None:
         """OpenSpiel's observation tensor of state for player, nested in its shape (such
@@ -129,19 +124,21 @@ class OpenSpielGame(Game):
         return _nested(list(spiel.observation_tensor(SEATS.index(player))),
                        list(game.observation_tensor_shape()))
 
-    def actions(self, state: OpenSpielState) -> list[int]:
-        """OpenSpiel's legal actions."""
-        legal = self.positions.at(state.history).legal
-        self._context = (state.history, legal)
-        return list(legal)
+    def actions(self, state: OpenSpielState) -> list[OpenSpielMove]:
+        """OpenSpiel's legal actions, each with its text there, in OpenSpiel's order."""
+        return list(self.positions.at(state.history).moves)
 
-    def result(self, state: OpenSpielState, move: int) -> OpenSpielState:
-        """The state after OpenSpiel applies the action to a copy of state's.
-        Raises IllegalMoveError for a move that is not legal there."""
-        if type(move) is not int or move not in self.positions.at(state.history).legal:
-            raise IllegalMoveError(f'illegal move {move!r} in {self!r}')
-        self._context = (state.history, [move])
-        history, child = self.positions.child(state.history, move)
+    def result(self, state: OpenSpielState, move: OpenSpielMove) -> OpenSpielState:
+        """The state after OpenSpiel applies the move's action to a copy of state's.
+        Raises IllegalMoveError for a move that is not one of the legal pairs (a bare
+        action number included: the pair with its number is in actions)."""
+        moves = self.positions.at(state.history).moves
+        try:
+            action = moves[moves.index(move)][0]  # the game's own, 89 for 89.0
+        except ValueError:  # not among them
+            raise IllegalMoveError(f'illegal move {move!r} in {self!r}: a move is one of '
+                                   f'actions(state), such as {_example(moves)}') from None
+        history, child = self.positions.child(state.history, action)
         return OpenSpielState(self._seat(child.spiel, state.to_move), history)
 
     def terminal_test(self, state: OpenSpielState) -> bool:
@@ -153,9 +150,7 @@ class OpenSpielGame(Game):
         return float(self._spiel(state).returns()[SEATS.index(player)])
 
     def board_text(self, state: OpenSpielState, last_move: Any = None) -> str:
-        """OpenSpiel's text of the state, then the last move if one is given (OpenSpiel's
-        text for it, which in some games only the position it was made from tells)."""
-        self._context = None  # the moves typed after a board may be of any position
+        """OpenSpiel's text of the state, then the last move's text if one is given."""
         board = str(self._spiel(state)).rstrip('\n')
         if last_move is None or not state.history:
             return board
@@ -172,33 +167,29 @@ class OpenSpielGame(Game):
         return {'to_move': state.to_move, 'history': list(state.history),
                 'board': str(self._spiel(state))}
 
-    def typed_move(self, move: Any) -> str:
-        """OpenSpiel's text for the action (its action_to_string) if it is one of the
-        moves this game last listed (actions) or played (result), as a person at the
-        keyboard is shown them and a played move is announced; else the action's
-        number. A move alone does not tell its position, and in some games the text
-        depends on it: in chess, White's a3 and Black's a6 are one number."""
-        context = self._context
-        if context is None or move not in context[1]:
-            return str(move)
-        return self._text(move, context[0])
+    def typed_move(self, move: OpenSpielMove) -> str:
+        """The move's text, OpenSpiel's where it is legal: 'a3' for (89, 'a3')."""
+        return move[1]
 
-    def describe_move(self, move: Any) -> str:
-        """OpenSpiel's text for the action, as typed_move gives it."""
-        return self.typed_move(move)
+    def describe_move(self, move: OpenSpielMove) -> str:
+        """The move's text, as typed_move gives it."""
+        return move[1]
 
-    def parse_move(self, text: str, state: OpenSpielState) -> int:
-        """The legal action whose OpenSpiel text is text (spaces and case aside), else
-        the action of that number. Raises ValueError for text that is neither."""
+    def parse_move(self, text: str, state: OpenSpielState) -> OpenSpielMove:
+        """The legal move whose text is text (spaces and case aside), else the legal
+        move of that action number. Raises ValueError for text that is neither."""
+        moves = self.positions.at(state.history).moves
         wanted = _plain(text)
-        named = [move for move in self.positions.at(state.history).legal
-                 if _plain(self._text(move, state.history)) == wanted]
+        named = [move for move in moves if _plain(move[1]) == wanted]
         if len(named) == 1:
             return named[0]
         if named:
-            raise ValueError(f'{text!r} names the actions {named}: type one of the numbers')
+            raise ValueError(f'{text!r} names the moves {named}: type the number of one')
         if re.fullmatch(r'\s*\d+\s*', text):
-            return int(text)
+            numbered = [move for move in moves if move[0] == int(text)]
+            if numbered:
+                return numbered[0]
+            raise ValueError(f'action {int(text)} is not legal here')
         raise ValueError(f"expected one of OpenSpiel's moves here or an action number, "
                          f'got {text!r}')
 
@@ -219,20 +210,24 @@ class OpenSpielGame(Game):
 
 
 class Position:
-    """A pyspiel state, never changed, with its legal actions once asked for."""
+    """A pyspiel state, never changed, with its legal moves once asked for."""
 
-    __slots__ = ('spiel', '_legal')
+    __slots__ = ('spiel', '_moves')
 
     def __init__(self, spiel: Any) -> None:
         self.spiel = spiel
-        self._legal: list[int] | None = None
+        self._moves: list[OpenSpielMove] | None = None
 
     @property
-    def legal(self) -> list[int]:
-        """OpenSpiel's legal actions (not to be changed)."""
-        if self._legal is None:
-            self._legal = list(self.spiel.legal_actions())
-        return self._legal
+    def moves(self) -> list[OpenSpielMove]:
+        """OpenSpiel's legal actions, each with its text for the player to move (not
+        to be changed)."""
+        if self._moves is None:
+            spiel = self.spiel
+            player = spiel.current_player()
+            self._moves = [(action, str(spiel.action_to_string(player, action)))
+                           for action in spiel.legal_actions()]
+        return self._moves
 
 
 class Positions(Fixed):
@@ -353,6 +348,11 @@ def _nested(numbers: list[Any], shape: list[int]) -> list[Any]:
         return numbers
     size = len(numbers) // shape[0]
     return [_nested(numbers[at:at + size], shape[1:]) for at in range(0, len(numbers), size)]
+
+
+def _example(moves: list[OpenSpielMove]) -> str:
+    """Return the first of moves as an example of a move, or say there are none."""
+    return repr(moves[0]) if moves else 'none: the game is over'
 
 
 def _plain(text: str) -> str:

@@ -1,13 +1,20 @@
 """OpenSpiel's games as variants: move counts against pyspiel's own, the games and
-parameters refused, moves as people type them, and a tournament, a replay, a
-student's file in both jails and the grader's player checks on one of them."""
+parameters refused, moves as pairs of an action number and its text, and a
+tournament with its reports, a replay against pyspiel's texts, a student's file in
+both jails, a program over the protocol, the grader's player checks and PettingZoo's
+api_test on some of them."""
 
 import json
 import os
+import pathlib
 import random
+import re
+import shutil
 import sqlite3
 import subprocess
 import sys
+import tempfile
+import warnings
 
 import pytest
 from jails import LEVELS
@@ -24,15 +31,29 @@ from games.openspiel_game import OpenSpielState  # noqa: E402
 pytestmark = pytest.mark.slow
 
 SMALL = 'openspiel:breakthrough(rows=5,columns=5)'
-"""The variant of the tournaments here: short games."""
+"""The variant of the jails' games: short ones."""
 PLAYER = '''
 def player(game, state):
     """Take the first move, read back from its text as a person would type it."""
     first = game.actions(state)[0]
-    assert game.parse_move(game.typed_move(first), state) == first
+    action, text = first
+    assert game.parse_move(text, state) == first == (action, game.typed_move(first))
     return first
 '''
 """A student's file, which asks the game in its jail for OpenSpiel's texts."""
+PROGRAM = '''#!/usr/bin/env python3
+import json, sys
+for line in sys.stdin:
+    message = json.loads(line)
+    if message['type'] == 'start':
+        print(json.dumps({'type': 'ready'}), flush=True)
+    elif message['type'] == 'move':
+        legal = message['legal']
+        print(json.dumps(legal), file=sys.stderr, flush=True)
+        centre = [move for move in legal if move[1].endswith('(1,1)')]
+        print(json.dumps({'move': (centre or legal)[0]}), flush=True)
+'''
+"""A program over the protocol: it takes the centre, found by its text, if it can."""
 
 
 def tournament(*args, timeout=120):
@@ -42,6 +63,16 @@ def tournament(*args, timeout=120):
                           capture_output=True, text=True, timeout=timeout, cwd=ROOT)
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr
     return done.stdout
+
+
+def pyspiel_texts(name, actions):
+    """OpenSpiel's texts of a game's actions, each for the player to move where it was
+    played, replayed in pyspiel from the start."""
+    state, texts = pyspiel.load_game(name).new_initial_state(), []
+    for action in actions:
+        texts.append(state.action_to_string(state.current_player(), action))
+        state.apply_action(action)
+    return texts
 
 
 def pyspiel_count(state, depth):
@@ -101,31 +132,40 @@ def test_moves_are_typed_as_openspiel_writes_them():
     game = variants.make('openspiel:chess')
     start = game.initial
     moves = game.actions(start)
-    assert {game.typed_move(move) for move in moves} >= {'e4', 'Nf3', 'a3'}
+    assert moves[0] == (89, 'a3') and {game.typed_move(move) for move in moves} >= {'e4', 'Nf3'}
     assert all(game.parse_move(game.typed_move(move), start) == move for move in moves)
     assert game.parse_move(' nf3 ', start) == game.parse_move('Nf3', start)
-    assert game.parse_move(str(moves[0]), start) == moves[0]
+    assert game.parse_move(' 89', start) == (89, 'a3')
     with pytest.raises(ValueError, match="OpenSpiel's moves"):
         game.parse_move('Ke9', start)
+    with pytest.raises(ValueError, match='action 0 is not legal here'):
+        game.parse_move('0', start)
     after = game.result(start, game.parse_move('e4', start))
     assert game.board_text(after, after.history[-1]).endswith('last move: e4')
     assert game.describe_state(after).startswith('P0 rnbqkbnr/pppppppp/8/8/4P3/')
 
 
-def test_a_move_is_named_where_it_was_listed_or_played_else_by_its_number():
+def test_a_move_carries_its_text_where_it_is_legal_and_a_bare_number_is_no_move():
     game = variants.make('openspiel:chess')
     start = game.initial
-    e4, a3 = game.parse_move('e4', start), game.parse_move('a3', start)
-    after = game.result(start, e4)
-    assert game.typed_move(e4) == game.describe_move(e4) == 'e4'  # as a move is announced
-    assert a3 in game.actions(after) and game.typed_move(a3) == 'a6'  # one number, two texts
-    game.board_text(after)
-    assert game.typed_move(a3) == str(a3)  # a replay's list of moves: which position is unsaid
+    a3 = game.parse_move('a3', start)
+    after = game.result(start, game.parse_move('e4', start))
+    a6 = game.parse_move('a6', after)
+    assert a3 == (89, 'a3') and a6 == (89, 'a6') and a6 in game.actions(after)  # one number
+    game.board_text(game.initial)  # another position shown: a move still names itself
+    assert [game.typed_move(move) for move in (a3, a6)] == ['a3', 'a6']
+    assert [game.describe_move(move) for move in (a3, a6)] == ['a3', 'a6']
+    assert game.action_number(a6) == 89
+    assert game.result(after, (89.0, 'a6')).history == after.history + (89,)
+    for wrong in (a3, 89, [89, 'a6']):  # White's a3 in Black's turn, a bare number, a list
+        with pytest.raises(IllegalMoveError, match=r"a move is one of actions\(state\), such as"):
+            game.result(after, wrong)
 
 
-def test_moves_are_their_own_action_numbers_and_observations_are_openspiels():
+def test_action_numbers_are_the_moves_numbers_and_observations_are_openspiels():
     game = variants.make('openspiel:tic_tac_toe')
-    state = game.result(game.initial, 4)
+    state = game.result(game.initial, game.parse_move('4', game.initial))
+    assert game.actions(state)[0] == (0, 'o(0,0)')
     assert game.action_count() == 9 and [game.action_number(move) for move in game.actions(state)] \
         == [0, 1, 2, 3, 5, 6, 7, 8]
     planes = game.observation(state, 'P1')  # OpenSpiel's: empty, o and x planes of 3 x 3
@@ -134,11 +174,20 @@ def test_moves_are_their_own_action_numbers_and_observations_are_openspiels():
 
 def test_an_illegal_move_or_a_forged_history_is_refused():
     game = variants.make('openspiel:tic_tac_toe')
-    state = game.result(game.initial, 4)
+    state = game.result(game.initial, (4, 'x(1,1)'))
     with pytest.raises(IllegalMoveError):
-        game.result(state, 4)
+        game.result(state, (4, 'o(1,1)'))
     with pytest.raises(IllegalMoveError):
         game.actions(OpenSpielState('P0', (4, 4)))
+
+
+def test_pettingzoos_api_test_passes_on_an_openspiel_variant(capsys):
+    pytest.importorskip('pettingzoo', reason="PettingZoo comes with pip install -e '.[rl]'")
+    with warnings.catch_warnings():  # PettingZoo's checks warn of style and of its old ways
+        warnings.simplefilter('ignore')
+        from pettingzoo.test import api_test
+        api_test(variants.environment('openspiel:tic_tac_toe'), num_cycles=200)
+    assert 'Passed API test' in capsys.readouterr().out
 
 
 @pytest.mark.parametrize('spec, said, lists', [
@@ -178,24 +227,46 @@ def test_without_pyspiel_the_error_says_what_to_install(monkeypatch):
 
 @pytest.fixture(scope='module')
 def played(tmp_path_factory):
-    """A tournament of random and ab2 on an OpenSpiel variant: its results file and
-    what it printed."""
+    """A tournament of random and ab1 on chess and tic-tac-toe: its results file, its
+    HTML report and what it printed. Its seed makes the games of chess short (229 and
+    78 plies with open-spiel 2.0.2; 863 and 292 with seed 0)."""
     db = str(tmp_path_factory.mktemp('openspiel') / 'run.sqlite')
-    printed = tournament('--players', 'random,ab2', '--variants', SMALL, '--db', db,
-                         '--html', db.replace('.sqlite', '.html'))
-    return db, printed
+    html = db.replace('.sqlite', '.html')
+    printed = tournament('--players', 'random,ab1', '--variants', 'openspiel:chess',
+                         'openspiel:tic_tac_toe', '--seed', '4', '--db', db, '--html', html)
+    return db, html, printed
 
 
-def test_a_tournament_plays_and_reports(played):
-    db, printed = played
-    assert f'Standings: {SMALL}' in printed and 'All 2 games ended on the board.' in printed
-    assert os.path.getsize(db.replace('.sqlite', '.html')) > 0
+def records(db):
+    """Each stored game's number, OpenSpiel's name of its game and its moves, as JSON."""
+    with sqlite3.connect(db) as connection:
+        rows = connection.execute('SELECT "index", variant, moves FROM games').fetchall()
+    return [(index, variant.removeprefix('openspiel:'), json.loads(moves))
+            for index, variant, moves in rows]
 
 
-def test_a_recorded_game_replays(played):
-    db, _ = played
-    shown = tournament('replay', '--db', db, '0')
-    assert shown.count('last move: ') >= 5 and ('random wins' in shown or 'ab2 wins' in shown)
+def test_a_tournament_plays_and_reports_moves_by_their_texts(played):
+    db, html, printed = played
+    assert 'Standings: openspiel:chess' in printed and 'Standings: openspiel:tic_tac_toe' \
+        in printed and 'All 4 games ended on the board.' in printed
+    page = open(html, encoding='utf-8').read()
+    data = re.search(r'id="report-data">(.*?)</script>', page, re.S).group(1)
+    listed = {game['index']: [text for _, text in game['moves']]
+              for game in json.loads(data.replace('<\\/', '</'))['games']}
+    for index, name, moves in records(db):
+        assert all(type(action) is int and type(text) is str for action, text in moves)
+        assert listed[index] == [text for _, text in moves] \
+            == pyspiel_texts(name, [action for action, _ in moves])
+
+
+def test_a_recorded_game_of_chess_replays_with_openspiels_texts(played):
+    db, _, _ = played
+    index, name, moves = next(record for record in records(db) if record[1] == 'chess')
+    shown = tournament('replay', '--db', db, str(index))
+    expected = pyspiel_texts(name, [action for action, _ in moves])
+    assert re.findall(r'^\d+\. \S+ \(P[01]\): (.+)$', shown, re.M) == expected
+    assert re.findall(r'^last move: (.+)$', shown, re.M) == expected
+    assert len(expected) >= 5
 
 
 @pytest.mark.parametrize('level', LEVELS)
@@ -206,6 +277,36 @@ def test_a_students_file_plays_in_a_jail(tmp_path, level):
     with sqlite3.connect(db) as connection:
         endings = connection.execute('SELECT termination FROM games').fetchall()
     assert endings == [('normal',), ('normal',)]
+
+
+@pytest.fixture
+def programs(tmp_path):
+    """The program centre, and number, which answers the first legal move's number
+    alone, in a folder every user may read, as a process jail's own user must (not
+    under pytest's folder, which is private); and a results file."""
+    made = pathlib.Path(tempfile.mkdtemp(prefix='aima-openspiel-'))
+    os.chmod(made, 0o755)
+    for name, text in (('centre', PROGRAM),
+                       ('number', PROGRAM.replace('(centre or legal)[0]', 'legal[0][0]'))):
+        (made / name).write_text(text)
+        os.chmod(made / name, 0o755)
+    yield made / 'centre', made / 'number', str(tmp_path / 'run.sqlite')
+    shutil.rmtree(made)
+
+
+def test_a_program_gets_and_answers_pairs_as_lists_and_a_bare_number_forfeits(programs):
+    centre, number, db = programs
+    tournament('--players', f'exec:{centre},exec:{number}', '--variants', 'openspiel:tic_tac_toe',
+               '--sandbox', 'process', '--db', db)
+    with sqlite3.connect(db) as connection:
+        rows = connection.execute('SELECT first, termination, forfeit, detail, moves, '
+                                  'stderr_first FROM games ORDER BY "index"').fetchall()
+    assert [(first, termination, forfeit) for first, termination, forfeit, *_ in rows] \
+        == [('centre', 'illegal move', 'number'), ('number', 'illegal move', 'number')]
+    (_, _, _, detail, moves, offered), (_, _, _, other, _, _) = rows
+    assert json.loads(moves) == [[4, 'x(1,1)']] and json.loads(offered)[4] == [4, 'x(1,1)']
+    assert detail.startswith("illegal move 0; legal moves are [(0, 'o(0,0)'), ")
+    assert other.startswith("illegal move 0; legal moves are [(0, 'x(0,0)'), ")
 
 
 def test_the_graders_player_checks_play_it(tmp_path):
