@@ -10,10 +10,11 @@ action, once it is its turn again (or the game is over), it moves the value of t
 action towards the reward plus the discounted value of its best action now. It
 plays the action it values most, but one time in five (epsilon) a random one, to
 learn about the others too. It plays a random player in either seat, or itself in
-both (--self-play). Tic-tac-toe has few enough positions to keep their values in a
-table, keyed by the bytes of the observation, each lesson learned in the eight
-turns and reflections of the board too; Connect Four has too many, and a network
-with one hidden layer gives their values. The same seed gives the same weights."""
+both (--self-play). Tic-tac-toe has few enough positions to keep their values in
+a table, keyed by the observation's 0s and 1s as bytes, each lesson learned in the
+eight turns and reflections of the board too; Connect Four has too many, and a
+network with one hidden layer gives their values. The same seed gives the same
+weights."""
 
 import argparse
 import os
@@ -38,8 +39,10 @@ class Table:
         self.rate, self.rows = rate, {}
 
     def values(self, observation):
-        """Return the values of the actions in the position observed."""
-        return self.rows.setdefault(observation.tobytes(), np.zeros(len(self.orders[0])))
+        """Return the values of the actions in the position observed, whose 0s and 1s
+        as bytes are its key."""
+        key = observation.astype(np.int8).tobytes()
+        return self.rows.setdefault(key, np.zeros(len(self.orders[0])))
 
     def learn(self, observation, action, target):
         """Move the value of action in the position observed towards target, and in

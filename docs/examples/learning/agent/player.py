@@ -19,9 +19,9 @@ def load(path):
     if kind == 'table':
         rows = dict(zip((row.tobytes() for row in arrays['observations']), arrays['values']))
         zeros = np.zeros(arrays['values'].shape[1])
-        return game, lambda observation: rows.get(observation.tobytes(), zeros)
+        return game, lambda observation: rows.get(observation.astype(np.int8).tobytes(), zeros)
     w1, b1, w2, b2 = (arrays[name] for name in ('w1', 'b1', 'w2', 'b2'))
-    return game, lambda observation: np.tanh(observation.ravel() @ w1 + b1) @ w2 + b2
+    return game, lambda observation: np.tanh(np.ravel(observation) @ w1 + b1) @ w2 + b2
 
 
 VALUES = dict(load(path) for path in sorted(glob.glob(os.path.join(HERE, '*.npz'))))
@@ -34,6 +34,5 @@ def player(game, state):
     if values is None:
         raise ValueError(f'this agent has no weights for {game!r}; it was trained on '
                          f'{", ".join(VALUES) or "no game"}')
-    me = game.to_move(state)
-    rated = values(np.asarray(game.observation(state, me), dtype=np.int8))
+    rated = values(np.asarray(game.observation(state, game.to_move(state)), dtype=np.float32))
     return max(game.actions(state), key=lambda move: rated[game.action_number(move)])
