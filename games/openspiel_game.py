@@ -14,13 +14,15 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-from typing import Any, Iterator, NamedTuple
+from typing import TYPE_CHECKING, Any, Iterator, NamedTuple
 
-from players.sandbox.allowed import AllowedPackages, imported_paths
-from players.sandbox.servers import JAIL_EXTRAS
+from players.sandbox.extras import JAIL_EXTRAS
 
 from .base import Fixed, Game, IllegalMoveError
 from .specs import coerce, parse_call
+
+if TYPE_CHECKING:  # what _jail_extras returns, for mypy
+    from players.sandbox.allowed import AllowedPackages
 
 PREFIX = 'openspiel:'
 """What begins every spec of an OpenSpiel game."""
@@ -384,7 +386,8 @@ def _hand_pyspiel_to_jails() -> None:
         JAIL_EXTRAS.append(_jail_extras)
 
 
-def _jail_extras() -> tuple[AllowedPackages, dict[str, str]]:
+def _jail_extras() -> tuple['AllowedPackages', dict[str, str]]:
     """Return pyspiel's module file as an installed package every jail may import
-    (see players.sandbox.servers.JAIL_EXTRAS)."""
+    (see players.sandbox.extras; called where jail servers start, never in a jail)."""
+    from players.sandbox.allowed import AllowedPackages, imported_paths
     return AllowedPackages(('pyspiel',), tuple(imported_paths(['pyspiel']).items())), {}

@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from games import Game
 from games.game_files import check_methods
+from players.sandbox.extras import JAIL_EXTRAS
 
 if TYPE_CHECKING:
     from players.sandbox.allowed import AllowedPackages
@@ -108,9 +109,8 @@ def register_each(group: str, add: Callable[[PluginEntry, Any], None]) -> None:
             print(f'aima-games: skipped {entry}: {message}', file=sys.stderr)
             continue
         USED.append(entry)
-        from players.sandbox import servers  # here, not above: most runs use no plugin
-        if jail_extras not in servers.JAIL_EXTRAS:
-            servers.JAIL_EXTRAS.append(jail_extras)
+        if jail_extras not in JAIL_EXTRAS:
+            JAIL_EXTRAS.append(jail_extras)
 
 
 def jail_extras() -> tuple[AllowedPackages, dict[str, str]]:

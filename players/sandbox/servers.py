@@ -24,6 +24,7 @@ from typing import Any, BinaryIO, Callable, Sequence
 
 from . import jail_server
 from .allowed import AllowedPackages, module_name
+from .extras import JAIL_EXTRAS
 from .folders import remove_folder
 from .jail_server import UID_BASE
 from .levels import LEVELS, ServerPlan
@@ -37,10 +38,6 @@ SERVER_ENVIRONMENT = {'PATH': '/usr/bin:/bin', **dict.fromkeys(
 """A jail server's environment: numerical libraries it imports for the jails (numpy's
 BLAS) start no threads, which a fork would not carry into a jail, and a jail counts
 its threads against its limit."""
-JAIL_EXTRAS: list[Callable[[], tuple[AllowedPackages, dict[str, str]]]] = []
-"""What the layers above give every jail besides the packages it asks for: each a
-function that returns installed packages every jail may import and environment
-variables for its jail server (variants.plugins adds the installed plugins here)."""
 
 
 class ServerLost(RuntimeError):
