@@ -83,24 +83,6 @@ class TicTacToe(textbook.TicTacToe):
         if not self._is_legal(state, move):
             super().check_move(state, move)
 
-    def action_count(self) -> int:
-        """A number for each square."""
-        return self.h * self.v
-
-    def action_number(self, move: Square) -> int:
-        """Square (x, y) is (y - 1) * h + x - 1: row by row from y = 1."""
-        x, y = move
-        return (y - 1) * self.h + x - 1
-
-    def observation(self, state: GameState, player: str) -> memoryview:
-        """The board as [row][column][player's mark, the opponent's], row y = 1 first
-        (a memoryview of bytes, as Discs.planes gives)."""
-        h = self.h
-        cells = bytearray(2 * h * self.v)
-        for (x, y), mark in state.board.items():
-            cells[2 * ((y - 1) * h + x - 1) + (mark != player)] = 1
-        return memoryview(cells).cast('b', (self.v, h, 2))
-
     def _is_legal(self, state: GameState, move: Any) -> bool:
         """Is move one of the actions of state?"""
         return move in self.actions(state)

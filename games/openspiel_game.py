@@ -26,6 +26,9 @@ if TYPE_CHECKING:  # what _jail_extras returns, for mypy
 
 PREFIX = 'openspiel:'
 """What begins every spec of an OpenSpiel game."""
+BRIDGED = ' (aima-games)'
+"""What ends the long name of a game this project registered with OpenSpiel
+(games.learning.to_openspiel), which is not one of OpenSpiel's own."""
 INSTALL = "pip install -e '.[rl]'"
 """The command that installs pyspiel (the package open-spiel) with this project."""
 KEPT = 4096
@@ -314,6 +317,8 @@ def _unfit(kind: Any) -> list[str]:
         reasons.append(f'{kind.min_num_players} to {kind.max_num_players} players')
     if not kind.default_loadable:
         reasons.append('its game loaded from a file or another game')
+    if kind.long_name.endswith(BRIDGED):
+        reasons.append('its game from this project (play that game itself)')
     return reasons
 
 

@@ -53,7 +53,39 @@ DIRECTIONS = ((0, 1), (1, 0), (1, -1), (1, 1))
 """The four directions of a line, in the order AIMA looks along them."""
 
 
-class _TreeTable(Game):
+class TreeNumbers(Game):
+    """Action numbers and observations of a game given by its tree, succs mapping
+    each inner node to {move: child}: a move is numbered by its name's place among
+    the tree's move names, sorted; a node is observed as a 1 in its place among the
+    tree's nodes (0 elsewhere)."""
+
+    succs: Mapping[Any, Mapping[str, Any]]
+
+    def node_of(self, state: Any) -> Any:
+        """Return the node of a state: here the state itself."""
+        return state
+
+    def move_names(self) -> list[str]:
+        """Return the names of the tree's moves, sorted."""
+        return sorted({move for children in self.succs.values() for move in children})
+
+    def action_count(self) -> int:
+        """A number for each move name of the tree."""
+        return len(self.move_names())
+
+    def action_number(self, move: str) -> int:
+        """A move's place among the tree's move names, sorted."""
+        return self.move_names().index(move)
+
+    def observation(self, state: Any, player: str) -> list[int]:
+        """The node, as 1 in its place among the tree's nodes, inner nodes first."""
+        node = self.node_of(state)
+        nodes = dict.fromkeys([*self.succs, *(child for children in self.succs.values()
+                                               for child in children.values())])
+        return [int(known == node) for known in nodes]
+
+
+class _TreeTable(TreeNumbers):
     """A game tree given by class tables, as AIMA gives its figures: succs maps each
     inner node to {move: child}, utils each leaf to its value for MAX. A state is
     the node itself, and a move that is not in the table raises KeyError."""
@@ -164,6 +196,24 @@ class TicTacToe(Game):
         for x in range(1, self.h + 1):
             print(''.join(f'{state.board.get((x, y), ".")} ' for y in range(1, self.v + 1)))
 
+    def action_count(self) -> int:
+        """A number for each square."""
+        return self.h * self.v
+
+    def action_number(self, move: Square) -> int:
+        """Square (x, y) is (y - 1) * h + x - 1: row by row from y = 1."""
+        x, y = move
+        return (y - 1) * self.h + x - 1
+
+    def observation(self, state: GameState, player: str) -> memoryview:
+        """The board as [y - 1][x - 1][player's mark, the opponent's] (a memoryview of
+        bytes, as Discs.planes gives)."""
+        h = self.h
+        cells = bytearray(2 * h * self.v)
+        for (x, y), mark in state.board.items():
+            cells[2 * ((y - 1) * h + x - 1) + (mark != player)] = 1
+        return memoryview(cells).cast('b', (self.v, h, 2))
+
     def compute_utility(self, board: Mapping[Square, str], move: Square, player: str) -> int:
         """If 'X' wins with this move, return 1; if 'O' wins return -1; else return 0."""
         if any(self.k_in_row(board, move, player, delta) for delta in DIRECTIONS):
@@ -252,6 +302,14 @@ class ConnectFour(TicTacToe):
     def actions(self, state: GameState) -> list[Square]:
         """The empty squares on line h, or just above (x - 1) a taken square."""
         return [(x, y) for (x, y) in state.moves if x == self.h or (x + 1, y) in state.board]
+
+    def action_count(self) -> int:
+        """A number for each line the pieces fall along: y."""
+        return self.v
+
+    def action_number(self, move: Square) -> int:
+        """A move's y, from 0."""
+        return move[1] - 1
 
     # the pieces fall along x, which the grid would draw across: show what display prints
     board_text = Game.board_text

@@ -6,7 +6,7 @@ from collections import namedtuple
 from typing import TYPE_CHECKING, Any, Mapping
 
 from . import pictures, textbook
-from .base import Game, IllegalMoveError
+from .base import IllegalMoveError
 
 
 
@@ -27,7 +27,7 @@ Node = str | int
 """A node of a game tree: its name, or its number."""
 
 
-class TreeGame(Game):
+class TreeGame(textbook.TreeNumbers):
     """A game given by its tree: succs maps each inner node to {move: child},
     utils maps each leaf to its value for MAX. MAX moves at the root and the
     players alternate level by level. A state may also be given as a node name.
@@ -62,6 +62,10 @@ class TreeGame(Game):
         """Return the name of the node of a state (or of a bare name or number)."""
         return state if isinstance(state, (str, int)) else state.board
 
+    def node_of(self, state: TreeState | Node) -> Node:
+        """Return the node of a state (see node)."""
+        return self.node(state)
+
     def actions(self, state: TreeState | Node) -> list[str]:
         """The moves out of this node, in the table's order."""
         return list(self.succs.get(self.node(state), {}))
@@ -86,23 +90,6 @@ class TreeGame(Game):
     def to_move(self, state: TreeState | Node) -> str:
         """MAX at even depths, MIN at odd ones."""
         return self.state(self.node(state)).to_move
-
-    def action_count(self) -> int:
-        """A number for each move name of the tree."""
-        return len(self.move_names())
-
-    def action_number(self, move: str) -> int:
-        """A move's place among the tree's move names, sorted."""
-        return self.move_names().index(move)
-
-    def move_names(self) -> list[str]:
-        """Return the names of the tree's moves, sorted."""
-        return sorted({move for children in self.succs.values() for move in children})
-
-    def observation(self, state: TreeState | Node, player: str) -> list[int]:
-        """The node, as 1 in its place among the tree's nodes (0 elsewhere)."""
-        node = self.node(state)
-        return [int(known == node) for known in self.depth]
 
     def describe_state(self, state: TreeState | Node) -> str:
         """Return the node's name (a number's as text)."""

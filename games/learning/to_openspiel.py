@@ -14,6 +14,7 @@ import numpy as np
 import pyspiel
 
 from ..base import Game
+from ..openspiel_game import BRIDGED
 from ..referee import seats_of
 from ..stochastic import StochasticGame, is_chance_node
 from .numbering import Numbering, numbering_of, reachable
@@ -73,7 +74,7 @@ def _description(game: Game, name: str,
     seats = seats_of(game)
     mode = pyspiel.GameType.ChanceMode
     game_type = pyspiel.GameType(
-        short_name=name, long_name=f'{game!r} (aima-games)',
+        short_name=name, long_name=f'{game!r}{BRIDGED}',
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=mode.EXPLICIT_STOCHASTIC if _most_chances(game) else mode.DETERMINISTIC,
         information=pyspiel.GameType.Information.PERFECT_INFORMATION,

@@ -16,6 +16,7 @@ with warnings.catch_warnings():  # importing PettingZoo's checks warns of its de
     from pettingzoo.test import api_test, seed_test
 
 import variants  # noqa: E402
+from games import textbook  # noqa: E402
 from games.learning import numbering  # noqa: E402
 from games.learning.environment import environment  # noqa: E402
 
@@ -41,6 +42,23 @@ def test_pettingzoos_own_checks_pass_on_every_variant(name, capsys):
     quiet(api_test, variants.environment(name), num_cycles=200)
     quiet(seed_test, lambda: variants.environment(name), num_cycles=100)
     assert 'Passed API test' in capsys.readouterr().out
+
+
+@pytest.mark.parametrize('make', [textbook.TicTacToe, textbook.ConnectFour, textbook.Gomoku,
+                                  textbook.Fig52Game], ids=lambda make: make.__name__)
+def test_pettingzoos_own_checks_pass_on_aimas_own_classes(make, capsys):
+    quiet(api_test, environment(make()), num_cycles=100)
+    quiet(seed_test, lambda: environment(make()), num_cycles=50)
+    assert 'Passed API test' in capsys.readouterr().out
+
+
+def test_aimas_connect_four_numbers_the_lines_its_pieces_fall_along():
+    # AIMA's pieces fall along x to line h: a move's y is its column
+    env = environment(textbook.ConnectFour())
+    env.reset()
+    assert env.action_space('player_0').n == 6
+    env.step(2)
+    assert env.unwrapped.state.board == {(7, 3): 'X'}
 
 
 def test_pettingzoos_own_checks_pass_on_a_game_file_without_numbers(take_away, capsys):
