@@ -56,6 +56,9 @@ class Game:
     players: tuple[str, ...] = ()
     #: The state the game starts in, set by each game's constructor.
     initial: Any
+    #: The installed modules the game's own code imports beyond the standard library,
+    #: such as ('pyspiel',): the jails that make the game are given them, and only they.
+    jail_imports: tuple[str, ...] = ()
     #: The spec that makes a game loaded from a file again, what its repr gives.
     _made_from: str
 

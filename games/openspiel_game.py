@@ -14,15 +14,10 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-from typing import TYPE_CHECKING, Any, Iterator, NamedTuple
-
-from players.sandbox.extras import JAIL_EXTRAS
+from typing import Any, Iterator, NamedTuple
 
 from .base import Fixed, Game, IllegalMoveError
 from .specs import coerce, parse_call
-
-if TYPE_CHECKING:  # what _jail_extras returns, for mypy
-    from players.sandbox.allowed import AllowedPackages
 
 PREFIX = 'openspiel:'
 """What begins every spec of an OpenSpiel game."""
@@ -64,9 +59,7 @@ def make(spec: str) -> OpenSpielGame:
         name, keywords = parse_call(call, 'game')
     except ValueError as error:  # it quotes the call: quote the whole spec
         raise ValueError(str(error).replace(repr(call), repr(spec))) from None
-    game = OpenSpielGame(name, **(keywords or {}))
-    _hand_pyspiel_to_jails()
-    return game
+    return OpenSpielGame(name, **(keywords or {}))
 
 
 def accepted() -> list[str]:
@@ -81,6 +74,7 @@ class OpenSpielGame(Game):
     with its text, such as (89, 'a3')."""
 
     name = 'openspiel'
+    jail_imports = ('pyspiel',)
 
     def __init__(self, game_name: str, **parameters: Any) -> None:
         pyspiel = _pyspiel()
@@ -380,19 +374,3 @@ def _quiet() -> Iterator[None]:
         os.dup2(saved, 2)
         os.close(saved)
 
-
-def _hand_pyspiel_to_jails() -> None:
-    """Give every jail that this process starts from now on pyspiel, which makes the
-    game again there (a jail sees none of the installed packages it is not given).
-    The list is imported with this module, not here: a grader's jail refuses imports
-    of the players package once the student's code has loaded (and takes away the
-    names of its modules and functions, but not of a list)."""
-    if _jail_extras not in JAIL_EXTRAS:
-        JAIL_EXTRAS.append(_jail_extras)
-
-
-def _jail_extras() -> tuple['AllowedPackages', dict[str, str]]:
-    """Return pyspiel's module file as an installed package every jail may import
-    (see players.sandbox.extras; called where jail servers start, never in a jail)."""
-    from players.sandbox.allowed import AllowedPackages, imported_paths
-    return AllowedPackages(('pyspiel',), tuple(imported_paths(['pyspiel']).items())), {}

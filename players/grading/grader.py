@@ -34,9 +34,10 @@ def grade(path: str, settings: Settings = Settings(), checks: list[Check] | None
     check failed. Raises LoadError only if there is no such file or folder."""
     started = time.perf_counter()
     program = parse_spec(path).is_program
-    games = make_games(settings) if games is None else games  # first: a game may add to its jails
+    games = make_games(settings) if games is None else games
+    imports = tuple(sorted({name for game in games.values() for name in game.jail_imports}))
     if not program:  # its server starts while the checks are made
-        start_server(settings.sandbox, settings.allow_reference, settings.allow)
+        start_server(settings.sandbox, settings.allow_reference, settings.allow, imports)
     checks = make_checks(settings, games) if checks is None else checks
     if program:
         return grade_program(path, settings, checks, games)
@@ -55,7 +56,7 @@ def grade(path: str, settings: Settings = Settings(), checks: list[Check] | None
     # a file's or folder's code always has its entry's source
     session = Session(code.source or '', code.filename, settings.functions, settings.sandbox,
                       settings.limits(), settings.allow_reference, settings.timeout, code.files,
-                      settings.allow)
+                      settings.allow, imports)
     try:
         defined = load(session, report)
         trial = _trial(session, games, checks, settings)

@@ -12,7 +12,7 @@ from typing import Any, Iterator, TypeVar
 
 from games import game_files
 from players.sandbox import folder_image
-from players.sandbox.allowed import allowed_packages
+from players.sandbox.allowed import allowed_packages, with_modules
 from players.sandbox.jail import Jail, JailDied, JailError, JailGarbled, Limits
 from players.sandbox.servers import ServerLost, server
 from players.remote.plain_json import to_plain
@@ -37,11 +37,13 @@ def packages(allow_reference: bool) -> tuple[str, ...]:
     return REFERENCE_PACKAGES if allow_reference else PACKAGES
 
 
-def start_server(level: str, allow_reference: bool, allow: tuple[str, ...] = ()) -> None:
+def start_server(level: str, allow_reference: bool, allow: tuple[str, ...] = (),
+                 game_imports: tuple[str, ...] = ()) -> None:
     """Start the jail server that students' jails at level come from (which may
-    import the installed packages of allow), if it is not running, without waiting
-    for it: it imports its packages while this process goes on (making the checks, say)."""
-    server(level, packages(allow_reference), allowed_packages(allow))
+    import the installed packages of allow, and the modules the games' own code
+    imports), if it is not running, without waiting for it: it imports its packages
+    while this process goes on (making the checks, say)."""
+    server(level, packages(allow_reference), with_modules(allowed_packages(allow), game_imports))
 
 
 class StudentFault(Exception):
@@ -88,12 +90,15 @@ class Session:
 
     def __init__(self, source: str, filename: str, functions: tuple, level: str,
                  limits: Limits, allow_reference: bool, load_seconds: float,
-                 files: tuple = (), allow: tuple[str, ...] = ()):
+                 files: tuple = (), allow: tuple[str, ...] = (),
+                 game_imports: tuple[str, ...] = ()):
         """A session for a student's source, from filename, or the entry of a
-        submission folder's files; its jail may import the installed packages of allow."""
+        submission folder's files; its jail may import the installed packages of allow
+        and the modules the games' own code imports (one jail serves every game)."""
         self.source, self.filename, self.functions = source, filename, functions
         self.level, self.limits, self.allow_reference = level, limits, allow_reference
         self.load_seconds, self.files, self.allow = load_seconds, files, allow
+        self.game_imports = game_imports
         self.jail: Jail | None = None
         self.reference: str | None = None
         """The first use of a reference implementation the jail refused, if any."""
@@ -113,7 +118,8 @@ class Session:
         self.loads += 1
         image = folder_image.image_fd(self.files) if self.files else None
         jail = self.jail = Jail(ENTRY, self.level, self.limits, packages(self.allow_reference),
-                                image, allowed_packages(self.allow))
+                                image, with_modules(allowed_packages(self.allow),
+                                                    self.game_imports))
         self._send(jail, Load(self.source, self.filename, bool(self.files),
                               tuple(self.functions), self.allow_reference))
         unloaded = 'something that is not the answer to loading the file: '

@@ -8,6 +8,7 @@ events, ["move", move] or ["chance", outcome], each as plain JSON data.
 
 from __future__ import annotations
 
+import functools
 import os
 import time
 from dataclasses import dataclass, field, replace
@@ -17,7 +18,7 @@ from games import game_files, referee
 from games.base import Game
 from games.stochastic import from_json
 from players.sandbox import folder_image
-from players.sandbox.allowed import AllowedPackages
+from players.sandbox.allowed import AllowedPackages, with_modules
 from players.sandbox.jail import Jail, JailError, JailTimeout, Limits
 from .plain_json import find_move, to_plain
 from .player_code import PlayerCode
@@ -69,6 +70,11 @@ class Setup:
                             for function in (self.make_game, self.load_player))}
         return tuple(sorted(named))
 
+    def game_imports(self) -> tuple[str, ...]:
+        """Return the installed modules the game's own code imports (its jail_imports),
+        which its jails are given."""
+        return _jail_imports(self.make_game, self.game)
+
     def start(self, code: PlayerCode, seed: str, history: list,
               compiled: str | None = None) -> JailStart:
         """Return the start of a game for a jail of code's player, passing on the
@@ -105,7 +111,8 @@ class JailedPlayer(RemotePlayer):
         started_here = jail is None
         # a shipped player may import what the game's own file does
         shipped = code.source is None and not in_file_game
-        allowed = AllowedPackages() if shipped else setup.allowed
+        allowed = with_modules(AllowedPackages() if shipped else setup.allowed,
+                               setup.game_imports())
         kept = (code.spec, setup.limits, allowed) if reuse and code.source is None else None
         waiting = [index for index, (key, _) in enumerate(_idle) if key == kept]
         if jail is None and waiting:
@@ -248,6 +255,12 @@ def _said(answer: Any, wrong: str) -> str:
     with the answer."""
     reported = read_error(answer)
     return wrong if reported is None else reported[:referee.DETAIL_LIMIT]
+
+
+@functools.lru_cache(maxsize=64)
+def _jail_imports(make_game: Callable[[str], Game], spec: str) -> tuple[str, ...]:
+    """Return the jail_imports of the game make_game makes of spec, made once."""
+    return tuple(make_game(spec).jail_imports)
 
 
 def _path(function: Callable) -> str:

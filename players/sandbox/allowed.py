@@ -13,7 +13,7 @@ import importlib.metadata
 import os
 import re
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable, Iterable, Mapping
 
 
@@ -128,6 +128,16 @@ def imported_paths(modules: Iterable[str]) -> dict[str, str]:
         elif path:
             found[os.path.basename(path)] = os.path.realpath(path)
     return found
+
+
+def with_modules(allowed: AllowedPackages, modules: Iterable[str]) -> AllowedPackages:
+    """Return allowed with the installed modules named (which this process imported)
+    among its entries: what a game's own code imports, which every jail that makes
+    the game must find (see Game.jail_imports), and only those jails."""
+    found = imported_paths(modules)
+    if not found:
+        return allowed
+    return replace(allowed, entries=tuple(sorted({**dict(allowed.entries), **found}.items())))
 
 
 def installed_entries(named: list,

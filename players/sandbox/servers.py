@@ -172,7 +172,7 @@ def server(level: str, packages: tuple[str, ...],
     starts its own). A server just started imports the packages while this process
     goes on: call this early to have the server ready when the first jail is asked for.
     A server started before JAIL_EXTRAS last changed is not the one asked for (its jails
-    lack what was added since, such as pyspiel once an OpenSpiel game is made)."""
+    lack what was added since, such as an installed plugin's packages)."""
     global _servers_pid
     if _servers_pid != os.getpid():  # a fork: the parent's servers are the parent's
         _servers.clear()

@@ -269,14 +269,36 @@ def test_a_recorded_game_of_chess_replays_with_openspiels_texts(played):
     assert len(expected) >= 5
 
 
+PROBE = '''
+def player(game, state):
+    """Play the first move, having found pyspiel importable only in OpenSpiel's games."""
+    try:
+        import pyspiel  # noqa: F401
+        found = True
+    except ImportError:
+        found = False
+    if found != repr(game).startswith('openspiel:'):
+        raise RuntimeError(f'pyspiel importable: {found}, in {game!r}')
+    first = game.actions(state)[0]
+    if found:  # a move read back from its text, as a person would type it
+        assert game.parse_move(first[1], state) == first == (first[0], game.typed_move(first))
+    return first
+'''
+"""A student's file that forfeits where pyspiel can be imported in a game not
+OpenSpiel's (its C++ bots would play for it), or cannot in one that is; in
+OpenSpiel's, it asks the game in its jail for OpenSpiel's texts."""
+
+
 @pytest.mark.parametrize('level', LEVELS)
-def test_a_students_file_plays_in_a_jail(tmp_path, level):
-    mine, db = tmp_path / 'mine.py', str(tmp_path / 'run.sqlite')
-    mine.write_text(PLAYER)
-    tournament('--players', f'{mine},random', '--variants', SMALL, '--sandbox', level, '--db', db)
+def test_a_students_file_plays_in_a_jail_and_pyspiel_reaches_only_openspiels(tmp_path, level):
+    probe, db = tmp_path / 'probe.py', str(tmp_path / 'run.sqlite')
+    probe.write_text(PROBE)
+    tournament('--players', f'{probe},random', '--variants', SMALL, 'simple-nim',
+               '--sandbox', level, '--db', db)
     with sqlite3.connect(db) as connection:
-        endings = connection.execute('SELECT termination FROM games').fetchall()
-    assert endings == [('normal',), ('normal',)]
+        endings = connection.execute('SELECT variant, termination, detail FROM games').fetchall()
+    assert sorted(endings) == sorted([(SMALL, 'normal', '')] * 2
+                                     + [('simple-nim', 'normal', '')] * 2), endings
 
 
 @pytest.fixture
