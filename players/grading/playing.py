@@ -140,8 +140,8 @@ def _play(trial: PlayerTrial, fixture: Fixture) -> referee.PlayedGame:
     reference = load_player(opponent)
     players = [student, reference] if seat == 0 else [reference, student]
     try:
-        record = play_with_jails(game, players, history, state=state, max_plies=MAX_PLIES,
-                                 isolate=False, rng=dice)
+        record = _ready(student, game, seat) or play_with_jails(
+            game, players, history, state=state, max_plies=MAX_PLIES, isolate=False, rng=dice)
     finally:
         if trial.program_code is not None:  # a session's jail serves every check
             student.close()
@@ -170,6 +170,21 @@ def _student(trial: PlayerTrial, name: str, game: Game, seat: int, seed: str, hi
     with faults(session):  # a jail that ended after its last answer
         return JailedPlayer(code, Setup(name, variants.make, load_player), seed, history,
                             timing, jail=jail)
+
+
+def _ready(student: RemotePlayer, game: Game, seat: int) -> referee.PlayedGame | None:
+    """Wait for the student's jail to answer the game's start, before the game, as a
+    tournament does: a game can end before the student's first move, and a session's
+    jail serves the next game, so an answer left unread would meet the next request.
+    Return None when it is ready, else the record of the game it forfeits, its jail
+    closed: the next game starts another, whatever this one sends late."""
+    try:
+        student.wait_ready()
+    except referee.Forfeit as forfeit:
+        student.close()
+        return referee.forfeited(referee.seats_of(game), seat, forfeit.termination,
+                                 forfeit.detail)
+    return None
 
 
 def _fault(name: str, game: Game, record, seat: int) -> str:

@@ -1,10 +1,10 @@
 """Students' files that attack the grader itself: a jail that ends between two
 requests, a forged answer whose move nests 700 lists deep, a forged to_move label
-5,000 lists deep, a forged answer to loading the file and a jail gone before its
-player's first game. Each fails its own checks with the reason, at each jail
-level, and the grader goes on: the report, Gradescope's results and a class's
-grades are written, and an honest student's grade beside the attacker is what it
-is alone."""
+5,000 lists deep, a forged answer to loading the file, a jail gone before its
+player's first game and a player that answers twice. Each fails its own checks
+with the reason, at each jail level, and the grader goes on: the report,
+Gradescope's results and a class's grades are written, and an honest student's
+grade beside the attacker is what it is alone."""
 
 import json
 import os
@@ -97,6 +97,18 @@ def player(game, state):
     return game.actions(state)[0]
 '''
 
+TWICE = '''
+import json
+import os
+
+
+def player(game, state):
+    """Answers each request for a move twice: first itself, then as a player does."""
+    move = game.actions(state)[0]
+    os.write(4, (json.dumps(ANSWER) + '\\n').encode())
+    return move
+'''
+
 FORGED_LOAD = '''
 import os
 
@@ -142,6 +154,8 @@ MESSAGES = {
 """The messages of the wrong kind or shape a student's file writes (see SENDS)."""
 SEARCH = ['--functions', 'alpha_beta_search', '--variants', 'nim']
 GAME = ['--game', 'GameOfNim(piles=(3, 1))', '--reference', 'nim(piles=(3, 1))']
+ONE_PILE = ['--functions', 'player', '--variants', 'nim(piles=(20,))']
+"""Where the player to move takes the pile, and games can end before a player's first move."""
 GARBLED = 'the process ended without an answer (the jail sent '
 ATTACKS = {
     'exits between requests': (EXITS, SEARCH, 'alpha_beta_search on deep-pruning',
@@ -160,6 +174,13 @@ ATTACKS = {
     'gone before its games': (GONE, ['--functions', 'player', '--variants', 'nim'],
                               'player: legal moves',
                               'the process ended without an answer (its process exited'),
+    **{f'an extra {kind}': (TWICE.replace('ANSWER', answer), ONE_PILE, 'player: legal moves',
+                            reason) for kind, answer, reason in [
+        ('ready', "{'type': 'ready'}", 'nim(piles=(20,)): playing P1, error after 0 moves: '
+                                       'answered {"type":"ready"}, not {"move": ...}'),
+        ('move', "{'move': move, 'stats': {}}",  # the last answer of a game, left unread
+         'nim(piles=(20,)): playing P2, error after 0 moves: cannot load player: answered '
+         '{"move":[1,1],"stats":{}}, not {"type": "ready"}')]},
     **{f'an answer with a {attack}': (SENDS.replace('MESSAGE', repr(MESSAGES[attack])),
                                       GAME if 'perft' in attack else SEARCH,
                                       'GameOfNim.to_move' if 'perft' in attack else

@@ -7,6 +7,7 @@ of its reach."""
 import os
 
 import pytest
+from jails import LEVELS
 from places import TESTS
 
 from players.sandbox import jail, level_choice
@@ -167,6 +168,20 @@ def test_a_player_inside_its_time_is_never_failed_by_the_budget():
     assert report.passed, said
     assert any("those that fit in the player checks' 3 s" in message
                for _, message in said.values()), said
+
+
+@pytest.mark.parametrize('level', LEVELS)
+def test_a_game_over_before_the_students_first_move_leaves_its_jail_in_step(level):
+    """On one pile the player to move takes it all: in the gauntlet's game where the
+    student plays P1, ab2 (P2, to move after the opening's ply) wins before the
+    student's first move, and the next game, in the same jail, is graded as any other."""
+    settings = grading.Settings(move_timeout=2, functions=('player',), sandbox=level,
+                                variants=('nim(piles=(20,))',), player_budget=10)
+    report = grading.grade(os.path.join(STUDENTS, 'solves_small_games.py'), settings)
+    said = messages(report)
+    assert report.passed and report.points == report.max_points == 5, said
+    assert said['player: gauntlet'][1].startswith(
+        'scored 4 of 6 points (67%: 2/2 against random, 1/2 against ab2, 1/2 against ab3)')
 
 
 def test_after_a_timeout_a_function_is_skipped():
