@@ -19,6 +19,7 @@ from typing import Any
 
 from games import game_files
 from players.remote.player_code import beside
+from players.reports.player_text import for_terminal
 from players.tournaments import entrants
 from players.tournaments.record import GameRecord
 from players.tournaments.run_settings import RunSettings
@@ -69,13 +70,14 @@ class LiveGame:
     lock: threading.Condition = field(default_factory=threading.Condition)
 
     def plain(self) -> dict[str, Any]:
-        """Return the game as its page's script reads it."""
+        """Return the game as its page's script reads it, how it ended as a page shows
+        it (see player_text.for_terminal: it may quote what the student's own code wrote)."""
         with self.lock:
             return {'status': self.status, 'drawing': self.drawing, 'choices': self.choices,
                     'made': [[seat, move] for seat, move in self.made], 'ply': len(self.made),
                     'seconds_left': max(0.0, self.ends - time.monotonic())
                     if self.status == YOUR_MOVE else None,
-                    'result': self.result, 'changes': self.changes}
+                    'result': for_terminal(self.result), 'changes': self.changes}
 
 
 class LiveGames:

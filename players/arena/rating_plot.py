@@ -1,12 +1,14 @@
 """Ratings over time drawn as an SVG image, written here as text with every name
-escaped (no script, no style, so the pages' Content-Security-Policy lets it be): a
-line a series, a dot at each note, the Elo and the dates on the axes, and a legend."""
+escaped as the HTML report escapes it (no script, no style, so the pages'
+Content-Security-Policy lets it be): a line a series, a dot at each note, the Elo
+and the dates on the axes, and a legend."""
 
 from __future__ import annotations
 
-import html
 import time
 from typing import Sequence
+
+from players.reports.html_report import escape
 
 COLOURS = ('#1f77b4', '#d62728', '#2ca02c', '#9467bd', '#ff7f0e', '#17becf', '#8c564b',
            '#e377c2', '#7f7f7f', '#bcbd22')
@@ -49,7 +51,7 @@ def rating_plot(series: Sequence[Series], mine: str | None = None) -> str:
     for number, (name, line) in enumerate(series):
         colour, width = COLOURS[number % len(COLOURS)], 3 if name == mine else 1.5
         coordinates = ' '.join(f'{x(when):.1f},{y(elo):.1f}' for when, elo in line)
-        title = f'<title>{html.escape(name)}</title>'
+        title = f'<title>{escape(name)}</title>'
         if len(line) > 1:
             parts.append(f'<polyline class="series" fill="none" stroke="{colour}" '
                          f'stroke-width="{width}" points="{coordinates}">{title}</polyline>')
@@ -59,6 +61,6 @@ def rating_plot(series: Sequence[Series], mine: str | None = None) -> str:
         if label_y < HEIGHT - BOTTOM:
             parts.append(f'<text x="{WIDTH - LEGEND + 8}" y="{label_y}" font-size="11" '
                          f'fill="{colour}" font-weight="{700 if name == mine else 400}">'
-                         f'{html.escape(name)}</text>')
+                         f'{escape(name)}</text>')
     parts.append('</svg>')
     return ''.join(parts)

@@ -1,7 +1,8 @@
 """What every page of the arena shares: the arena it shows, its templates (Jinja2,
-every value escaped), who is asking and what they may see, and the names players are
-shown by. A route that shows a student's things asks owner(), which answers 404 for a
-student the viewer may not see, as for one that does not exist."""
+every value escaped: its control characters and bidi overrides, then its markup),
+who is asking and what they may see, and the names players are shown by. A route
+that shows a student's things asks owner(), which answers 404 for a student the
+viewer may not see, as for one that does not exist."""
 
 from __future__ import annotations
 
@@ -12,11 +13,13 @@ import time
 from typing import Any, Callable, Iterable
 
 import jinja2
+import markupsafe
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import HTMLResponse
 
 from players.reports.html_report import games_panel
+from players.reports.player_text import for_terminal
 from players.tournaments.record import GameRecord
 from players.tournaments.run_settings import RunSettings
 from players.tournaments.store import Store
@@ -37,7 +40,9 @@ class Site:
         self.key = arena.secret().encode()
         self.templates = jinja2.Environment(
             loader=jinja2.PackageLoader(__package__, 'templates'), autoescape=True,
-            undefined=jinja2.StrictUndefined)
+            undefined=jinja2.StrictUndefined, finalize=shown_text)
+        self.templates.filters['lines'] = lambda text: markupsafe.escape(
+            for_terminal(text, lines=True))
         self.templates.filters['when'] = lambda seconds: time.strftime(
             '%Y-%m-%d %H:%M:%S', time.localtime(seconds))
 
@@ -130,6 +135,16 @@ class Site:
         return Store.read(path) if os.path.isfile(path) else None
 
 
+def shown_text(value: Any) -> Any:
+    """Return a value of a page's template as the page shows it: a text with its
+    control characters and bidi overrides escaped, newlines too (see
+    player_text.for_terminal; the filter lines keeps them, for a text the page shows
+    in lines), before Jinja2 escapes its markup; markup and other values as they are."""
+    if isinstance(value, str) and not isinstance(value, markupsafe.Markup):
+        return for_terminal(value)
+    return value
+
+
 def version_plain(version: Version) -> dict[str, object]:
     """Return what a student's page and terminal are told of a version."""
     return {'number': version.number, 'handed_in': version.handed_in, 'digest': version.digest,
@@ -139,8 +154,10 @@ def version_plain(version: Version) -> dict[str, object]:
 
 
 def version_files(version: Version, limit: int = 200_000) -> list[tuple[str, str]]:
-    """Return the files of a version as (path, text), the text cut at limit bytes and
-    bytes that are not UTF-8 replaced."""
+    """Return the files of a version as (path, text), the text cut at limit bytes,
+    bytes that are not UTF-8 replaced, its lines ended by newlines (as Python reads
+    a CR LF or a CR) and its tabs made spaces: a page shows the rest of its control
+    characters escaped."""
     top = version.path if os.path.isdir(version.path) else os.path.dirname(version.path)
     found = [version.path] if os.path.isfile(version.path) else sorted(
         os.path.join(folder, name) for folder, _, names in os.walk(top) for name in names)
@@ -148,5 +165,6 @@ def version_files(version: Version, limit: int = 200_000) -> list[tuple[str, str
     for path in found:
         with os.fdopen(os.open(path, os.O_RDONLY | os.O_NOFOLLOW), 'rb') as file:
             text = file.read(limit).decode('utf-8', errors='replace')
-        files.append((os.path.relpath(path, top), text))
+        lined = text.replace('\r\n', '\n').replace('\r', '\n').expandtabs()
+        files.append((os.path.relpath(path, top), lined))
     return files

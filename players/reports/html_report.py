@@ -22,6 +22,7 @@ from games.referee import ADJUDICATED, CANNOT_LOAD, ERROR, ILLEGAL, NORMAL, TIME
 from players.tournaments.ranking import Standing
 from players.tournaments.record import GameRecord
 from players.tournaments.run_settings import RunSettings
+from .player_text import for_terminal
 from .replay import outcome, replay, score_text
 from .text_report import plural
 from players.tournaments.results import OPPONENT_FORFEIT, OVERALL, Results
@@ -52,10 +53,12 @@ class Raw(str):
 
 
 def escape(value: object) -> str:
-    """Return a value as HTML: Raw as it is, None as nothing, anything else escaped."""
+    """Return a value as HTML: Raw as it is, None as nothing, anything else as text,
+    its control characters and bidi overrides escaped (see player_text.for_terminal)
+    and then its markup."""
     if isinstance(value, Raw):
         return value
-    return '' if value is None else html.escape(str(value))
+    return '' if value is None else html.escape(for_terminal(str(value)))
 
 
 def table(headers: Sequence[str], rows: Iterable[Sequence[object]],
@@ -228,7 +231,9 @@ def players_section(specs: Mapping[str, str], broken: Mapping[str, str]) -> Raw:
 def game_data(records: Iterable[GameRecord], settings: RunSettings,
               make_game: Callable[[str], Game]) -> GameData:
     """Return the games for the page's script: each game's players, result and
-    ending, and its boards from the start, computed with the game's own rules."""
+    ending, and its boards from the start, computed with the game's own rules; the
+    players' names and how each game ended as the page shows them (see
+    player_text.for_terminal)."""
     players, variants = list(settings.players), list(settings.variants)
     made: dict[str, Game] = {}
     boards: dict[int, dict[str, object]] = {}
@@ -248,12 +253,13 @@ def game_data(records: Iterable[GameRecord], settings: RunSettings,
             'index': record.index, 'variant': variant,
             'first': players.index(record.first), 'second': players.index(record.second),
             'result': score_text(record.score), 'ending': record.termination,
-            'outcome': outcome(record), 'opening': record.opening,
+            'outcome': for_terminal(outcome(record)), 'opening': record.opening,
             'seed': str(record.seed),  # 63 bits: more than a JavaScript number holds
             'moves': moves,
             'frames': [{key: value for key, value in drawing.items() if key not in SHARED_KEYS}
                        for drawing in drawings]})
-    return {'players': players, 'variants': variants, 'boards': boards, 'games': games}
+    return {'players': [for_terminal(name) for name in players], 'variants': variants,
+            'boards': boards, 'games': games}
 
 
 def render(settings: RunSettings, results: Results, by_variant: Mapping[str | None, list[Standing]],

@@ -1,8 +1,10 @@
 """Text a player wrote (its error messages, a program's standard error, a name
-taken from a file's name) made safe to show: on a terminal, with its control
-characters escaped as repr shows them, so that it cannot move the cursor, clear the
-screen or draw over what the run printed; in a CSV file, with a cell that a
-spreadsheet would read as a formula made plain text."""
+taken from a file's name) made safe to show: with its control characters and bidi
+overrides escaped as repr shows them (for_terminal), wherever it is shown (a
+terminal, the HTML report, the arena's pages, a CSV file), so that it cannot move
+the cursor, clear the screen, draw over what the run printed or make a name read as
+another; in a CSV file, besides, with a cell that a spreadsheet would read as a
+formula made plain text."""
 
 from __future__ import annotations
 
@@ -10,9 +12,9 @@ from typing import TypeVar
 
 T = TypeVar('T')
 
-FORMULA_STARTS = ('=', '+', '-', '@', '\t', '\r')
+FORMULA_STARTS = ('=', '+', '-', '@')
 """What a spreadsheet reads a cell that starts with as a formula (OWASP's list for
-CSV injection)."""
+CSV injection, whose tab and CR for_csv escapes)."""
 
 
 def for_terminal(text: str, lines: bool = False) -> str:
@@ -27,12 +29,13 @@ def for_terminal(text: str, lines: bool = False) -> str:
 
 
 def for_csv(value: T) -> T | str:
-    """Return a CSV cell's value as a spreadsheet should show it: a text that starts
-    with =, +, -, @, a tab or CR after a single quote, so that it is read as text and
-    not as a formula (OWASP's rule), and written as UTF-8 can be (see writable); any
-    other value as it is."""
+    """Return a CSV cell's value as a spreadsheet (or cat) should show it: a text
+    written as UTF-8 can be (see writable), its control characters but newlines
+    escaped (see for_terminal), and after a single quote if it starts with =, +, - or
+    @, so that it is read as text and not as a formula (OWASP's rule); any other
+    value as it is."""
     if isinstance(value, str):
-        text = writable(value)
+        text = for_terminal(writable(value), lines=True)
         return "'" + text if text.startswith(FORMULA_STARTS) else text
     return value
 

@@ -3,10 +3,12 @@ in the middle of its ladder and started again (no upload lost, no game stored tw
 the games under way played again, the ladder finished); two uploads of one student at
 once (both kept, in order); hostile uploads over HTTP, one for each limit (each refused
 with a line that names it, nothing kept); and students' bots that crash, hang or flood
-their output, which cost only their own games."""
+their output, which cost only their own games, and whose control characters (in their
+log, their code and their verdicts) every page shows escaped."""
 
 import io
 import os
+import re
 import socket
 import sqlite3
 import threading
@@ -17,7 +19,7 @@ import zipfile
 
 import pytest
 
-from arena_server import COURSE, GOOD, ROSTER, ArenaServer
+from arena_server import COURSE, GOOD, ROSTER, ArenaServer, signed_in
 from players.sandbox import level_choice
 
 pytestmark = pytest.mark.slow
@@ -28,7 +30,18 @@ SLOW = 'import time\ndef player(game, state):\n    time.sleep(0.25)\n' \
 FLOODS = 'import sys\ndef player(game, state):\n    sys.stderr.write("x" * 10_000_000)\n' \
          '    return game.actions(state)[0]\n'
 HANGS = 'def player(game, state):\n    while True:\n        pass\n'
-CRASHES = 'import os\ndef player(game, state):\n    os._exit(3)\n'
+RAW = '\x1b[2J\x07\u202egnp'
+"""What a bot writes to clear the screen, ring the bell and make a text read backwards."""
+SHOWN = '\\x1b[2J\\x07\\u202egnp'
+"""RAW, escaped."""
+SHOWN_RAW = re.compile('[\x00-\x09\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]')
+"""What no page holds raw: a C0 or C1 control character but newline, a bidi override or
+isolate."""
+LOG = RAW + '\nnext line\n'
+"""What the bot that crashes writes in its log."""
+CRASHES = f'import os\nimport sys\n# {RAW}\ndef player(game, state):\n' \
+          f'    sys.stderr.write({LOG!r})\n    os._exit(3)\n'
+"""A bot that writes LOG and crashes, RAW in its code too."""
 
 
 def stored_games(server):
@@ -216,6 +229,19 @@ def test_bots_that_crash_hang_or_flood_cost_only_their_own_games(tmp_path, level
                   for first, second, _, _, _, *logs in games if 'bob' in (first, second)]
         assert set(floods) <= {0, 4097} and 4097 in floods  # 4096 characters kept, and the mark
         assert urllib.request.urlopen(server.url + '/', timeout=10).status == 200
+        broken = server.submit('dan', f'raise ValueError({RAW!r})\n'.encode())['number']
+        assert server.verdict('dan', broken)['status'] == 'cannot play'
+        with signed_in(server, 'dan') as dan:
+            listed = re.findall(r'href="(/students/dan/games/\w+)"',
+                                dan.get('/students/dan/games').text)
+            game = next(page for page in (dan.get(path).text for path in listed)
+                        if '<pre id="log">' in page)  # a game where dan made a move
+            pages = {'game': game, 'code': dan.get('/students/dan/versions/1').text,
+                     'student': dan.get('/students/dan').text}
+        assert f'<pre id="log">{SHOWN}\nnext line\n' in pages['game']  # its lines kept
+        assert f'# {SHOWN}\n' in pages['code'] and f'ValueError: {SHOWN}' in pages['student']
+        for name, page in pages.items():
+            assert not SHOWN_RAW.findall(page), name
     finally:
         server.close()
 

@@ -2,7 +2,8 @@
 player in its jail at each level (one that hangs or crashes loses only its game), the
 person on their clock (who may run out of time, or resign), a forged move, or one
 sent again, changing nothing; at most so many at once and one a student; each finished game kept and
-replayable, with the person's time in its record."""
+replayable, with the person's time in its record; a reason the student's own code wrote
+given to the page escaped."""
 
 import time
 
@@ -18,6 +19,8 @@ from players.tournaments.match import Rules
 
 HANGS = 'def player(game, state):\n    while True:\n        pass\n'
 CRASHES = 'import os\ndef player(game, state):\n    os._exit(3)\n'
+RAISES = "def player(game, state):\n    raise ValueError('\\x1b[2J\\x07\\u202egnp')\n"
+"""A bot whose error clears the screen, rings the bell and makes a text read backwards."""
 
 
 def arena(tmp_path, level='process', **play):
@@ -51,12 +54,15 @@ def test_a_player_that_hangs_or_crashes_loses_only_its_game(tmp_path, level):
         assert turn(game) == YOUR_MOVE and len(game.choices) == 9
         live.move(game, 4, len(game.made), wait=30)
         assert turn(game) == OVER and game.result == reason, game.result
-    own = bot(tmp_path, 'version 1', CRASHES)  # her own version: its reason is hers to read
+    own = bot(tmp_path, 'version 1', RAISES)  # her own version: its reason is hers to read
     game = live.start('alice', own, 'tictactoe', 0)
     assert turn(game) == YOUR_MOVE
     live.move(game, 4, 0, wait=30)
     assert turn(game) == OVER and game.result.startswith('You won (error: ') \
         and 'its code failed' not in game.result, game.result
+    shown = game.plain()['result']  # as the page's script shows it: escaped
+    assert 'ValueError: \\x1b[2J\\x07\\u202egnp' in shown
+    assert not [char for char in '\x1b\x07\u202e' if char in shown]
     [_, (second, crashed, _), (first, hung, kept)] = live.finished('alice')
     assert (first, second) == (1, 2) and hung.forfeit == 'hangs' == hung.second
     assert hung.moves == [[2, 2]] and kept.specs['alice'] == 'a person in the browser'

@@ -1,11 +1,14 @@
-"""Text a player wrote, shown safely: on a terminal its control characters escaped as
-repr escapes them (the tables of a run, games, replay, play, sprt, check and usage
-errors), and in a CSV file no cell that a spreadsheet reads as a formula (--csv and
-check's summary.csv), whatever a hostile student's file, file name or program writes."""
+"""Text a player wrote, shown safely: its control characters and bidi overrides escaped
+as repr escapes them on a terminal (the tables of a run, games, replay, play, sprt,
+check and usage errors), in the HTML report and in every CSV file, where no cell is
+read as a formula either (--csv and check's summary.csv), whatever a hostile
+student's file, folder's name or program writes."""
 
 import csv
+import json
 import os
 import pathlib
+import re
 import shutil
 import tempfile
 
@@ -25,8 +28,19 @@ FORMULA = '=HYPERLINK("http://x","y")'
 """What a spreadsheet evaluates, in a cell that starts with it."""
 FORMULA_NAME = '=HYPERLINK("x","y")'
 """A formula that can be a file's name (which holds no /)."""
-RAW = ('\x1b', '\r', '\b', '\u202e')
-"""What no player may put on the terminal: ESC, CR, backspace and a bidi override."""
+RAW = ('\x1b', '\r', '\b', '\x07', '\u202e')
+"""What no player may put on the terminal: ESC, CR, backspace, BEL and a bidi override."""
+SHOWN_RAW = re.compile('[\x00-\x09\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]')
+"""What no web page or CSV cell holds raw: a C0 or C1 control character but newline,
+a bidi override or isolate."""
+EVE = f'{SCREEN}eve\x07\u202egnp'
+"""A submission folder's name that clears the screen, rings the bell and reads backwards."""
+EVE_SHOWN = '\\x1b[2J\\x1b[Heve\\x07\\u202egnp'
+"""EVE, escaped."""
+EVE_SAYS = f'{SCREEN}\x07\u202eevil\u2066\x85\nnext line\n'
+"""What EVE's player writes on its standard error at each move."""
+NOISE = f'{FORMULA}{SCREEN}{FAKE_TABLE}\r\b\x07\u202e'
+"""What the noisy program writes on its standard error."""
 HOSTILE = SCREEN + FAKE_TABLE + '\r\b\u202e' + FORMULA
 """The message of the hostile student's exception."""
 RANDOM = ('import random\n\n\ndef player(game, state):\n'
@@ -34,12 +48,14 @@ RANDOM = ('import random\n\n\ndef player(game, state):\n'
 SUBMISSIONS = {
     'mallory.py': f'def player(game, state):\n    raise ValueError({HOSTILE!r})\n',
     'loader.py': f'raise ValueError({HOSTILE!r})\n',
-    f'{SCREEN}eve.py': RANDOM,
+    f'{EVE}/player.py': ('import random\nimport sys\n\n\ndef player(game, state):\n'
+                         f'    sys.stderr.write({EVE_SAYS!r})\n'
+                         '    return random.choice(game.actions(state))\n'),
     f'{FORMULA_NAME}.py': RANDOM}
 """A class: a player that raises HOSTILE, a file that raises it as it loads, and
-two random players named by files whose names are an escape and a formula."""
+two random players, the folder EVE, which writes EVE_SAYS, and a file named by a formula."""
 NOISY = ("#!/bin/sh\nread -r line; echo '{\"type\": \"ready\"}'; read -r line\n"
-         f"printf '%s' '{FORMULA}{SCREEN}{FAKE_TABLE}\r\b\u202e' >&2\nexit 3\n")
+         f"printf '%s' '{NOISE}' >&2\nexit 3\n")
 """A program that answers the start, then writes a formula, escapes and a fake table
 on standard error and exits at its first move."""
 VARIANT = 'nim(piles=(2, 3))'
@@ -72,9 +88,14 @@ def test_for_terminal_escapes_once():
     assert for_terminal(once) == once and not any(char in once for char in RAW)
 
 
-@pytest.mark.parametrize('start', ['=', '+', '-', '@', '\t', '\r'])
+@pytest.mark.parametrize('start', ['=', '+', '-', '@'])
 def test_for_csv_quotes_a_text_that_starts_as_a_formula(start):
     assert for_csv(f'{start}HYPERLINK("http://x")') == f"'{start}HYPERLINK(\"http://x\")"
+
+
+def test_for_csv_escapes_control_characters_but_newlines():
+    assert for_csv('\t=1') == '\\t=1' and for_csv('\r=1') == '\\r=1'  # no formula either
+    assert for_csv(EVE_SAYS) == '\\x1b[2J\\x1b[H\\x07\\u202eevil\\u2066\\x85\nnext line\n'
 
 
 @pytest.mark.parametrize('value', ['alice', 'a=b', 'x-1', '', "'=quoted", -314, 2.5, None])
@@ -116,10 +137,11 @@ def folder():
     which another pytest may make private at any time."""
     made = pathlib.Path(tempfile.mkdtemp(prefix='aima-player-text-'))
     (made / 'subs').mkdir()
+    (made / 'subs' / EVE).mkdir()
     for name, text in SUBMISSIONS.items():
         (made / 'subs' / name).write_text(text)
     (made / 'noisy').write_text(NOISY)
-    for path in (made, made / 'subs', made / 'noisy'):
+    for path in (made, made / 'subs', made / 'subs' / EVE, made / 'noisy'):
         os.chmod(path, 0o755)
     yield made
     shutil.rmtree(made)
@@ -128,7 +150,8 @@ def folder():
 @pytest.fixture(scope='module')
 def runs(folder):
     """The round robin of the class, the noisy program and random, played once at
-    each level: level -> (what it did, its --db, its --csv)."""
+    each level: level -> (what it did, its --db, its --csv); its --html is the
+    --csv's name ending in .html."""
     played = {}
 
     def at(level):
@@ -137,7 +160,8 @@ def runs(folder):
             done = run('--submissions', str(folder / 'subs'), '--players',
                        f'noisy=exec:{folder}/noisy,random', '--variants', VARIANT,
                        '--sandbox', level, '--move-timeout', '5', '--jobs', '2',
-                       '--tables', 'all', '--db', str(db), '--csv', str(games))
+                       '--tables', 'all', '--db', str(db), '--csv', str(games),
+                       '--html', str(games.with_suffix('.html')))
             assert done.returncode == 0, done.stderr
             played[level] = done, str(db), str(games)
         return played[level]
@@ -161,10 +185,32 @@ def test_no_csv_cell_is_a_formula(runs, level):
     noisy = [row for row in rows if row['forfeit'] == 'noisy']
     errors = [row['stderr_first'] if row['first'] == 'noisy' else row['stderr_second']
               for row in noisy]
-    assert noisy and set(errors) == {f"'{FORMULA}{SCREEN}{FAKE_TABLE}\r\b\u202e"}
+    shown = f"'{FORMULA}\\x1b[2J\\x1b[H{FAKE_TABLE}\\r\\x08\\x07\\u202e"  # its lines kept
+    assert noisy and set(errors) == {shown}
     assert f"'{FORMULA_NAME}" in {row['first'] for row in rows}  # a name from a file's name
     standings = assert_no_formula(games.replace('.csv', '-standings.csv'))
-    assert {f"'{FORMULA_NAME}", f'{SCREEN}eve', 'mallory'} <= {row['player'] for row in standings}
+    assert {f"'{FORMULA_NAME}", EVE_SHOWN, 'mallory'} <= {row['player'] for row in standings}
+
+
+@pytest.mark.parametrize('level', LEVELS)
+def test_the_html_report_and_the_csv_files_show_what_players_wrote_escaped(runs, level):
+    _, _, games = runs(level)
+    page = pathlib.Path(games).with_suffix('.html').read_text(encoding='utf-8')
+    assert not SHOWN_RAW.findall(page)
+    assert f'>{EVE_SHOWN}<' in page  # a name from a folder's name, in the tables
+    assert 'ValueError: \\x1b[2J\\x1b[HStandings\\n\\nRank' in page  # the forfeits table
+    data = json.loads(page.split('id="report-data">')[1].split('</script>')[0])
+    outcomes = [game['outcome'] for game in data['games']]  # as the page's script shows them
+    assert EVE_SHOWN in data['players'] and any('ValueError: \\x1b[2J' in text for text in outcomes)
+    assert not SHOWN_RAW.findall(''.join(data['players'] + outcomes))
+    for path in (games, games.replace('.csv', '-standings.csv')):
+        with open(path, newline='', encoding='utf-8') as file:
+            assert not [cell for row in csv.reader(file) for cell in row if SHOWN_RAW.search(cell)]
+    rows = assert_no_formula(games)
+    said = [row['stderr_first'] if row['first'] == EVE_SHOWN else row['stderr_second']
+            for row in rows if EVE_SHOWN in (row['first'], row['second'])]
+    lines = '\\x1b[2J\\x1b[H\\x07\\u202eevil\\u2066\\x85\nnext line\n'  # its lines kept
+    assert any(said) and all(text.startswith(lines) for text in said if text)
 
 
 @pytest.mark.parametrize('level', LEVELS)
@@ -176,14 +222,14 @@ def test_games_and_replay_print_what_players_wrote_escaped(runs, level):
     assert_escaped(listed.stdout, listed.stderr)
     rows = assert_no_formula(games)
     chosen = {name: next(row['index'] for row in rows if name in (row['first'], row['second']))
-              for name in ('mallory', 'noisy', 'loader', f'{SCREEN}eve')}
+              for name in ('mallory', 'noisy', 'loader', EVE_SHOWN)}
     for index in chosen.values():
         shown = run('replay', '--db', db, index)
         assert shown.returncode == 0, shown.stderr
         assert_escaped(shown.stdout, shown.stderr)
     noisy = run('replay', '--db', db, chosen['noisy']).stdout
     assert f"noisy's output:\n{FORMULA}\\x1b[2J\\x1b[HStandings\n" in noisy
-    assert '+999\\r\\x08\\u202e' in noisy
+    assert '+999\\r\\x08\\x07\\u202e' in noisy
 
 
 @pytest.mark.parametrize('level', LEVELS)
@@ -196,7 +242,7 @@ def test_check_prints_what_a_student_wrote_escaped(folder, level, tmp_path):
     out = tmp_path / 'grades'
     graded = run('check', str(folder / 'subs'), f'exec:{folder}/noisy', *CHECK,
                  '--sandbox', level, '--out', str(out))
-    assert graded.returncode == 1 and '\\x1b[2J\\x1b[Heve: ' in graded.stdout
+    assert graded.returncode == 1 and f'{EVE_SHOWN}: ' in graded.stdout
     assert_escaped(graded.stdout, graded.stderr)
     rows = assert_no_formula(out / 'summary.csv')
     assert f"'{FORMULA_NAME}" in {row['student'] for row in rows}
@@ -211,9 +257,9 @@ def test_play_sprt_and_usage_errors_print_what_players_wrote_escaped(folder, lev
                                        in played.stdout.replace('\n  ', ' '))  # wrapped lines
     shown = run('play', 'simple-nim', f'exec:{folder}/noisy', 'random', '--sandbox', level)
     assert shown.returncode == 0 and 'standard error ends: =HYPERLINK' in shown.stdout
-    tested = run('sprt', str(subs / f'{SCREEN}eve.py'), 'random', '--variants', 'simple-nim',
+    tested = run('sprt', str(subs / EVE), 'random', '--variants', 'simple-nim',
                  '--max-games', '2', '--sandbox', level)
-    assert tested.returncode == 0 and 'SPRT: \\x1b[2J\\x1b[Heve against random' in tested.stdout
+    assert tested.returncode == 0 and f'SPRT: {EVE_SHOWN} against random' in tested.stdout
     refused = run('sprt', str(subs / 'loader.py'), 'random', '--variants', 'simple-nim',
                   '--sandbox', level)
     strict = run('--players', f'{subs / "loader.py"},random', '--variants', 'simple-nim',

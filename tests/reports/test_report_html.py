@@ -11,7 +11,10 @@ from command_line import run
 
 pytestmark = pytest.mark.slow
 
-HOSTILE = '</script><script>alert(1)</script><b>bold</b>'
+HOSTILE = '</script><script>alert(1)</script><b>bold</b>\x1b[2J\x07\u202egnp'
+"""A player's error message: markup, ESC, BEL and a bidi override."""
+SHOWN = '</script><script>alert(1)</script><b>bold</b>\\x1b[2J\\x07\\u202egnp'
+"""HOSTILE as the page shows it, as text."""
 
 
 @pytest.fixture(scope='module')
@@ -36,7 +39,9 @@ def test_the_page_is_self_contained_and_escapes_what_players_write(report):
     assert not re.search(r'<(link|img|iframe)\b|\bsrc=|url\(', text)
     assert "default-src 'none'" in text  # the browser itself refuses any load
     assert HOSTILE not in text and '<b>bold' not in text
+    assert not [char for char in '\x1b\x07\u202e' if char in text]
     assert '&lt;/script&gt;&lt;script&gt;alert(1)' in text  # in the forfeits table
+    assert '&lt;b&gt;bold&lt;/b&gt;\\x1b[2J\\x07\\u202egnp' in text
     for section in ('Standings', 'Elo with its 95% interval', 'Score % by variant',
                     'Crosstable', 'How games ended', 'Forfeits and their reasons', 'Games'):
         assert f'>{section}' in text
@@ -69,7 +74,7 @@ def test_the_page_renders_without_errors_and_replays_a_game(report, tmp_path):
         chromium.evaluate(f'location.hash = "#game-{forfeited["index"]}"')
         chromium.evaluate('document.getElementById("last").click()')
         assert chromium.evaluate('document.getElementById("ply").textContent').endswith(
-                'rude forfeits (error: TypeError: ' + HOSTILE + ' (rude.py, line 3)).')
+                'rude forfeits (error: TypeError: ' + SHOWN + ' (rude.py, line 3)).')
         discs = chromium.evaluate('document.querySelectorAll("#board circle.piece-X").length')
         assert discs == (len(forfeited['moves']) + 1) // 2
         chromium.evaluate('const s = document.getElementById("filter-player"); '
