@@ -70,7 +70,7 @@ def numbering_of(game: Game) -> Numbering:
     found: dict[Hashable, int] = {}
     for state in reachable(game):
         for move in game.actions(state):
-            found.setdefault(frozen(move), len(found))
+            found.setdefault(_key(game, move), len(found))
     return Numbering(max(len(found), 1), lambda move: found[frozen(move)])
 
 
@@ -98,27 +98,33 @@ def reachable(game: Game, most: int | None = None) -> list[State]:
     """Return the positions reachable from the start (after each roll, in a game of
     chance) in the order a breadth-first walk finds them. Raises ValueError past
     most positions (default MOST_POSITIONS), saying what the game may give instead,
-    or for positions or moves that cannot be told apart (that are not hashable)."""
+    or for positions that cannot be told apart (see frozen)."""
     most = MOST_POSITIONS if most is None else most
+    seen: dict[Hashable, State] = {_key(game, game.initial): game.initial}
+    frontier: deque[State] = deque([game.initial])
+    while frontier:
+        for following in _following(game, frontier.popleft()):
+            key = _key(game, following)
+            if key not in seen:
+                seen[key] = following
+                frontier.append(following)
+        if len(seen) > most:
+            raise ValueError(f'{game!r} has more than {most} positions, too many to number '
+                             f'its moves and observe its positions: give its class '
+                             f'action_count, action_number and observation '
+                             f'(see docs/learning.md)')
+    return list(seen.values())
+
+
+def _key(game: Game, value: Any) -> Hashable:
+    """Return frozen(value), a position or a move of game; raise ValueError, saying
+    what the game may give instead, for one that cannot be frozen."""
     try:
-        seen: dict[Hashable, State] = {frozen(game.initial): game.initial}
-        frontier: deque[State] = deque([game.initial])
-        while frontier:
-            for following in _following(game, frontier.popleft()):
-                key = frozen(following)
-                if key not in seen:
-                    seen[key] = following
-                    frontier.append(following)
-            if len(seen) > most:
-                raise ValueError(f'{game!r} has more than {most} positions, too '
-                                 f'many to number its moves and observe its positions: give '
-                                 f'its class action_count, action_number and observation '
-                                 f'(see docs/learning.md)')
+        return frozen(value)
     except TypeError as error:
         raise ValueError(f"{game!r}'s positions or moves cannot be hashed ({error}): give "
                          f'its class action_count, action_number and observation '
                          f'(see docs/learning.md)') from None
-    return list(seen.values())
 
 
 def _following(game: Game, state: State) -> Sequence[State]:
