@@ -10,7 +10,10 @@ A spec is one of
   beside it; 'subs/carol:act' names another function of player.py, and
   'subs/carol:bot.py:act' (or 'subs/carol:bot.py') another file of the folder;
 - a program run as a player: 'exec:COMMAND', or the path of an executable file
-  that is not a .py file ('./bot', 'bots/alice')."""
+  that is not a .py file ('./bot', 'bots/alice').
+
+An entry of a class's folder of submissions is a path, never read as a spec
+(path_spec): 'subs/alice:player.py' is that file, not player.py of subs/alice."""
 
 from __future__ import annotations
 
@@ -90,6 +93,13 @@ def parse_spec(text: str) -> PlayerSpec:
         return PlayerSpec(text, Kind.REGISTRY, text)
     kind = Kind.FILE if location.endswith('.py') else Kind.MODULE
     return PlayerSpec(text, kind, location=location, function=function)
+
+
+def path_spec(path: str) -> PlayerSpec:
+    """Return the PlayerSpec of a submission named by its path alone, as an entry of
+    a class's folder is: the folder, or the Python file, with its function player,
+    whatever its name holds (a ':' in it names no file or function)."""
+    return PlayerSpec(path, Kind.FOLDER if os.path.isdir(path) else Kind.FILE, location=path)
 
 
 def _folder_spec(text: str) -> PlayerSpec | None:

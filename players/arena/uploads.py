@@ -69,6 +69,8 @@ def _check_name(filename: str) -> None:
         problem = 'holds a control character'
     elif filename.startswith(('.', '-')):
         problem = 'starts with a dot or a dash'
+    elif ':' in filename:  # a player spec reads it as FOLDER:FILE
+        problem = "holds a ':'"
     else:
         return
     raise UploadError(f'the file name {filename!r} {problem}')

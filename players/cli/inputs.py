@@ -139,11 +139,13 @@ def tournament_players(text: str | None, gauntlet: str | None, anchors: Iterable
     """Return the players of a tournament as {name: spec}: those of text (comma-
     separated, each SPEC or NAME=SPEC; by default every registered non-interactive
     player, or none if specs are submitted), then the submitted specs (see
-    class_submissions), then the anchors not among them (registry specs); and the
-    name of the gauntlet player, which is added first if it is none of them. A
-    spec not in UTF-8 (a file name in another encoding) is a UsageError, as is a
-    name the registry does not know, said as such however many players are given,
-    and fewer than fewest players."""
+    class_submissions: paths, never read as NAME=SPEC), then the anchors that name
+    none of the others (registry specs: a submission named like one, ab2.py, makes
+    way for it); and the name of the gauntlet player (a submission found by its
+    path, never by its name), which is added first if it is none of them. A spec
+    not in UTF-8 (a file name in another encoding) is a UsageError, as is a name the
+    registry does not know, said as such however many players are given, and fewer
+    than fewest players."""
     submitted = list(submitted)
     if text is not None:
         entries = [*naming.split_specs(text), *submitted]
@@ -155,31 +157,27 @@ def tournament_players(text: str | None, gauntlet: str | None, anchors: Iterable
             raise UsageError(f"'{shown}' is not named in UTF-8, as player names must be: "
                              'rename it')
     with usage_errors():
-        specs = naming.name_players(entries)
-        missing = [name for name in anchors if name not in specs]
-        if missing:
-            specs = naming.name_players([*named_entries(specs), *missing])
+        specs = naming.name_players(entries, submitted)
+        missing = [name for name in anchors if name not in specs or specs[name] in submitted]
+        if missing:  # named anew, a submission named like an anchor making way for it
+            entries = [*entries, *missing]
+            specs = naming.name_players(entries, submitted)
         if gauntlet is not None:
             gauntlet_name, gauntlet_spec = naming.split_entry(gauntlet)
-            found = [name for name, spec in specs.items()
-                     if name == (gauntlet_name or gauntlet_spec) or spec == gauntlet_spec]
+            found = [name for name, spec in specs.items() if spec == gauntlet_spec
+                     or name == (gauntlet_name or gauntlet_spec) and spec not in submitted]
             if found:
                 gauntlet = found[0]
             else:
-                specs = naming.name_players([gauntlet, *named_entries(specs)])
+                specs = naming.name_players([gauntlet, *entries], submitted)
                 gauntlet = next(iter(specs))
         for spec in specs.values():  # a misspelt name is said as such, however many are given
-            if parse_spec(spec).kind is Kind.REGISTRY:
+            if spec not in submitted and parse_spec(spec).kind is Kind.REGISTRY:
                 players.load_player(spec)
     if len(specs) < fewest:
         raise UsageError(f'a tournament needs at least two players, got '
                          f'{", ".join(specs) or "none"}')
     return specs, gauntlet
-
-
-def named_entries(specs: Mapping[str, str]) -> list[str]:
-    """Return the entries NAME=SPEC that name the players of specs as they are."""
-    return [f'{name}={spec}' for name, spec in specs.items()]
 
 
 def course_support(options: Namespace) -> Support:

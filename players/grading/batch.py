@@ -19,7 +19,7 @@ from players.reports.player_text import for_terminal, writable
 
 from .checks import make_checks, make_games
 from .grader import grade
-from .loading import LoadError, unloadable
+from .loading import LoadError, handed_in, unloadable
 from .report import Report
 from .settings import FUNCTIONS, Settings
 
@@ -61,7 +61,7 @@ def student_names(files: list[str]) -> dict[str, str]:
     a name too long for its report's file is cut to NAME_BYTES."""
     stems = [_clipped(writable(
         program_names(path)[0] if parse_spec(path).is_program
-        else os.path.splitext(os.path.basename(os.path.normpath(path.partition(':')[0])))[0]))
+        else os.path.splitext(os.path.basename(os.path.normpath(handed_in(path)[0])))[0]))
         for path in files]
     own = {path: stem for path, stem in zip(files, stems) if stems.count(stem) == 1}
     names = dict(own)

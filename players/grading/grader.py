@@ -13,7 +13,7 @@ from players.player_spec import parse_spec
 
 from .checks import Check, make_checks, make_games
 from .kinds import KINDS
-from .loading import LoadError, load, read_student, unloadable
+from .loading import LoadError, handed_in, load, read_student, unloadable
 from .playing import PlayerTimeout, PlayerTrial
 from .report import Report, Result
 from .session import Session, StudentFault, start_server
@@ -41,11 +41,10 @@ def grade(path: str, settings: Settings = Settings(), checks: list[Check] | None
     checks = make_checks(settings, games) if checks is None else checks
     if program:
         return grade_program(path, settings, checks, games)
-    folder = path.rpartition(':')[0] if ':' in path else path
-    if not os.path.isfile(path) and not os.path.isdir(folder):
+    handed = handed_in(path)[0].rstrip(os.sep) or os.sep
+    if not os.path.isfile(handed) and not os.path.isdir(handed):
         raise LoadError(f'no such file or folder {path!r}')
     report = Report(path, [], settings.describe())
-    handed = path if os.path.isfile(path) else folder.rstrip(os.sep)
     if os.path.islink(handed):  # a class's entry that plays another's submission, or anything
         return unloadable(path, settings, checks, f'{os.path.basename(handed)} is a link, not a '
                           f'file or folder of its own (to {os.path.realpath(handed)})')

@@ -88,19 +88,21 @@ def read_code(spec: str | PlayerSpec,
         return read_program(parsed.text)
     if parsed.kind is Kind.FOLDER:
         return read_folder(parsed, limits)
-    return read_player(parsed)
+    return read_player(parsed, limits)
 
 
-def read_player(spec: str | PlayerSpec) -> PlayerCode:
+def read_player(spec: str | PlayerSpec, limits: FolderLimits = FolderLimits()) -> PlayerCode:
     """Return the PlayerCode of a spec, reading a file or module player's source
-    (without running it). Raises ValueError naming a missing file or module."""
+    (without running it), no bigger than limits allow a folder. Raises ValueError
+    naming a missing file or module, SubmissionError for a file too big."""
     parsed = parse_spec(spec) if isinstance(spec, str) else spec
     if parsed.kind not in (Kind.FILE, Kind.MODULE):
         return PlayerCode(parsed.text)
     path = parsed.location if parsed.kind is Kind.FILE else module_file(parsed.location)
     if not os.path.isfile(path):
         raise ValueError(f'no player file {path!r}')
-    return PlayerCode(parsed.text, _source(path), os.path.basename(path), parsed.function)
+    return PlayerCode(parsed.text, read_source(path, limits), os.path.basename(path),
+                      parsed.function)
 
 
 def read_folder(spec: str | PlayerSpec, limits: FolderLimits = FolderLimits()) -> PlayerCode:
@@ -120,7 +122,7 @@ def read_folder(spec: str | PlayerSpec, limits: FolderLimits = FolderLimits()) -
                 if parsed.entry == DEFAULT_ENTRY else '')
         raise ValueError(f'the player folder {top!r} has no {parsed.entry}{hint}')
     files = folder_files(top, limits)
-    source = _source(os.path.join(top, entry))
+    source = read_source(os.path.join(top, entry), limits)
     return PlayerCode(parsed.text, source, entry, parsed.function, tuple(files))
 
 
@@ -254,13 +256,20 @@ def _content(path: str, limits: FolderLimits) -> bytes:
         raise ValueError(f'cannot read {path!r}: {error.strerror}') from None
 
 
-def _source(path: str) -> str:
-    """Return the Python source of a player's file; raise ValueError if it cannot be read."""
+def read_source(path: str, limits: FolderLimits = FolderLimits()) -> str:
+    """Return the Python source of a player's file, as text mode reads it (every line
+    ending a newline), no bigger than limits allow a folder; raise SubmissionError
+    naming a file too big, ValueError for one that cannot be read."""
     try:
-        with open(path, encoding='utf-8') as file:
-            return file.read()
+        with open(path, 'rb') as file:  # no more than allowed, and a byte
+            content = file.read(int(limits.megabytes * 1e6) + 1)
+        if len(content) > limits.megabytes * 1e6:
+            raise SubmissionError(f'{os.path.basename(path)} holds over {limits.megabytes:g} '
+                                  'MB (allow more with --submission-mb)')
+        source = content.decode('utf-8')
     except (OSError, UnicodeDecodeError) as error:
         raise ValueError(f'cannot read player file {path!r}: {error}') from None
+    return source.replace('\r\n', '\n').replace('\r', '\n')
 
 
 def module_file(name: str) -> str:

@@ -10,7 +10,7 @@ from typing import Iterable, Mapping
 import players
 import variants
 from games import game_files
-from players.player_spec import Kind, parse_spec
+from players.player_spec import Kind, parse_spec, path_spec
 from players.remote.jailed_player import Setup
 from players.remote.load_check import check_players
 from players.remote.player_code import (FolderLimits, PlayerCode, ProgramCode, SubmissionError,
@@ -25,12 +25,14 @@ class PlayerError(ValueError):
     """A player that cannot take part in a tournament, said in one line."""
 
 
-def read(spec: str, limits: FolderLimits = FolderLimits()) -> PlayerCode | ProgramCode:
-    """Return the code of a player spec for a jail: a registry player is checked to
-    load here, a file, module or folder player only read (a folder within limits),
-    a program's command only checked to name a program. Raises ValueError if it
-    cannot be had (SubmissionError for a submission that exists but cannot play)."""
-    parsed = parse_spec(spec)
+def read(spec: str, limits: FolderLimits = FolderLimits(),
+         path: bool = False) -> PlayerCode | ProgramCode:
+    """Return the code of a player spec (with path, of a submission's path, see
+    player_spec.path_spec) for a jail: a registry player is checked to load here, a
+    file, module or folder player only read (a folder within limits), a program's
+    command only checked to name a program. Raises ValueError if it cannot be had
+    (SubmissionError for a submission that exists but cannot play)."""
+    parsed = path_spec(spec) if path else parse_spec(spec)
     if parsed.kind is Kind.REGISTRY:
         players.load_player(spec)
     return read_code(parsed, limits)
@@ -66,8 +68,9 @@ def check(specs: Mapping[str, str], variant: str, rules: Rules, strict: bool = T
     folder, whatever keeps them from being read, and a link, which could lead to
     another's submission or anywhere), or if it fails to load (a program: to
     start) within the rules' load time (a file may exit, hang or print as it
-    loads). Any other spec that cannot be read raises PlayerError, as do a
-    registry player that fails to load, a player that needs a person at the
+    loads). The specs submitted are paths, each read as itself (see
+    player_spec.path_spec). Any other spec that cannot be read raises PlayerError,
+    as do a registry player that fails to load, a player that needs a person at the
     keyboard, and with strict the first player that cannot play. A submission
     folder is read within limits, and each file, module and folder player's code
     has the course's support files beside it. keep_servers keeps the jail servers
@@ -82,7 +85,7 @@ def check(specs: Mapping[str, str], variant: str, rules: Rules, strict: bool = T
             if spec in submitted and os.path.islink(spec):
                 raise SubmissionError(f'{os.path.basename(spec)} is a link, not a file or '
                                       f'folder of its own (to {os.path.realpath(spec)})')
-            codes[name] = beside(read(spec, limits), support)
+            codes[name] = beside(read(spec, limits, spec in submitted), support)
         except ValueError as error:
             if strict or not (isinstance(error, SubmissionError) or spec in submitted):
                 raise PlayerError(str(error)) from None

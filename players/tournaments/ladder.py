@@ -66,8 +66,9 @@ def _program_digest(code: ProgramCode) -> str:
         for path in _files(top):
             made.update(os.fsencode(os.path.relpath(path, top)) + b'\0')
             try:
-                with open(path, 'rb') as file:
-                    made.update(file.read())
+                with open(path, 'rb') as file:  # a piece at a time: the file may be huge
+                    for piece in iter(lambda: file.read(1 << 20), b''):
+                        made.update(piece)
             except OSError:  # a file that cannot be read counts as its name alone
                 pass
     return made.hexdigest()[:16]

@@ -6,15 +6,17 @@ submission folder by its name ('subs/carol/' is 'carol'), with
 more of its spec added when two collide ('alice.other' for another function,
 'b/alice' for another folder, then 'alice-2'); a program by the stem of the
 first file or folder its command names ('exec:java -cp subs/alice Bot' is
-'alice'); 'NAME=SPEC' names one explicitly."""
+'alice'); 'NAME=SPEC' names one explicitly. An entry of a class's folder of
+submissions is a path, named by its file's or folder's name whatever that holds
+('subs/alice:player.py' is 'alice:player', 'subs/x=y.py' is 'x=y')."""
 
 from __future__ import annotations
 
 import os
 import re
-from typing import Sequence
+from typing import Collection, Sequence
 
-from players.player_spec import DEFAULT_FUNCTION, Kind, parse_spec
+from players.player_spec import DEFAULT_FUNCTION, Kind, parse_spec, path_spec
 from players.remote.player_code import program_names
 
 NAME = re.compile(r'[A-Za-z0-9_][A-Za-z0-9_.+-]*$')
@@ -54,9 +56,10 @@ def is_code_spec(spec: str) -> bool:
     return parse_spec(spec).is_code
 
 
-def _candidates(spec: str) -> list[str]:
-    """Return the names of a file, module or program spec, shortest first."""
-    parsed = parse_spec(spec)
+def _candidates(spec: str, paths: Collection[str]) -> list[str]:
+    """Return the names of a file, module or program spec, or of a submission's
+    path among paths, shortest first."""
+    parsed = path_spec(spec) if spec in paths else parse_spec(spec)
     if parsed.kind is Kind.PROGRAM:
         return program_names(spec)
     location, function = parsed.location, parsed.function or DEFAULT_FUNCTION
@@ -70,14 +73,15 @@ def _candidates(spec: str) -> list[str]:
     return list(dict.fromkeys([stem, named, f'{parent}/{named}' if parent else named]))
 
 
-def name_players(entries: Sequence[str]) -> dict[str, str]:
+def name_players(entries: Sequence[str], paths: Collection[str] = ()) -> dict[str, str]:
     """Return {name: spec} for player entries ('SPEC' or 'NAME=SPEC') in their order,
-    each name unique; an unnamed spec given twice is one player. Raises ValueError
-    for a name given to two players."""
+    each name unique; an unnamed spec given twice is one player. The entries among
+    paths are the paths of a class's submissions, their own specs, never read as
+    NAME=SPEC. Raises ValueError for a name given to two players."""
     named: dict[str, str] = {}
     unnamed: list[str] = []
     for entry in entries:
-        name, spec = split_entry(entry)
+        name, spec = (None, entry) if entry in paths else split_entry(entry)
         if name is None:
             if spec not in unnamed:
                 unnamed.append(spec)
@@ -87,25 +91,27 @@ def name_players(entries: Sequence[str]) -> dict[str, str]:
                              f'{named[name]!r} and {spec!r}')
         named[name] = spec
     explicit = set(named)
-    for spec in unnamed:  # a registry spec is its own name, and may not clash with one given
-        if not is_code_spec(spec) and spec in explicit and named[spec] != spec:
+    registry = [spec for spec in unnamed if spec not in paths and not is_code_spec(spec)]
+    for spec in registry:  # a registry spec is its own name, and may not clash with one given
+        if spec in explicit and named[spec] != spec:
             raise ValueError(f'the name {spec!r} is given to {named[spec]!r} and is also a '
                              f'player of the registry; choose another name')
-    chosen = _short_names([spec for spec in unnamed if is_code_spec(spec)],
-                          taken={*explicit, *(spec for spec in unnamed if not is_code_spec(spec))})
+    chosen = _short_names([spec for spec in unnamed if spec not in registry],
+                          taken={*explicit, *registry}, paths=paths)
     names: dict[str, str] = {}
     for entry in entries:
-        name, spec = split_entry(entry)
+        name, spec = (None, entry) if entry in paths else split_entry(entry)
         if name is None:
             name = chosen.get(spec, spec)
         names.setdefault(name, spec)
     return names
 
 
-def _short_names(specs: list[str], taken: set[str]) -> dict[str, str]:
-    """Return {spec: name} for file and module specs: each the shortest of its
-    candidates that no other spec shares and that is not taken, else numbered."""
-    options = {spec: _candidates(spec) for spec in specs}
+def _short_names(specs: list[str], taken: set[str], paths: Collection[str]) -> dict[str, str]:
+    """Return {spec: name} for file and module specs (and submissions' paths among
+    paths): each the shortest of its candidates that no other spec shares and that
+    is not taken, else numbered."""
+    options = {spec: _candidates(spec, paths) for spec in specs}
     level = dict.fromkeys(specs, 0)
     while True:
         current = {spec: options[spec][level[spec]] for spec in specs}

@@ -217,6 +217,7 @@ def test_a_stored_zip_unpacks(into):
     ('.alice.py', ['starts with a dot']),
     ('.py', ['starts with a dot']),
     ('-alice.py', ['dash']),
+    ('alice:player.py', ["holds a ':'"]),
     ('a' * 98 + '.py', ['over 100 characters']),
     ('alice.txt', ['neither a Python file', 'nor a zip']),
     ('alice.PY', ['neither a Python file']),

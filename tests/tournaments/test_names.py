@@ -1,11 +1,15 @@
-"""Player names (file stems, unique, NAME=SPEC) and registry players with options."""
+"""Player names (file stems, unique, NAME=SPEC; a class's submissions by their
+paths alone, never read as specs, never taking an anchor's name) and registry
+players with options."""
 
 import json
+import os
 
 import pytest
 
 import players
 from games import Nim, TreeGame
+from players.cli.inputs import tournament_players
 from players.tournaments.naming import name_players, split_specs
 from players import registry
 from command_line import run
@@ -37,6 +41,23 @@ def test_an_explicit_name_wins_and_others_make_way():
     names = name_players(['alice=subs/carol.py', 'subs/alice.py', 'ab1'])
     assert names == {'alice': 'subs/carol.py', 'subs/alice': 'subs/alice.py', 'ab1': 'ab1'}
     assert name_players(['ab(depth=3)']) == {'ab(depth=3)': 'ab(depth=3)'}  # '=' of an option
+
+
+def test_a_submissions_path_is_its_own_name_and_takes_no_anchors(tmp_path):
+    """A class's file named as an anchor (ab2.py), with a space, an '=' or a ':' in
+    its name (read as NAME=SPEC or FOLDER:FILE, they stopped the run or played
+    alice's folder): each is named by its path, and the anchors are the registry's."""
+    paths = [str(tmp_path / name) for name in ('ab2.py', 'my bot.py', 'x=y.py',
+                                               'alice:player.py', 'alice')]
+    for path in paths[:-1]:
+        open(path, 'w').close()
+    os.mkdir(paths[-1])
+    specs, _ = tournament_players(None, None, ['random', 'ab2'], paths)
+    names = [f'{tmp_path.name}/ab2', 'my bot', 'x=y', 'alice:player', 'alice']
+    assert specs == {**dict(zip(names, paths)), 'random': 'random', 'ab2': 'ab2'}
+    assert tournament_players(None, 'ab2', [], paths) == ({'ab2': 'ab2', **dict(zip(
+        names, paths))}, 'ab2')
+    assert tournament_players(None, paths[3], [], paths)[1] == 'alice:player'
 
 
 @pytest.mark.parametrize('entries, message', [

@@ -4,9 +4,10 @@ alone; a run's allowed packages are imported, no other installed one; and
 hostile folders (links out, too big, too many files, modules named like the
 standard library's or the project's, sitecustomize.py and .pth files, marks
 left for the next game, a lingering fork, prying for the run's files, others'
-files, /proc, the loopback, abstract sockets and System V IPC) lose their own
-games alone, or cannot load, and change no other game, at each jail level and
-where jails may not mount anything.
+files, /proc, the loopback, abstract sockets and System V IPC, a file and a
+folder named as carol's files would be in a spec, a file too big to read) lose
+their own games alone, or cannot load, and change no other game, at each jail
+level and where jails may not mount anything.
 
 What happens to a folder's modules named like modules the jail imported before
 the player (the project's games, the standard json and random: see
@@ -40,6 +41,9 @@ pytestmark = pytest.mark.slow
 
 BOOK = {pile: 1 + pile * 7 % 3 if pile > 3 else pile for pile in range(1, 13)}
 """Carol's opening book: how many counters she takes from a pile of simple-nim."""
+COLONS = {'carol:player': 'carol:player.py', 'carol:helper': 'carol:helper.py:pick/player.py'}
+"""Entries named as carol's player.py and her helper's pick would be in specs, by
+their names in the run: each plays its own code, which says what it is."""
 FIRST_MOVE = 'def player(game, state):\n    return game.actions(state)[0]\n'
 CAROL = {
     'carol/player.py': 'import os\n\nfrom helper import pick\nfrom lib import parse\n\n'
@@ -102,6 +106,9 @@ SUBMISSIONS = {
     'big/player.py': FIRST_MOVE,
     'many/player.py': FIRST_MOVE,
     **{f'many/data/{number}.txt': f'{number}\n' for number in range(30)},
+    **{path: f'def player(game, state):\n    raise RuntimeError("I am {path}")\n'
+       for path in COLONS.values()},
+    'huge.py': FIRST_MOVE,
 }
 """A class's folder of submissions; pry's and shadow's site files, and the links, are
 added by write_class, which knows where the run keeps its files."""
@@ -173,6 +180,7 @@ CANNOT_LOAD = {
     'big': 'big holds over 1 MB (allow more with --submission-mb)',
     'broken': 'SyntaxError: ',
     'eve': 'eve is a link, not a file or folder of its own (to ',  # carol's: a copy
+    'huge': 'huge.py holds over 1 MB (allow more with --submission-mb)',
     'linker': 'linker: book.txt is a link that leads out of the folder (to ',
     'many': 'many has more than 20 files (allow more with --submission-files)',
     'passwd': 'passwd: secret is a link that leads out of the folder (to /etc/passwd)',
@@ -209,8 +217,9 @@ def write_class(out, reach=None, pry=True):
     os.symlink('carol', subs / 'eve')
     os.symlink('../carol/book.txt', subs / 'linker' / 'book.txt')
     os.symlink('/etc/passwd', subs / 'passwd' / 'secret')
-    with open(subs / 'big' / 'weights.bin', 'wb') as file:
-        file.truncate(1 << 40)  # 1 TB, without a block on disk: never read whole
+    for path in (subs / 'big' / 'weights.bin', subs / 'huge.py'):
+        with open(path, 'ab') as file:
+            file.truncate(1 << 40)  # 1 TB, without a block on disk: never read whole
     return subs, files
 
 
@@ -335,6 +344,18 @@ def test_a_prying_folder_finds_nothing_and_leaves_nothing(class_run):
     missing = [*written_by_pry(out), *(out / name for name in ('PTH', 'SITE', 'USER'))]
     assert [path for path in missing if os.path.exists(path)] == []
     assert sorted(os.listdir(subs / 'pry')) == ['player.py']
+
+
+def test_an_entry_named_like_a_spec_of_anothers_plays_its_own_code(class_run):
+    data = class_run['json']
+    for name, path in COLONS.items():
+        assert data['settings']['specs'][name] == str(class_run['subs'] / path.split('/')[0])
+        lost = forfeits(data, name)
+        assert len(lost) >= 14 and name not in data['settings']['broken']
+        assert {game['detail'] for game in lost} == {
+            f'RuntimeError: I am {path} (player.py, line 2)' if '/' in path
+            else f'RuntimeError: I am {path} ({path}, line 2)'}
+    assert forfeits(data, 'carol') == []
 
 
 def test_the_others_play_as_they_would_without_the_hostile(class_run):
