@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from . import pictures
 from .base import Fixed, Game, IllegalMoveError
-from .discs import Discs, Square, check_size, grid_text
+from .discs import Discs, Square, check_size, grid_text, square_number
 
 BreakthroughMove = tuple[Square, Square]
 """A move of Breakthrough: the square of the piece and the square it moves to."""
@@ -146,10 +146,10 @@ class Breakthrough(Game):
         return self.rows * self.columns * 3
 
     def action_number(self, move: BreakthroughMove) -> int:
-        """((x, y), (x2, y2)) is 3 times the start's number, row by row from y = 1,
-        and 0, 1 or 2 for a step to the left, straight or to the right."""
-        (x, y), (x2, _) = move
-        return ((y - 1) * self.columns + x - 1) * 3 + x2 - x + 1
+        """((x, y), (x2, y2)) is 3 times the start's number (see square_number), and
+        0, 1 or 2 for a step to the left, straight or to the right."""
+        start, (x2, _) = move
+        return square_number(start, self.columns) * 3 + x2 - start[0] + 1
 
     def observation(self, state: BreakthroughState, player: str) -> memoryview:
         """The board as planes (see Discs.planes) from player's side."""

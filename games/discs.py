@@ -98,6 +98,13 @@ class Discs(Mapping[Square, str]):
         return (Discs, (self.h, self.v, *self.masks, self.pieces))
 
 
+def square_number(square: Square, h: int) -> int:
+    """Return the number of square (x, y) on a board of h columns, row by row from
+    y = 1, each from x = 1, from 0: (y - 1) * h + x - 1 (its bit in a Discs mask)."""
+    x, y = square
+    return (y - 1) * h + x - 1
+
+
 def squares_of(mask: int, h: int) -> list[Square]:
     """Return the squares (x, y) of the set bits of a mask on a board of h columns,
     in bit order (row by row from y = 1, each from x = 1)."""

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import pictures
 from .base import Fixed, Game, IllegalMoveError
-from .discs import Discs, Square, check_size, grid_text
+from .discs import Discs, Square, check_size, grid_text, square_number
 
 
 class HexState(namedtuple('HexState', 'to_move, utility, board')):
@@ -144,9 +144,8 @@ class Hex(Game):
         return self.n * self.n
 
     def action_number(self, move: Square) -> int:
-        """Square (x, y) is (y - 1) * n + x - 1: row by row from y = 1."""
-        x, y = move
-        return (y - 1) * self.n + x - 1
+        """A cell's number, row by row from y = 1 (see square_number)."""
+        return square_number(move, self.n)
 
     def observation(self, state: HexState, player: str) -> memoryview:
         """The board as planes (see Discs.planes) from player's side."""

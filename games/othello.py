@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, Final, Literal
 
 from . import pictures
 from .base import Fixed, Game, IllegalMoveError, Move
-from .discs import Discs, Square, check_size, grid_text, squares_of
+from .discs import Discs, Square, check_size, grid_text, square_number, squares_of
 
 PASS: Final = 'pass'
 """The one move of a player who cannot place a disc while the opponent can."""
@@ -129,11 +129,8 @@ class Othello(Game):
         return self.n * self.n + 1
 
     def action_number(self, move: OthelloMove) -> int:
-        """Square (x, y) is (y - 1) * n + x - 1: row by row from y = 1; passing is n * n."""
-        if move == PASS:
-            return self.n * self.n
-        x, y = move
-        return (y - 1) * self.n + x - 1
+        """A square's number, row by row from y = 1 (see square_number); passing is n * n."""
+        return self.n * self.n if move == PASS else square_number(move, self.n)
 
     def observation(self, state: OthelloState, player: str) -> memoryview:
         """The board as planes (see Discs.planes) from player's side."""

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
 from . import pictures
 from .base import Game
-from .discs import Square, board_line, grid_text
+from .discs import Square, board_line, grid_text, square_number
 
 
 
@@ -201,9 +201,8 @@ class TicTacToe(Game):
         return self.h * self.v
 
     def action_number(self, move: Square) -> int:
-        """Square (x, y) is (y - 1) * h + x - 1: row by row from y = 1."""
-        x, y = move
-        return (y - 1) * self.h + x - 1
+        """A square's number, row by row from y = 1 (see discs.square_number)."""
+        return square_number(move, self.h)
 
     def observation(self, state: GameState, player: str) -> memoryview:
         """The board as [y - 1][x - 1][player's mark, the opponent's] (a memoryview of
