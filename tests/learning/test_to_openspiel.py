@@ -1,6 +1,7 @@
 """Every game as an OpenSpiel game: OpenSpiel's own random_sim_test on every registered
-variant and on a game file's; OpenSpiel's alpha-beta, CFR and MCTS run on them and
-find the values theory gives (worked out here, not read from this project)."""
+variant and on a game file's; OpenSpiel's alpha-beta, CFR, MCTS and Q-learning run on
+them and find the values and moves theory gives (worked out here, not read from this
+project)."""
 
 import functools
 import operator
@@ -11,7 +12,9 @@ import pytest
 INSTALL = "the OpenSpiel bridge needs the rl extra: pip install -e '.[rl]'"
 np = pytest.importorskip('numpy', reason=INSTALL)
 pyspiel = pytest.importorskip('pyspiel', reason=INSTALL)
-from open_spiel.python.algorithms import cfr, expected_game_score, mcts, minimax  # noqa: E402
+from open_spiel.python import rl_environment  # noqa: E402
+from open_spiel.python.algorithms import (  # noqa: E402
+    cfr, expected_game_score, mcts, minimax, tabular_qlearner)
 
 import variants  # noqa: E402
 from games.learning.to_openspiel import openspiel_game  # noqa: E402
@@ -89,6 +92,22 @@ def test_openspiels_mcts_bot_takes_a_win_in_one_at_connect_four():
     bot = mcts.MCTSBot(game, 2, 300, mcts.RandomRolloutEvaluator(1, rng), random_state=rng,
                        solve=True)
     assert bot.step(state) == 0
+
+
+def test_openspiels_q_learner_in_its_rl_environment_learns_simple_nims_winning_move():
+    # one pile of 12, take 1 to 3, who takes the last loses: leave a pile of 4k + 1,
+    # so the first player's winning move takes 3 (action 2) to leave 9
+    game = openspiel_game(variants.make('simple-nim'))
+    np.random.seed(0)  # the learner explores with numpy's own generator
+    env = rl_environment.Environment(game, seed=0)
+    learners = [tabular_qlearner.QLearner(player_id=seat, num_actions=3) for seat in (0, 1)]
+    for _ in range(1000):
+        step = env.reset()
+        while not step.last():
+            step = env.step([learners[step.observations['current_player']].step(step).action])
+        for learner in learners:
+            learner.step(step)
+    assert learners[0].step(env.reset(), is_evaluation=True).action == 2
 
 
 def test_dice_are_chance_nodes_with_the_games_probabilities():
