@@ -26,8 +26,9 @@ class GameEnvironment(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
     order of the game's seats (env.seats gives each one's seat, such as 'X'), observes
     {'observation': array, 'action_mask': int8 array} and acts with an
     action number (see Game.action_number). A move made in steps (backgammon's) is
-    several actions in a row of the same agent. Each agent's reward is its utility
-    when the game ends, 0 before; past max_plies actions the game is truncated. An
+    several actions in a row of the same agent, its info['steps'] the steps taken so
+    far of the move under way. Each agent's reward is its utility when the game
+    ends, 0 before; past max_plies actions the game is truncated. An
     action out of the mask ends the game, -1 for its agent and 0 for the others, as
     PettingZoo's board games do; a number out of range raises ValueError."""
 
@@ -115,6 +116,8 @@ class GameEnvironment(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
             self.state = self._settled(self.game.result(self.state, self.choices[action]))
             self.made = ()
             self._after_move()
+        if self.made or 'steps' in self.infos[agent]:  # a move made in steps: those so far
+            self.infos[agent] = {**self.infos[agent], 'steps': list(self.made)}
         self.choices = self._choices()
         self.seen = {}
         self._accumulate_rewards()

@@ -126,10 +126,12 @@ def test_a_backgammon_move_is_its_steps_in_a_row():
     state, agent = inner.state, env.agent_selection
     move = inner.game.actions(state)[0]
     steps = inner.numbering.steps(move)
-    for number in steps[:-1]:
+    for done, number in enumerate(steps[:-1], 1):
         env.step(number)
         assert env.agent_selection == agent and inner.state == state  # still its turn
+        assert env.infos[agent]['steps'] == list(steps[:done])
     env.step(steps[-1])
+    assert env.infos[agent]['steps'] == []
     assert inner.state.board == inner.game.result(state, move).board
     assert env.agent_selection != agent
 
