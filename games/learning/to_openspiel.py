@@ -42,16 +42,18 @@ def openspiel_game(game: Game, short_name: str | None = None,
             name not in _REGISTERED and name in pyspiel.registered_names()):
         raise ValueError(f'the OpenSpiel name {name} is taken by another game')
     if name not in _REGISTERED:
-        game_type, info = _description(game, name, utilities or _utility_range(game))
+        numbering, seats = numbering_of(game), seats_of(game)
+        observer = observer_of(game, seats[0])
+        game_type, info = _description(game, name, numbering.count,
+                                       utilities or _utility_range(game))
 
         class Made(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no types
             """The game, for OpenSpiel."""
 
             def __init__(self, params: dict[str, Any] | None = None) -> None:
                 super().__init__(game_type, info, params or {})
-                self.game, self.numbering = game, numbering_of(game)
-                self.seats = seats_of(game)
-                self.observer = observer_of(game, self.seats[0])
+                self.game, self.numbering, self.seats = game, numbering, seats
+                self.observer = observer
 
             def new_initial_state(self) -> SpielState:
                 """The start, with the dice of a game of chance still to roll."""
@@ -67,10 +69,11 @@ def openspiel_game(game: Game, short_name: str | None = None,
     return pyspiel.load_game(name)
 
 
-def _description(game: Game, name: str,
+def _description(game: Game, name: str, actions: int,
                  utilities: tuple[float, float]) -> tuple[Any, Any]:
-    """Return OpenSpiel's GameType and GameInfo of game: two or more players moving
-    in turn, zero-sum, rewarded at the end, with chance where the game has dice."""
+    """Return OpenSpiel's GameType and GameInfo of game, of so many actions: two or
+    more players moving in turn, zero-sum, rewarded at the end, with chance where
+    the game has dice."""
     seats = seats_of(game)
     mode = pyspiel.GameType.ChanceMode
     game_type = pyspiel.GameType(
@@ -86,7 +89,7 @@ def _description(game: Game, name: str,
         parameter_specification={})
     low, high = utilities
     info = pyspiel.GameInfo(
-        num_distinct_actions=numbering_of(game).count,
+        num_distinct_actions=actions,
         max_chance_outcomes=_most_chances(game), num_players=len(seats),
         min_utility=low, max_utility=high, utility_sum=0.0,
         max_game_length=_longest(game))
