@@ -134,10 +134,15 @@ def with_modules(allowed: AllowedPackages, modules: Iterable[str]) -> AllowedPac
     """Return allowed with the installed modules named (which this process imported)
     among its entries: what a game's own code imports, which every jail that makes
     the game must find (see Game.jail_imports), and only those jails."""
-    found = imported_paths(modules)
-    if not found:
+    return with_entries(allowed, imported_paths(modules))
+
+
+def with_entries(allowed: AllowedPackages, entries: Mapping[str, str]) -> AllowedPackages:
+    """Return allowed with entries, (name, real path) of installed files and folders,
+    among its entries."""
+    if not entries:
         return allowed
-    return replace(allowed, entries=tuple(sorted({**dict(allowed.entries), **found}.items())))
+    return replace(allowed, entries=tuple(sorted({**dict(allowed.entries), **entries}.items())))
 
 
 def installed_entries(named: list,

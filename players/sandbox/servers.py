@@ -19,11 +19,11 @@ import sys
 import sysconfig
 import tempfile
 import threading
-from dataclasses import asdict, replace
-from typing import Any, BinaryIO, Callable, Sequence
+from dataclasses import asdict
+from typing import Any, BinaryIO, Sequence
 
 from . import jail_server
-from .allowed import AllowedPackages, module_name
+from .allowed import AllowedPackages, module_name, with_entries
 from .extras import JAIL_EXTRAS
 from .folders import remove_folder
 from .jail_server import UID_BASE
@@ -228,7 +228,7 @@ def _server_command(level: str, packages: Sequence[str], allowed: AllowedPackage
                 'uid_base': _uid_base(), 'environment': {}}
     for extra in JAIL_EXTRAS:
         packages_given, environment = extra()
-        allowed = _with_entries(allowed, packages_given)
+        allowed = with_entries(allowed, dict(packages_given.entries))
         settings['environment'].update(environment)
     places.update(_importable(allowed.entries))
     over = list(dict.fromkeys([*places.values(), *(path for _, path in allowed.entries)]))
@@ -243,14 +243,6 @@ def _importable(entries: Sequence[tuple[str, str]]) -> dict[str, str]:
     import by (see allowed.module_name)."""
     named = ((module_name(name, path), path) for name, path in entries)
     return {name: path for name, path in named if name is not None}
-
-
-def _with_entries(allowed: AllowedPackages, given: AllowedPackages) -> AllowedPackages:
-    """Return allowed with the entries of given among its entries."""
-    if not given.entries:
-        return allowed
-    return replace(allowed, entries=tuple(sorted({**dict(allowed.entries),
-                                                  **dict(given.entries)}.items())))
 
 
 def _uid_base() -> int:
