@@ -33,15 +33,23 @@ def kernel(request, monkeypatch):
     shared.clear_tables()
 
 
-def slow_value(game, state, memo: dict) -> int:
+SOLVED: dict = {}
+"""The values slow_value has found, by board size and state: they depend on no
+kernel, so the tests run with each kernel (and test_connect4_kernel's) share them."""
+
+
+def slow_value(game, state) -> int:
     """The value for the player to move, by plain negamax over the game's own
     states (each remembered once solved): 1 a win, 0 a draw, -1 a loss."""
-    if game.terminal_test(state):
-        return game.utility(state, game.to_move(state))
-    if state not in memo:
-        memo[state] = max(-slow_value(game, game.result(state, move), memo)
-                          for move in game.actions(state))
-    return memo[state]
+    memo = SOLVED.setdefault((game.h, game.v, game.k), {})
+
+    def value(state) -> int:
+        if game.terminal_test(state):
+            return game.utility(state, game.to_move(state))
+        if state not in memo:
+            memo[state] = max(-value(game.result(state, move)) for move in game.actions(state))
+        return memo[state]
+    return value(state)
 
 
 def near_the_end(game, rng, empty: int):
@@ -68,13 +76,12 @@ def cases():
                          ids=lambda item: str(item) if isinstance(item, int) else '')
 def test_solve_agrees_with_a_slow_search_and_plays_the_first_best_move(number, case):
     game, state = case
-    memo: dict = {}
-    expected = slow_value(game, state, memo)
+    expected = slow_value(game, state)
     shared.clear_tables()
     assert engine.value(game, state) == expected
     solution = solve = engine.solve(game, state)
     assert solve.value == expected
-    child_values = [-slow_value(game, game.result(state, move), memo)
+    child_values = [-slow_value(game, game.result(state, move))
                     for move in game.actions(state)]
     assert solution.move == game.actions(state)[child_values.index(expected)]
 
@@ -112,25 +119,23 @@ def test_a_move_that_leaves_two_squares_to_block_wins_without_a_search_below():
                                          (ConnectFour(4, 5), 12)])
 def test_solve_agrees_with_a_slow_search_further_from_the_end(game, empty):
     rng = random.Random(29)
-    memo: dict = {}
     for _ in range(4):
         state = near_the_end(game, rng, empty)
         shared.clear_tables()
-        assert engine.value(game, state) == slow_value(game, state, memo)
+        assert engine.value(game, state) == slow_value(game, state)
 
 
 def test_the_table_kept_between_solves_stays_right():
     """Bounds one solve stores are read by the next: solve every state of random
     games, the table kept, and each child of the state too."""
     rng = random.Random(11)
-    memo: dict = {}
     shared.clear_tables()
-    for game, empty in [(ConnectFour(5, 4), 14), (ConnectFour(), 12)]:
+    for game, empty in [(ConnectFour(5, 4), 12), (ConnectFour(), 12)]:
         state = near_the_end(game, rng, empty)
         while not game.terminal_test(state):
             for child in [state] + [game.result(state, move) for move in game.actions(state)]:
                 if not game.terminal_test(child):
-                    assert engine.value(game, child) == slow_value(game, child, memo)
+                    assert engine.value(game, child) == slow_value(game, child)
             state = game.result(state, rng.choice(game.actions(state)))
 
 
@@ -168,7 +173,7 @@ def test_depth_reaching_the_end_is_solved_exactly():
         state = near_the_end(game, rng, 6)
         stats = shared.SearchStats()
         solution = engine.search(game, state, 6, stats=stats)
-        assert stats.exact and solution.value == slow_value(game, state, {})
+        assert stats.exact and solution.value == slow_value(game, state)
         assert solution.move == alpha_beta_cutoff_search(state, game, d=5)
 
 
@@ -196,5 +201,5 @@ def test_a_search_past_its_deadline_stops_and_its_tables_stay_right():
     with pytest.raises(OutOfTime):
         engine.search(game, state, 30, deadline=time.monotonic() + 0.05)
     late = near_the_end(game, random.Random(1), 10)
-    assert engine.solve(game, late).value == slow_value(game, late, {})
+    assert engine.solve(game, late).value == slow_value(game, late)
 
