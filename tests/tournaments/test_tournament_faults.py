@@ -8,12 +8,13 @@ from functools import partial
 
 import pytest
 from places import TESTS
-from jails import GENEROUS, VARIANT, outcome, round_robin, round_robins
+from jails import GENEROUS, VARIANT, adopting_orphans, outcome, round_robin
 
 import players
 import variants
 from games import referee
 from players.remote import player_code
+from players.remote.jailed_player import LOAD_SECONDS
 from players.tournaments.tournament import worker_silence
 from players.tournaments.match import Rules, play_scheduled_game
 from players.tournaments.runner import run
@@ -26,7 +27,7 @@ pytestmark = pytest.mark.slow
 
 HOSTILE = os.path.join(TESTS, 'hostile_players.py')
 TIMEOUT = 0.5
-"""The move time limit of the runs of a player that hangs, which waits it out."""
+"""The move time limit of the games of a player that hangs, which waits it out."""
 OTHERS = ['random', 'ab2']
 ROOT = os.geteuid() == 0
 
@@ -42,12 +43,6 @@ def codes_of(*specs):
 def points(records, name):
     return sum(record.score if record.first == name else 1 - record.score
                for record in records if name in (record.first, record.second))
-
-
-@pytest.fixture(scope='module')
-def games_without_hostiles(tmp_path_factory):
-    return [outcome(record)
-            for record in round_robin(tmp_path_factory.mktemp('plain'), codes_of(*OTHERS))]
 
 
 with open(HOSTILE) as _file:
@@ -69,41 +64,102 @@ FORFEITS = {
 HARMLESS = ['chatty', 'vandal', 'cheats', 'lingerer', 'tamperer'] + (['signaller'] if ROOT else [])
 """Hostile players whose attacks reach nothing: they play as the first-move player does.
 (A signaller run by another user than root could signal the test itself.)"""
+HANGS = {spec(name) for name, (termination, _) in FORFEITS.items()
+         if termination == referee.TIMEOUT}
+"""The hostile players that wait a move's time limit out: their games have TIMEOUT."""
+HOSTILES = list(FORFEITS) + HARMLESS + ['saboteur']
+"""Every hostile player of the one run that they all play in."""
+AS_FIRST = HARMLESS + ['saboteur']
+"""The hostile players whose games are compared with those of the first-move player."""
 
 
-@pytest.mark.parametrize('name', list(FORFEITS) + HARMLESS + ['saboteur'])
-def test_a_hostile_player_gains_nothing_and_changes_no_other_game(tmp_path, name,
-                                                                  games_without_hostiles):
-    hostile = spec(name)
-    timeout = TIMEOUT if FORFEITS.get(name, (None,))[0] == referee.TIMEOUT else GENEROUS
-    if name in FORFEITS:  # it scores nothing (asserted below): no first-move run to compare with
-        [records] = round_robins(tmp_path, [codes_of(hostile, *OTHERS)], timeout=timeout)
-    else:  # the first-move player first, on clean workers
-        as_first, records = round_robins(tmp_path, [
-            {hostile: player_code.read_player(spec('first')), **codes_of(*OTHERS)},
-            codes_of(hostile, *OTHERS)], timeout=timeout)
-    theirs = [outcome(r) for r in records if hostile not in (r.first, r.second)]
-    assert theirs == games_without_hostiles
+def gauntlets(names, others=OTHERS):
+    """The games of each of names (specs) against each of others, with the seeds of
+    a round robin of it and others, then the games of others between themselves;
+    numbered in order."""
+    games = [game for name in names
+             for game in schedule([name, *others], [VARIANT], 1, seed=0, gauntlet=name)]
+    games += schedule(others, [VARIANT], 1, seed=0)
+    return [replace(game, index=index) for index, game in enumerate(games)]
+
+
+def play_within_limit(game, rules, **kwargs):
+    """Play a scheduled game by rules, each move within TIMEOUT if a player of HANGS
+    plays in it (it waits that out), else within rules' own limit."""
+    if {game.first, game.second} & HANGS:
+        rules = replace(rules, move_timeout=TIMEOUT)
+    return play_scheduled_game(game, rules=rules, **kwargs)
+
+
+@pytest.fixture(scope='module')
+def runs(tmp_path_factory):
+    """Four runs, one after the other on the same two workers, with their processes
+    adopted (none may outlive them): plain, OTHERS alone; as_first, the gauntlets
+    of AS_FIRST, each of them playing the first-move player's code; hostile, every
+    hostile player's gauntlet; small, first against counts_nodes and dies.
+    Returns each run's records by index, by the run's name."""
+    folder = tmp_path_factory.mktemp('faults')
+    first = player_code.read_player(spec('first'))
+    small = [spec('counts_nodes'), spec('dies')]
+    plans = {'plain': (codes_of(*OTHERS), gauntlets([])),
+             'as_first': ({**{spec(name): first for name in AS_FIRST}, **codes_of(*OTHERS)},
+                          gauntlets(map(spec, AS_FIRST))),
+             'hostile': (codes_of(*map(spec, HOSTILES), *OTHERS), gauntlets(map(spec, HOSTILES))),
+             'small': (codes_of(spec('first'), *small), gauntlets([spec('first')], small))}
+    rules = Rules(move_timeout=GENEROUS, sandbox='process')
+    found = {}
+    with adopting_orphans():
+        with WorkerPool(2, hard_timeout=2 * LOAD_SECONDS + GENEROUS + 5) as executor:
+            for name, (codes, games) in plans.items():
+                job = partial(play_within_limit, rules=rules, players=codes,
+                              make_game=variants.make, load_player=players.load_player)
+                store = Store(str(folder / f'{name}.sqlite'), RunSettings(players=()))
+                run(games, job, executor, store, in_flight=4)
+                found[name] = {record.index: record for record in store.records()}
+                store.close()
+                assert sorted(found[name]) == list(range(len(games))), name
+    return found
+
+
+def games_of(records, name):
+    """The records of the games that name plays in."""
+    return [record for record in records.values() if name in (record.first, record.second)]
+
+
+def game_of(records, first, second):
+    """The record of the game of first (in the first seat) against second."""
+    [record] = [r for r in records.values() if (r.first, r.second) == (first, second)]
+    return record
+
+
+@pytest.mark.parametrize('name', HOSTILES)
+def test_a_hostile_player_gains_nothing_and_changes_no_other_game(runs, name):
+    """Every hostile player plays in one run: each checks its own games, and that
+    the games of OTHERS between themselves are those of a run without hostiles."""
+    plain, as_first, hostile = runs['plain'], runs['as_first'], runs['hostile']
+    theirs = [outcome(r) for r in hostile.values() if not {r.first, r.second} - set(OTHERS)]
+    assert theirs == [outcome(r) for r in plain.values()], name
+    records = games_of(hostile, spec(name))
+    assert len(records) == 2 * len(OTHERS), name
     if name in FORFEITS:
-        assert points(records, hostile) == 0
+        assert points(records, spec(name)) == 0, name
     else:
-        assert points(records, hostile) <= points(as_first, hostile)
+        assert points(records, spec(name)) <= points(as_first.values(), spec(name)), name
     for record in records:
-        if hostile not in (record.first, record.second):
-            continue
         if name in FORFEITS:
             termination, detail = FORFEITS[name]
-            assert record.forfeit == hostile and record.termination == termination
-            assert detail in record.detail
+            assert record.forfeit == spec(name) and record.termination == termination, name
+            assert detail in record.detail, name
         elif name in HARMLESS:
-            assert record.termination == referee.NORMAL
+            assert record.termination == referee.NORMAL, name
     if name in HARMLESS:
-        assert [outcome(r) for r in records] == [outcome(r) for r in as_first]
+        assert [outcome(r) for r in records] == [
+            outcome(r) for r in games_of(as_first, spec(name))], name
     assert not os.path.exists('/tmp/aima-games-pwned')  # the forger's pickle never ran
 
 
-def test_nodes_that_players_report_are_totalled(tmp_path):
-    record = round_robin(tmp_path, codes_of(spec('counts_nodes'), spec('first')))[0]
+def test_nodes_that_players_report_are_totalled(runs):
+    record = game_of(runs['small'], spec('counts_nodes'), spec('first'))
     assert record.nodes_first == 10 * record.moves_first and record.nodes_second is None
 
 
@@ -118,17 +174,16 @@ def test_a_player_keeping_state_in_its_globals_plays_the_same_whatever_the_jobs(
     assert runs[0] == runs[1]
 
 
-def test_a_forfeit_on_a_later_move_keeps_the_moves_before_it(tmp_path):
+def test_a_forfeit_on_a_later_move_keeps_the_moves_before_it(runs):
     """The second player dies on its first move, after the first player's move."""
-    record = round_robin(tmp_path, codes_of(spec('first'), spec('dies')))[0]
-    assert record.first == spec('first') and record.moves == [[1, 1]]
+    record = game_of(runs['small'], spec('first'), spec('dies'))
+    assert record.moves == [[1, 1]]
     assert record.forfeit == spec('dies') and record.score == 1
 
 
-def test_a_game_stored_twice_by_two_runs_on_one_file_is_kept_once(tmp_path):
+def test_a_game_stored_twice_by_two_runs_on_one_file_is_kept_once(runs, tmp_path):
     """Two runs resuming the same --db at once may both finish a game; the first record stays."""
-    (tmp_path / 'played').mkdir()
-    record = round_robin(tmp_path / 'played', codes_of(spec('first'), spec('lucky')))[0]
+    record = runs['plain'][0]
     store = Store(str(tmp_path / 'shared.sqlite'), RunSettings(players=()))
     store.add(record)
     store.add(replace(record, score=1 - record.score))
