@@ -4,10 +4,12 @@ requests, a forged answer whose move nests 700 lists deep, a forged to_move labe
 player's first game and a player that answers twice. Each fails its own checks
 with the reason, at each jail level, and the grader goes on: the report,
 Gradescope's results and a class's grades are written, and an honest student's
-grade beside the attacker is what it is alone."""
+grade beside the attackers (all those graded with the same options, in one class) is
+what it is alone."""
 
 import json
 import os
+import re
 
 import pytest
 from jails import LEVELS
@@ -20,6 +22,7 @@ pytestmark = pytest.mark.slow
 EXITS = '''
 import json
 import os
+import re
 
 calls = []
 
@@ -40,6 +43,7 @@ def alpha_beta_search(state, game):
 DEEP_MOVE = '''
 import json
 import os
+import re
 import time
 
 
@@ -57,6 +61,7 @@ def alpha_beta_search(state, game):
 DEEP_LABEL = '''
 import json
 import os
+import re
 import sys
 
 
@@ -100,6 +105,7 @@ def player(game, state):
 TWICE = '''
 import json
 import os
+import re
 
 
 def player(game, state):
@@ -123,6 +129,7 @@ def alpha_beta_search(state, game):
 SENDS = """
 import json
 import os
+import re
 import time
 
 
@@ -263,41 +270,67 @@ def test_an_attack_fails_its_check_in_the_report_and_its_gradescope_results(tmp_
              'points': test['score'], 'message': test['output']} for test in tests], name, reason)
 
 
-@pytest.fixture(scope='module')
-def graded_alone(tmp_path_factory):
-    """The honest student's report graded alone, by the options and level it was
-    graded with (each graded once in a module)."""
-    reports = {}
 
-    def report(options, level):
-        key = (tuple(options), level)
-        if key not in reports:
-            folder = tmp_path_factory.mktemp('alone')
-            check(honest(folder / 'alone'), *options, '--sandbox', level, '--json',
-                  str(folder / 'alone.json'))
-            reports[key] = json.loads((folder / 'alone.json').read_text())
-        return reports[key]
+
+def grouped(attacks):
+    """The attacks by the options they are graded with, in the order of attacks."""
+    groups = {}
+    for attack, (_, options, _, _) in attacks.items():
+        groups.setdefault(tuple(options), []).append(attack)
+    return groups
+
+
+GROUPS = grouped(ATTACKS)
+"""The attacks by the options they are graded with: a class a group and jail level."""
+
+
+def file_stem(attack):
+    """The name, without .py, of the attack's file in its class."""
+    return 'attacker_' + re.sub(r'\W+', '_', attack)
+
+
+@pytest.fixture(scope='module')
+def classes(tmp_path_factory):
+    """For a level, each attack's class graded once per group of attacks with the same
+    options (every attack of the group in one class beside the honest student, and
+    the honest student graded alone): by attack, the class's exit status, its rows,
+    the attacker's report, the honest student's and the one it has alone."""
+    graded = {}
+
+    def report(level):
+        if level not in graded:
+            graded[level] = {}
+            for options, attacks in GROUPS.items():
+                folder = tmp_path_factory.mktemp('class')
+                check(honest(folder / 'alone'), *options, '--sandbox', level, '--json',
+                      str(folder / 'alone.json'))
+                alone = json.loads((folder / 'alone.json').read_text())
+                for attack in attacks:
+                    student(folder / 'class', ATTACKS[attack][0], file_stem(attack) + '.py')
+                honest(folder / 'class')
+                grades = folder / 'grades'
+                done = check(str(folder / 'class'), '--jobs', '2', '--out', str(grades),
+                             *options, '--sandbox', level)
+                rows = {row['student']: row for row in
+                        json.loads((grades / 'summary.json').read_text())['students']}
+                reports = {stem: json.loads((grades / 'reports' / f'{stem}.json').read_text())
+                           for stem in rows}
+                for attack in attacks:
+                    graded[level][attack] = (done.returncode, rows, reports[file_stem(attack)],
+                                             reports['honest'], alone)
+        return graded[level]
     return report
 
 
 @pytest.mark.parametrize('level', LEVELS)
 @pytest.mark.parametrize('attack', ATTACKS)
-def test_an_attack_leaves_a_classmates_grade_as_it_is_alone(tmp_path, graded_alone, attack,
-                                                            level):
-    source, options, name, reason = ATTACKS[attack]
-    expected = graded_alone(options, level)
-    folder = tmp_path / 'class'
-    student(folder, source, 'attacker.py')
-    honest(folder)
-    grades = tmp_path / 'grades'
-    done = check(str(folder), '--jobs', '2', '--out', str(grades), *options, '--sandbox', level)
-    assert done.returncode == 1
-    rows = {row['student']: row for row in json.loads((grades / 'summary.json').read_text())
-            ['students']}
-    assert set(rows) == {'attacker', 'honest'} and rows['honest']['status'] == 'graded'
-    failed(json.loads((grades / 'reports' / 'attacker.json').read_text())['checks'], name,
-           reason)
-    graded = json.loads((grades / 'reports' / 'honest.json').read_text())
+def test_an_attack_leaves_a_classmates_grade_as_it_is_alone(classes, attack, level):
+    _, options, name, reason = ATTACKS[attack]
+    returncode, rows, attacker, graded, expected = classes(level)[attack]
+    assert returncode == 1
+    stems = {file_stem(other) for other in GROUPS[tuple(options)]}
+    assert set(rows) == stems | {'honest'} and rows['honest']['status'] == 'graded', rows
+    failed(attacker['checks'], name, reason.replace('attacker.py', file_stem(attack) + '.py'))
     assert (graded['points'], graded['max_points']) == (expected['points'],
                                                         expected['max_points'])
     assert [_verdict(result) for result in graded['checks']] == [
