@@ -137,7 +137,7 @@ def test_a_position_the_grader_names_is_drawn_as_deep_as_fits():
     assert done.stderr == ('Note: the whole tree has more than 400 nodes: drawn 4 plies deep, '
                            'as deep as fits (--depth D chooses)\n')
     for args in (['tictactoe', '--position', '3 1; 3 2; 2 3', '--depth', '6'],
-                 ['nim', '--position', '300 200']):
+                 ['nim', '--position', '210 200']):  # 11 moves from one that fits
         refused = run('tree', *args)
         assert refused.returncode == 2 and not refused.stdout
         drawn = run(*command_in(refused.stderr.strip()))
