@@ -175,12 +175,13 @@ def test_the_player_checks_play_fewer_games_when_their_budget_is_spent():
 def test_a_player_inside_its_time_is_never_failed_by_the_budget():
     """A player that deepens for a twenty-fifth of its time a move (0.4 s of 10 s) needs
     more than the budget for all the player checks' games: they judge it on the games
-    that fit, saying so, and it passes. The limits are a twentieth of the defaults."""
-    settings = grading.Settings(move_timeout=0.5, functions=('player',), player_budget=3)
+    that fit, saying so, and it passes. The limit per move is a twentieth of the
+    default, the budget a fortieth."""
+    settings = grading.Settings(move_timeout=0.5, functions=('player',), player_budget=1.5)
     report = grading.grade(os.path.join(STUDENTS, 'deepens_for_a_while.py'), settings)
     said = messages(report)
     assert report.passed, said
-    assert any("those that fit in the player checks' 3 s" in message
+    assert any("those that fit in the player checks' 1.5 s" in message
                for _, message in said.values()), said
 
 
