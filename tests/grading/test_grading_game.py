@@ -291,7 +291,7 @@ HOSTILE_VERDICTS = {
                'utility': "after (0, 3); (1, 1): no player that its to_move names plays as "
                           "the reference's 'MAX'"},
     'Stubborn': {**dict.fromkeys(RULES, 'skipped after a timeout in Stubborn.to_move'),
-                 'to_move': 'timed out after 1 s'},
+                 'to_move': 'timed out after 0.5 s'},
     'Tricks': {},
     'Objects': {'actions': 'at the start: actions returned <object object at ',
                 'result': NOWHERE['result'], 'utility': NOWHERE['utility'],
@@ -311,9 +311,11 @@ HOSTILE_VERDICTS = {
 @pytest.mark.parametrize('level', LEVELS)
 def test_a_hostile_class_fails_its_checks_and_nothing_else(tmp_path, reference, level):
     for name, verdicts in HOSTILE_VERDICTS.items():
-        # the classes that hang wait out 1 s; the others must pass or fail their checks
-        # on their own, within a limit a busy machine cannot run out
-        timeout = 1 if name in ('Sleeps', 'Stubborn') else 5
+        # the classes that hang wait out their limit (Sleeps's rules are called within a
+        # fifth of it, so 1 s; Stubborn fails at its first call, so 0.5 s); the others
+        # must pass or fail their checks on their own, within a limit a busy machine
+        # cannot run out
+        timeout = {'Sleeps': 1, 'Stubborn': 0.5}.get(name, 5)
         results = grade(tmp_path, HOSTILE, reference, f'{name}(board=[3, 1])', timeout=timeout,
                         sandbox=level)
         failed = {rule: message for rule, (passed, message) in results.items() if not passed}
