@@ -42,10 +42,10 @@ def without_index(games):
 
 @pytest.fixture
 def class_folder(tmp_path):
-    """A folder of three students' files."""
+    """A folder of two students' files."""
     folder = tmp_path / 'submissions'
     folder.mkdir()
-    for name, source in (('alice', LUCKY), ('bob', FIRST), ('carol', LAST)):
+    for name, source in (('alice', LUCKY), ('bob', FIRST)):
         (folder / f'{name}.py').write_text(source)
     return folder
 
@@ -53,12 +53,12 @@ def class_folder(tmp_path):
 def test_each_run_plays_exactly_the_new_games_and_ends_as_a_full_run(tmp_path, class_folder,
                                                                     capsys):
     db = tmp_path / 'class.sqlite'
-    # 4 players: 6 pairings x 2 variants x 2 games
+    # 3 players: 3 pairings x 2 variants x 2 games
     first, _ = run(class_folder, db, tmp_path / '1.json', capsys)
-    assert (first['played'], first['reused']) == (24, 0)
-    (class_folder / 'dave.py').write_text(RAISES)  # a fourth student, hostile
+    assert (first['played'], first['reused']) == (12, 0)
+    (class_folder / 'dave.py').write_text(RAISES)  # a third student, hostile
     second, _ = run(class_folder, db, tmp_path / '2.json', capsys)
-    assert (second['played'], second['reused']) == (16, 24)  # dave's 4 pairings
+    assert (second['played'], second['reused']) == (12, 12)  # dave's 3 pairings
     # every earlier game is kept as it was, renumbered in the new schedule
     assert without_index(g for g in second['games'] if 'dave' not in (g['first'], g['second'])) \
         == without_index(first['games'])
@@ -66,13 +66,13 @@ def test_each_run_plays_exactly_the_new_games_and_ends_as_a_full_run(tmp_path, c
                                                                               g['second']))
     (class_folder / 'bob.py').write_text(LAST)  # bob changes his file
     third, printed = run(class_folder, db, tmp_path / '3.json', capsys)
-    assert (third['played'], third['reused']) == (16, 24)  # bob's 4 pairings again
+    assert (third['played'], third['reused']) == (12, 12)  # bob's 3 pairings again
     assert without_index(g for g in third['games'] if 'bob' not in (g['first'], g['second'])) \
         == without_index(g for g in second['games'] if 'bob' not in (g['first'], g['second']))
 
     full, full_printed = run(class_folder, tmp_path / 'full.sqlite', tmp_path / 'full.json',
                              capsys)
-    assert (full['played'], full['reused']) == (40, 0)
+    assert (full['played'], full['reused']) == (24, 0)
     assert full['games'] == third['games'] and full['standings'] == third['standings']
     assert full_printed == printed
 
@@ -81,13 +81,13 @@ def test_a_removed_file_drops_out_and_a_rerun_plays_nothing(tmp_path, class_fold
     db = tmp_path / 'class.sqlite'
     run(class_folder, db, tmp_path / '1.json', capsys)
     again, _ = run(class_folder, db, tmp_path / '2.json', capsys)
-    assert (again['played'], again['reused']) == (0, 24)
-    (class_folder / 'carol.py').unlink()
+    assert (again['played'], again['reused']) == (0, 12)
+    (class_folder / 'bob.py').unlink()
     without, printed = run(class_folder, db, tmp_path / '3.json', capsys)
-    assert (without['played'], without['reused']) == (0, 12)
-    assert 'carol' not in printed and without['settings']['players'] == ['alice', 'bob', 'ab1']
+    assert (without['played'], without['reused']) == (0, 4)
+    assert 'bob' not in printed and without['settings']['players'] == ['alice', 'ab1']
     with sqlite3.connect(db) as connection:
-        assert connection.execute('SELECT COUNT(*) FROM games').fetchone()[0] == 12
+        assert connection.execute('SELECT COUNT(*) FROM games').fetchone()[0] == 4
 
 
 def test_settings_of_every_game_still_need_a_new_db(tmp_path, class_folder, capsys):
