@@ -219,7 +219,7 @@ def test_a_killed_run_on_a_cluster_resumes_to_the_same_games(scheduler, tmp_path
     """Kill the main process of a run on its own LocalCluster hard, part-way: its
     cluster ends with it, and the run resumes (here on another cluster) to the
     games of an uninterrupted local run."""
-    options = ['--players', 'random,ab1,ab2', '--variants', 'simple-nim', '--games', '8',
+    options = ['--players', 'random,ab1,ab2', '--variants', 'simple-nim', '--games', '3',
                '--openings', '2', '--sandbox', 'process']
     db = str(tmp_path / 'run.sqlite')
     whole = subprocess.Popen([sys.executable, 'tournament.py', *options, '--json',  # meanwhile
@@ -231,7 +231,7 @@ def test_a_killed_run_on_a_cluster_resumes_to_the_same_games(scheduler, tmp_path
     assert status == 0, 'the uninterrupted run failed'
     with sqlite3.connect(db) as connection:
         indexes = [row[0] for row in connection.execute('SELECT "index" FROM games')]
-    assert sorted(indexes) == list(range(48))
+    assert sorted(indexes) == list(range(18))
     assert games_of(tmp_path / 'resumed.json') == games_of(tmp_path / 'whole.json')
 
 
@@ -251,7 +251,7 @@ def killed_and_resumed(options, db, scheduler, folder):
             process.send_signal(signal.SIGKILL)
             process.wait()
         stderr.seek(0)
-        assert 0 < stored(db) < 48, f'the run was not killed part-way: {stderr.read()}'
+        assert 0 < stored(db) < 18, f'the run was not killed part-way: {stderr.read()}'
     deadline = time.monotonic() + 15
     while time.monotonic() < deadline and any(map(alive, below)):
         time.sleep(0.1)
