@@ -5,7 +5,8 @@ player's first game and a player that answers twice. Each fails its own checks
 with the reason, at each jail level, and the grader goes on: the report,
 Gradescope's results and a class's grades are written, and an honest student's
 grade beside the attackers (all those graded with the same options, in one class) is
-what it is alone."""
+what it is alone; a classmate whose file's name is too long for its report still
+gets one."""
 
 import json
 import os
@@ -289,51 +290,70 @@ def file_stem(attack):
     return 'attacker_' + re.sub(r'\W+', '_', attack)
 
 
+LONG_NAME = 'a' * 251
+"""The name, without .py, of the honest student's copy in the class graded with SEARCH:
+its report, NAME.json, would not fit in a file's name."""
+
+
+def students(options):
+    """The students of the class graded with options, by the names they are given."""
+    attackers = {file_stem(attack) for attack in GROUPS[tuple(options)]}
+    return attackers | {'honest'} | ({LONG_NAME[:200]} if list(options) == SEARCH else set())
+
+
 @pytest.fixture(scope='module')
 def classes(tmp_path_factory):
-    """For a level, each attack's class graded once per group of attacks with the same
-    options (every attack of the group in one class beside the honest student, and
-    the honest student graded alone): by attack, the class's exit status, its rows,
-    the attacker's report, the honest student's and the one it has alone."""
+    """For a level, the classes of the attacks (see graded_class), graded once each, by
+    the options they are graded with."""
     graded = {}
 
     def report(level):
         if level not in graded:
-            graded[level] = {}
-            for options, attacks in GROUPS.items():
-                folder = tmp_path_factory.mktemp('class')
-                check(honest(folder / 'alone'), *options, '--sandbox', level, '--json',
-                      str(folder / 'alone.json'))
-                alone = json.loads((folder / 'alone.json').read_text())
-                for attack in attacks:
-                    student(folder / 'class', ATTACKS[attack][0], file_stem(attack) + '.py')
-                honest(folder / 'class')
-                grades = folder / 'grades'
-                done = check(str(folder / 'class'), '--jobs', '2', '--out', str(grades),
-                             *options, '--sandbox', level)
-                rows = {row['student']: row for row in
-                        json.loads((grades / 'summary.json').read_text())['students']}
-                reports = {stem: json.loads((grades / 'reports' / f'{stem}.json').read_text())
-                           for stem in rows}
-                for attack in attacks:
-                    graded[level][attack] = (done.returncode, rows, reports[file_stem(attack)],
-                                             reports['honest'], alone)
+            graded[level] = {options: graded_class(tmp_path_factory.mktemp('class'), options,
+                                                   attacks, level)
+                             for options, attacks in GROUPS.items()}
         return graded[level]
     return report
+
+
+def graded_class(folder, options, attacks, level):
+    """Grade, with options at the level, the honest student alone, and then a class of
+    the attacks beside the honest student (and, with SEARCH, the honest student's copy
+    named LONG_NAME); return the class's exit status, its rows and its reports (as
+    JSON) by student, the files of its reports folder, and the report alone."""
+    check(honest(folder / 'alone'), *options, '--sandbox', level, '--json',
+          str(folder / 'alone.json'))
+    for attack in attacks:
+        student(folder / 'class', ATTACKS[attack][0], file_stem(attack) + '.py')
+    source = open(honest(folder / 'class')).read()
+    if list(options) == SEARCH:
+        student(folder / 'class', source, LONG_NAME + '.py')
+    grades = folder / 'grades'
+    done = check(str(folder / 'class'), '--jobs', '2', '--out', str(grades), *options,
+                 '--sandbox', level)
+    rows = {row['student']: row for row in
+            json.loads((grades / 'summary.json').read_text())['students']}
+    reports = {name: json.loads((grades / 'reports' / f'{name}.json').read_text())
+               for name in rows}
+    return {'returncode': done.returncode, 'rows': rows, 'reports': reports,
+            'files': sorted(os.listdir(grades / 'reports')),
+            'alone': json.loads((folder / 'alone.json').read_text())}
 
 
 @pytest.mark.parametrize('level', LEVELS)
 @pytest.mark.parametrize('attack', ATTACKS)
 def test_an_attack_leaves_a_classmates_grade_as_it_is_alone(classes, attack, level):
     _, options, name, reason = ATTACKS[attack]
-    returncode, rows, attacker, graded, expected = classes(level)[attack]
-    assert returncode == 1
-    stems = {file_stem(other) for other in GROUPS[tuple(options)]}
-    assert set(rows) == stems | {'honest'} and rows['honest']['status'] == 'graded', rows
-    failed(attacker['checks'], name, reason.replace('attacker.py', file_stem(attack) + '.py'))
-    assert (graded['points'], graded['max_points']) == (expected['points'],
-                                                        expected['max_points'])
-    assert [_verdict(result) for result in graded['checks']] == [
+    graded = classes(level)[tuple(options)]
+    rows, expected = graded['rows'], graded['alone']
+    assert graded['returncode'] == 1
+    assert set(rows) == students(options) and rows['honest']['status'] == 'graded', rows
+    failed(graded['reports'][file_stem(attack)]['checks'], name,
+           reason.replace('attacker.py', file_stem(attack) + '.py'))
+    honest_report = graded['reports']['honest']
+    assert (honest_report['points'], honest_report['max_points']) == (
+        expected['points'], expected['max_points'])
+    assert [_verdict(result) for result in honest_report['checks']] == [
         _verdict(result) for result in expected['checks']]
 
 
@@ -343,17 +363,12 @@ def _verdict(result):
 
 
 @pytest.mark.parametrize('level', LEVELS)
-def test_a_file_name_too_long_for_its_report_costs_no_classmate_a_report(tmp_path, level):
-    folder = tmp_path / 'class'
-    source = open(honest(folder)).read()
-    long = student(folder, source, 'a' * 251 + '.py')  # its report, NAME.json, would not fit
-    grades = tmp_path / 'grades'
-    done = check(str(folder), '--jobs', '2', '--out', str(grades), '--functions',
-                 'alpha_beta_search', '--sandbox', level)
-    assert done.returncode == 0, done.stderr
-    rows = json.loads((grades / 'summary.json').read_text())['students']
-    assert [row['status'] for row in rows] == ['graded', 'graded']
-    reports = sorted(os.listdir(grades / 'reports'))
-    assert len(reports) == 4 and 'honest.json' in reports and 'honest.txt' in reports
-    assert all(len(name.encode()) <= 255 for name in reports)
-    assert os.path.basename(long)[:200] + '.json' in reports
+def test_a_file_name_too_long_for_its_report_costs_no_classmate_a_report(classes, level):
+    graded = classes(level)[tuple(SEARCH)]
+    rows, files, long = graded['rows'], graded['files'], LONG_NAME[:200]
+    for name in ('honest', long):
+        assert rows[name]['status'] == 'graded', rows[name]
+        assert rows[name]['total'] == rows[name]['max'] > 0, rows[name]
+    assert files == sorted(f'{name}.{kind}' for name in rows for kind in ('json', 'txt'))
+    assert all(len(name.encode()) <= 255 for name in files)
+    assert long + '.json' in files and 'honest.json' in files and 'honest.txt' in files
