@@ -34,13 +34,25 @@ def test_a_heartbeat_outside_a_worker_does_nothing(monkeypatch):
     workers.heartbeat()
 
 
-def test_the_pool_hands_a_task_to_an_idle_worker_at_once(monkeypatch):
+def wait_for(path):
+    """Wait until a file exists at path (30 s at most): a task that keeps its worker
+    busy for as long as the test needs."""
+    deadline = time.monotonic() + 30
+    while not os.path.exists(path) and time.monotonic() < deadline:
+        time.sleep(0.01)
+
+
+def test_the_pool_hands_a_task_to_an_idle_worker_at_once(monkeypatch, tmp_path):
     monkeypatch.setattr(workers, 'POLL_SECONDS', 60.0)  # a manager that polled would wait
+    release = tmp_path / 'release'
     with workers.WorkerPool(2) as pool:
-        first = pool.submit(time.sleep, 1.0)
-        while not first.running():
-            time.sleep(0.01)
-        second = pool.submit(os.getpid)  # while the manager waits on the busy worker
-        assert second.result(timeout=10) != os.getpid()
-        assert not first.done()
+        first = pool.submit(wait_for, str(release))
+        try:
+            while not first.running():
+                time.sleep(0.01)
+            second = pool.submit(os.getpid)  # while the manager waits on the busy worker
+            assert second.result(timeout=10) != os.getpid()
+            assert not first.done()
+        finally:
+            release.touch()
         first.result(timeout=10)
