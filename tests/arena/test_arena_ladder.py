@@ -76,6 +76,20 @@ def test_a_row_is_the_version_whose_games_the_ladder_holds(tmp_path):
         ladder.executor.shutdown()
 
 
+def move_made(pool: WorkerPool, timeout: float = 60) -> None:
+    """Wait until the pool's worker has been sent a game and told of a move in it (its
+    first heartbeat after the game was sent, which a move sends)."""
+    [worker] = pool._workers
+    ends = time.monotonic() + timeout
+    while worker.last_beat == 0.0:  # no game sent yet
+        assert time.monotonic() < ends, 'no game sent to the worker'
+        time.sleep(0.01)
+    sent = worker.last_beat
+    while worker.last_beat == sent:
+        assert time.monotonic() < ends, 'no move made in the game'
+        time.sleep(0.01)
+
+
 def test_a_ladder_stopped_in_the_middle_of_a_game_starts_no_new_workers(tmp_path):
     settings, records = arena(tmp_path)
     made = []
@@ -87,7 +101,7 @@ def test_a_ladder_stopped_in_the_middle_of_a_game_starts_no_new_workers(tmp_path
     version_that_plays(records, tmp_path, 'alice', SLOW)
     ladder.start()
     try:
-        time.sleep(2)  # a game under way, its moves a second each
+        move_made(made[0])  # a game under way, its moves a second each
         ladder.stop(timeout=0.1)  # its executor shut down under the game
         ladder._thread.join(30)
         assert not ladder._thread.is_alive() and len(made) == 1  # no pool started as it stops
