@@ -109,9 +109,11 @@ def test_a_served_arena_tells_a_student_on_their_page_and_by_mail(tmp_path):
                              arena_table=f'mail-server = "127.0.0.1:{smtp.port}"\n'
                                          'mail-from = "arena@example.edu"\n').start()
         try:
-            for source in (BROKEN, CRASHES):
-                server.verdict('alice', server.submit('alice', source.encode())['number'])
-            server.verdict('bob', server.submit('bob', GOOD.encode())['number'])
+            handed_in = [(student, server.submit(student, source.encode())['number'])
+                         for student, source in (('alice', BROKEN), ('alice', CRASHES),
+                                                 ('bob', GOOD))]
+            for student, number in handed_in:
+                server.verdict(student, number)
             wait_for(lambda: len(smtp.messages) == 3, timeout=60)
             with signed_in(server, 'alice') as alice:
                 page = alice.get('/students/alice').text
