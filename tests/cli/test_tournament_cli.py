@@ -333,7 +333,8 @@ def test_the_bundle_writes_back_every_grading_option_it_was_given():
     """The autograder a bundle holds must grade as check would with the same options."""
     parser = command.build_parser()
     given = parser.parse_args(['gradescope-bundle', 'a.zip', '--functions',
-                               'player,minmax_decision', '--variants', 'nim', 'nim(piles=(2, 3))', '--timeout', '2.5',
+                               'player,minmax_decision', '--variants', 'nim',
+                               'nim(piles=(2, 3))', '--timeout', '2.5',
                                '--move-timeout', '3', '--player-budget', '30', '--memory', '512',
                                '--allow-reference', '--anchors', 'random=0,ab2=70.5',
                                '--sandbox', 'process', '--cases', 'cases.json',
