@@ -77,27 +77,19 @@ def outcome(game):
 
 
 @pytest.fixture(scope='module')
-def local_games(codes, tmp_path_factory):
-    """The games as the local executor plays them (its processes forked before the
-    cluster's threads start, as tests request it first)."""
-    _, records = play(WorkerPool(2, hard_timeout=30), codes,
-                      tmp_path_factory.mktemp('local') / 'games.sqlite')
-    return [outcome(record.plain()) for record in records]
-
-
-@pytest.fixture(scope='module')
 def cluster_tmp(tmp_path_factory):
     """The temporary folder (TMPDIR) of the cluster's processes."""
     return tmp_path_factory.mktemp('cluster_tmp')
 
 
 @pytest.fixture(scope='module')
-def scheduler(tmp_path_factory, cluster_tmp):
-    """The address of a cluster on this machine, started as on several machines (see
-    docs/tournaments.md): `dask scheduler`, and `dask worker` with two worker processes of
-    one thread each. (In other processes than the tests', which must leave no
-    process behind, and start no thread before they fork.)"""
-    distributed = pytest.importorskip('distributed')
+def cluster(tmp_path_factory, cluster_tmp):
+    """The scheduler file of a cluster on this machine, started as on several machines
+    (see docs/tournaments.md): `dask scheduler`, and `dask worker` with two worker
+    processes of one thread each. (In other processes than the tests', which must
+    leave no process behind, and start no thread before they fork.) They start
+    while the tests go on: see scheduler."""
+    pytest.importorskip('distributed')
     file = str(tmp_path_factory.mktemp('dask') / 'scheduler.json')
     dask = [sys.executable, '-m', 'dask']
     quiet = {**QUIET, 'env': {**os.environ, 'TMPDIR': str(cluster_tmp)}}
@@ -106,14 +98,31 @@ def scheduler(tmp_path_factory, cluster_tmp):
     started.append(subprocess.Popen(dask + ['worker', '--scheduler-file', file, '--nworkers', '2',
                                             '--nthreads', '1', '--no-dashboard'], **quiet))
     try:
-        with distributed.Client(scheduler_file=file, timeout=60, set_as_default=False) as client:
-            client.wait_for_workers(2, timeout=60)
-            address = client.scheduler.address
-        yield address
+        yield file
     finally:
         for process in reversed(started):
             process.terminate()
             process.wait(timeout=30)
+
+
+@pytest.fixture(scope='module')
+def local_games(codes, tmp_path_factory, cluster):
+    """The games as the local executor plays them (its processes forked before the
+    cluster's threads start, as tests request it first; the cluster's processes
+    start meanwhile)."""
+    _, records = play(WorkerPool(2, hard_timeout=30), codes,
+                      tmp_path_factory.mktemp('local') / 'games.sqlite')
+    return [outcome(record.plain()) for record in records]
+
+
+@pytest.fixture(scope='module')
+def scheduler(cluster):
+    """The address of the cluster's scheduler, once both its workers are up (this
+    starts the tests' threads that talk to it)."""
+    distributed = pytest.importorskip('distributed')
+    with distributed.Client(scheduler_file=cluster, timeout=60, set_as_default=False) as client:
+        client.wait_for_workers(2, timeout=60)
+        return client.scheduler.address
 
 
 @needs_dask
@@ -161,7 +170,8 @@ def test_a_worker_killed_mid_game_costs_no_game_and_no_forfeit(codes, local_game
 @needs_dask
 def test_a_player_that_dies_or_hangs_on_a_worker_forfeits_as_on_one_machine(scheduler, tmp_path):
     from players.tournaments.cluster import DaskExecutor
-    codes = {name: player_code.read_player(f'{HOSTILE}:{name}') for name in ('dies', 'sleeps', 'first')}
+    codes = {name: player_code.read_player(f'{HOSTILE}:{name}')
+             for name in ('dies', 'sleeps', 'first')}
     job = partial(play_scheduled_game, rules=Rules(move_timeout=0.5, sandbox='process'),
                   players=codes, make_game=variants.make, load_player=players.load_player)
     store = Store(str(tmp_path / 'games.sqlite'), RunSettings(players=()))
