@@ -92,6 +92,6 @@ def fitting_tree(game: Game, state, asked: TreeCommand,
 def nearer_end(game: Game, state, asked: TreeCommand) -> str:
     """Return the position, as --position takes it, that the first legal moves from
     state lead to, where a tree one ply deep can be drawn."""
-    reached, moves = moves_to_a_smaller_tree(game, state, asked.algorithm)
+    reached, moves = moves_to_a_smaller_tree(game, state)
     typed = [asked.position or '', *map(game.typed_move, moves)]
     return position_text(game, reached) or '; '.join(filter(str.strip, typed))

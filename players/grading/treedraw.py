@@ -138,14 +138,17 @@ def deepest_tree(game: Game, state, algorithm: str = 'alphabeta', most: int | No
     return found
 
 
-def moves_to_a_smaller_tree(game: Game, state, algorithm: str = 'alphabeta',
-                            limit: int = NODE_LIMIT) -> tuple[Any, list]:
+def moves_to_a_smaller_tree(game: Game, state, limit: int = NODE_LIMIT) -> tuple[Any, list]:
     """Return the first position after state, reached by the first legal move each
     time, whose tree one ply deep has at most limit nodes (or where the game ends),
-    and the moves that lead there."""
+    and the moves that lead there. A tree one ply deep holds the state and a node for
+    each legal move, searched or pruned, whatever the algorithm."""
     moves: list = []
-    while not game.terminal_test(state) and deepest_tree(game, state, algorithm, 1, limit) is None:
-        moves.append(list(game.actions(state))[0])
+    while not game.terminal_test(state):
+        legal = list(game.actions(state))
+        if 1 + len(legal) <= limit:
+            break
+        moves.append(legal[0])
         state = game.result(state, moves[-1])
     return state, moves
 
