@@ -39,6 +39,9 @@ BROKEN = 'def player(game, state)\n    return None\n'
 """A bot with a syntax error on line 1."""
 FIRST_MOVE = 'def player(game, state):\n    return game.actions(state)[0]\n'
 """A bot that plays the first legal move, and writes nothing."""
+POLL_SECONDS = 0.05
+"""How often a test asks a starting server whether its pages answer, or a version
+whether its verdict has come."""
 
 
 def version_that_plays(records, folder, student: str, source: str = FIRST_MOVE):
@@ -150,7 +153,7 @@ class ArenaServer:
                 urllib.request.urlopen(self.url + '/', timeout=2).close()
                 return self
             except (urllib.error.URLError, OSError):
-                time.sleep(0.2)
+                time.sleep(POLL_SECONDS)
         raise RuntimeError(f'serve did not answer in {timeout} s: {open(self.log).read()}')
 
     def token(self, student: str) -> str:
@@ -186,7 +189,7 @@ class ArenaServer:
             found = self.version(student, number)
             if not found['checking']:
                 return found
-            time.sleep(0.2)
+            time.sleep(POLL_SECONDS)
         raise TimeoutError(f'no verdict for {student} version {number} in {timeout} s')
 
     def stop(self) -> int:
