@@ -312,8 +312,26 @@ def test_ctrl_c_while_players_load_stops_at_once(tmp_path):
     assert _jails(process.pid), 'no player was loading'
     time.sleep(0.2)  # the slow player's jail is loading it
     process.send_signal(signal.SIGINT)
-    out, err = process.communicate(timeout=20)  # at once: well before the player's 60 s
+    try:
+        out, err = process.communicate(timeout=20)  # at once: well before the player's 60 s
+    except subprocess.TimeoutExpired:
+        seen = _signals_and_threads(process.pid)
+        process.kill()
+        out, err = process.communicate()
+        pytest.fail(f'still running 20 s after Ctrl-C; {seen}; it wrote {out!r} {err!r}')
     assert process.returncode == 130 and 'Traceback' not in err and out == ''
+
+
+def _signals_and_threads(pid):
+    """What a process does with signals (its masks, from /proc) and what each of its
+    threads waits in, for the message of a run that did not stop."""
+    with open(f'/proc/{pid}/status') as file:
+        masks = [line.strip() for line in file if line.startswith(('SigBlk', 'SigIgn', 'SigCgt'))]
+    waits = []
+    for task in os.listdir(f'/proc/{pid}/task'):
+        with open(f'/proc/{pid}/task/{task}/wchan') as file:
+            waits.append(file.read() or '-')
+    return f'{", ".join(masks)}; its threads wait in {", ".join(waits)}'
 
 
 def test_a_variant_given_twice_in_different_spellings_is_played_once():
