@@ -23,7 +23,6 @@ pytestmark = pytest.mark.slow
 EXITS = '''
 import json
 import os
-import re
 
 calls = []
 
@@ -44,7 +43,6 @@ def alpha_beta_search(state, game):
 DEEP_MOVE = '''
 import json
 import os
-import re
 import time
 
 
@@ -62,7 +60,6 @@ def alpha_beta_search(state, game):
 DEEP_LABEL = '''
 import json
 import os
-import re
 import sys
 
 
@@ -106,7 +103,6 @@ def player(game, state):
 TWICE = '''
 import json
 import os
-import re
 
 
 def player(game, state):
@@ -130,7 +126,6 @@ def alpha_beta_search(state, game):
 SENDS = """
 import json
 import os
-import re
 import time
 
 
@@ -269,8 +264,6 @@ def test_an_attack_fails_its_check_in_the_report_and_its_gradescope_results(tmp_
     tests = json.loads(results.read_text())['tests']
     failed([{'check': test['name'], 'passed': test['status'] == 'passed',
              'points': test['score'], 'message': test['output']} for test in tests], name, reason)
-
-
 
 
 def grouped(attacks):
