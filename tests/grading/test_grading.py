@@ -4,13 +4,13 @@ of small buggy student files (each one classic mistake), crashes and hangs."""
 import inspect
 import json
 import math
-import functools
 import os
 import random
 from collections.abc import Mapping
 
 import pytest
 from places import ROOT
+from grader_made import checks, games
 
 import variants
 from games import Nim, StochasticGame
@@ -29,19 +29,6 @@ from players.grading.models import (NEVER_PRUNES, NO_ALPHA, NO_BETA, NO_UPDATE, 
                                     MoverView, PastTheEnd)
 
 SETTINGS = grading.Settings(timeout=2, move_timeout=2)
-
-
-@functools.cache
-def games():
-    """The grader's games with SETTINGS, made when a test first needs them."""
-    return grading.make_games(SETTINGS)
-
-
-@functools.cache
-def checks():
-    """The grader's checks with SETTINGS, made when a test first needs them: not at
-    collection, where making them would cost every xdist worker a second."""
-    return grading.make_checks(SETTINGS, games())
 
 
 jail.prepare_jailer()
@@ -76,8 +63,9 @@ def mutant(tmp_path, *edits):
 def grade(path, *names, settings=SETTINGS):
     """Grade path on the checks whose names contain one of names (all if none); return
     {check name: (passed, message)}."""
-    chosen = [check for check in checks() if not names or any(name in check.name for name in names)]
-    report = grading.grade(path, settings, chosen, games())
+    chosen = [check for check in checks(SETTINGS)
+              if not names or any(name in check.name for name in names)]
+    report = grading.grade(path, settings, chosen, games(SETTINGS))
     return {result.check: (result.passed, result.message) for result in report.results}
 
 
@@ -182,7 +170,7 @@ def test_model_without_mistakes_is_the_textbook():
 
 
 def test_real_positions_are_small_and_described():
-    names = [check.name for check in checks() if check.function == 'minmax_decision']
+    names = [check.name for check in checks(SETTINGS) if check.function == 'minmax_decision']
     assert sum('nim' in name for name in names) == 5
     assert sum('tictactoe' in name for name in names) == 1
     nim = Nim(piles=(1, 2))
@@ -232,8 +220,9 @@ def test_a_state_key_is_the_canonical_json_of_the_plain_state(name):
 
 
 def test_textbook_copy_passes_every_check(tmp_path):
-    report = grading.grade(student(tmp_path, TEXTBOOK + PLAYER), SETTINGS, checks(), games())
-    assert len(report.results) == len(checks()) and report.loads == 1
+    report = grading.grade(student(tmp_path, TEXTBOOK + PLAYER), SETTINGS, checks(SETTINGS),
+                           games(SETTINGS))
+    assert len(report.results) == len(checks(SETTINGS)) and report.loads == 1
     failed = {result.check: result.message for result in report.results if not result.passed}
     assert not failed
     assert report.points == report.max_points == 50
@@ -341,8 +330,8 @@ def test_printing_does_not_reach_the_report(tmp_path, capfd):
 
 def test_template_is_not_implemented():
     report = grading.grade(os.path.join(ROOT, 'players', 'grading', 'template.py'), SETTINGS,
-                           checks(), games())
-    assert len(report.results) == len(checks()) and report.points == 0
+                           checks(SETTINGS), games(SETTINGS))
+    assert len(report.results) == len(checks(SETTINGS)) and report.points == 0
     assert all(result.message.startswith('not implemented') for result in report.results)
 
 
@@ -366,14 +355,14 @@ def test_players_that_forfeit_or_lose(tmp_path):
     ('raise RuntimeError("at import")\n', 'RuntimeError: at import (student.py, line 1)'),
 ])
 def test_unloadable_files_get_a_report_that_says_why(tmp_path, source, error):
-    report = grading.grade(student(tmp_path, source), SETTINGS, checks(), games())
+    report = grading.grade(student(tmp_path, source), SETTINGS, checks(SETTINGS), games(SETTINGS))
     assert error in report.load_error and report.points == 0 and report.max_points == 50
     assert report.load_error.count('(student.py, line') == 1  # the place, said once
     assert all(error in result.message for result in report.results)
 
 
 def test_a_missing_function_scores_zero_and_counts(tmp_path):
-    report = grading.grade(student(tmp_path, TEXTBOOK), SETTINGS, checks(), games())
+    report = grading.grade(student(tmp_path, TEXTBOOK), SETTINGS, checks(SETTINGS), games(SETTINGS))
     assert report.missing == ['player'] and report.max_points == 50 and report.points == 43
     assert 'FAIL 0/2 player: legal moves: player is not defined in student.py' in report.lines()
     only = grading.Settings(functions=('minmax_decision',))
@@ -382,6 +371,7 @@ def test_a_missing_function_scores_zero_and_counts(tmp_path):
 
 
 def test_every_kind_of_check_made_is_registered_and_every_kind_registered_is_made():
-    anchored = grading.make_checks(grading.Settings(anchors=(('random', 0), ('ab2', 70))), games())
-    made = {check.kind for check in checks() + anchored}
+    anchored = grading.make_checks(grading.Settings(anchors=(('random', 0), ('ab2', 70))),
+                                   games(SETTINGS))
+    made = {check.kind for check in checks(SETTINGS) + anchored}
     assert made | {'game'} == set(KINDS)  # the game checks: test_grading_game.py

@@ -4,12 +4,12 @@ the message a good TA would give, and nothing a file does earns it marks it has
 not earned: student code runs only in a jail, and the reference searches are out
 of its reach."""
 
-import functools
 import os
 
 import pytest
 from jails import LEVELS
 from places import TESTS
+from grader_made import checks, games
 
 from players.sandbox import jail, level_choice
 from players import grading
@@ -20,26 +20,13 @@ STUDENTS = os.path.join(TESTS, 'students')
 SETTINGS = grading.Settings(timeout=2, move_timeout=2, sandbox='process')
 
 
-@functools.cache
-def games():
-    """The grader's games with SETTINGS, made when a test first needs them."""
-    return grading.make_games(SETTINGS)
-
-
-@functools.cache
-def checks():
-    """The grader's checks with SETTINGS, made when a test first needs them: not at
-    collection, where making them would cost every xdist worker a second."""
-    return grading.make_checks(SETTINGS, games())
-
-
 jail.prepare_jailer()
 
 
 def grade(name, *functions, settings=SETTINGS):
     """Grade a student's file on the checks of functions (all if none)."""
-    chosen = [check for check in checks() if not functions or check.function in functions]
-    return grading.grade(os.path.join(STUDENTS, name), settings, chosen, games())
+    chosen = [check for check in checks(SETTINGS) if not functions or check.function in functions]
+    return grading.grade(os.path.join(STUDENTS, name), settings, chosen, games(SETTINGS))
 
 
 def messages(report):
@@ -61,8 +48,9 @@ def test_correct_code_in_any_style_passes(name, functions):
 
 
 def test_children_made_too_early_are_named():
-    chosen = [c for c in checks() if c.name == 'alpha_beta_search on deep-pruning']
-    report = grading.grade(os.path.join(STUDENTS, 'eager_everywhere.py'), SETTINGS, chosen, games())
+    chosen = [c for c in checks(SETTINGS) if c.name == 'alpha_beta_search on deep-pruning']
+    report = grading.grade(os.path.join(STUDENTS, 'eager_everywhere.py'), SETTINGS, chosen,
+                           games(SETTINGS))
     [(passed, message)] = messages(report).values()
     assert not passed and message.startswith('children made too early: it made B22 before '
                                              'searching its first sibling, but the textbook stops '
@@ -92,8 +80,8 @@ def test_children_made_too_early_are_named():
 ])
 def test_each_bug_gets_its_diagnosis(name, check, start):
     function = check.split(' on ')[0]
-    chosen = [c for c in checks() if c.name == check]
-    report = grading.grade(os.path.join(STUDENTS, name), SETTINGS, chosen, games())
+    chosen = [c for c in checks(SETTINGS) if c.name == check]
+    report = grading.grade(os.path.join(STUDENTS, name), SETTINGS, chosen, games(SETTINGS))
     [(passed, message)] = messages(report).values()
     assert not passed and message.startswith(start), message
     assert function in check
@@ -112,7 +100,7 @@ def test_a_default_evaluation_for_the_player_to_move_fails_wherever_it_shows():
               if not passed}
     tree = ['alpha_beta_cutoff_search on point of view (d=0)',
             'alpha_beta_cutoff_search on point of view (d=1)']
-    ending = [check.name for check in checks() if check.case and 'end the game at once'
+    ending = [check.name for check in checks(SETTINGS) if check.case and 'end the game at once'
               in check.case.note]
     assert len(ending) == 5  # every default variant without chance but Grundy's game
     assert sorted(failed) == sorted(tree + ending)
@@ -201,7 +189,8 @@ def test_a_game_over_before_the_students_first_move_leaves_its_jail_in_step(leve
 
 def test_after_a_timeout_a_function_is_skipped():
     settings = grading.Settings(timeout=0.2, move_timeout=0.2)
-    report = grading.grade(os.path.join(STUDENTS, 'hangs.py'), settings, checks(), games())
+    report = grading.grade(os.path.join(STUDENTS, 'hangs.py'), settings, checks(SETTINGS),
+                           games(SETTINGS))
     by_function = {}
     for result in report.results:
         by_function.setdefault(result.function, []).append(result.message)
@@ -212,8 +201,8 @@ def test_after_a_timeout_a_function_is_skipped():
 
 
 def test_a_runaway_search_is_stopped():
-    chosen = [c for c in checks() if c.name == 'minmax_decision on fig52']
-    report = grading.grade(os.path.join(STUDENTS, 'runaway.py'), SETTINGS, chosen, games())
+    chosen = [c for c in checks(SETTINGS) if c.name == 'minmax_decision on fig52']
+    report = grading.grade(os.path.join(STUDENTS, 'runaway.py'), SETTINGS, chosen, games(SETTINGS))
     [(passed, message)] = messages(report).values()
     assert not passed and message.startswith('stopped after 220 states, where the textbook '
                                              'generates 12'), message
@@ -221,8 +210,8 @@ def test_a_runaway_search_is_stopped():
 
 def test_a_file_that_hangs_at_import_gets_a_report():
     settings = grading.Settings(timeout=0.3)
-    report = grading.grade(os.path.join(STUDENTS, 'hangs_at_import.py'), settings, checks(),
-                           games())
+    report = grading.grade(os.path.join(STUDENTS, 'hangs_at_import.py'), settings, checks(SETTINGS),
+                           games(SETTINGS))
     assert report.load_error.startswith('did not load within 0.3 s')
     assert report.points == 0 and report.max_points == 50
 
@@ -242,19 +231,20 @@ def test_the_reference_implementations_are_refused(name, what):
 
 def test_the_instructor_may_allow_the_reference_implementations():
     settings = grading.Settings(allow_reference=True, functions=('minmax_decision',))
-    chosen = [c for c in checks() if c.name == 'minmax_decision on fig52']
+    chosen = [c for c in checks(SETTINGS) if c.name == 'minmax_decision on fig52']
     report = grading.grade(os.path.join(STUDENTS, 'imports_textbook.py'), settings, chosen,
-                           games())
+                           games(SETTINGS))
     assert report.passed and report.reference is None
 
 
 @pytest.mark.skipif(level_choice.problem('bwrap') is not None, reason=str(level_choice.problem('bwrap')))
 def test_in_bubblewrap_the_reference_searches_are_not_there():
     settings = grading.Settings(sandbox='bwrap', allow_reference=False)
-    chosen = [c for c in checks() if c.name in ('alpha_beta_search on fig52',
+    chosen = [c for c in checks(SETTINGS) if c.name in ('alpha_beta_search on fig52',
                                                 'minmax_decision on fig52')]
-    report = grading.grade(os.path.join(STUDENTS, 'eager_children.py'), settings, chosen, games())
+    report = grading.grade(os.path.join(STUDENTS, 'eager_children.py'), settings, chosen,
+                           games(SETTINGS))
     assert report.passed
     report = grading.grade(os.path.join(STUDENTS, 'imports_textbook.py'), settings, chosen,
-                           games())
+                           games(SETTINGS))
     assert report.reference == 'imports players.textbook'
